@@ -1,0 +1,98 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestConfigDefaults(t *testing.T) {
+	c, err := parseConfig(nil, envOf(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != ":8080" || c.Env != "development" || c.AccessTTL != 15*time.Minute {
+		t.Fatalf("unexpected defaults: %+v", c)
+	}
+	if c.DatabaseURL != "sqlite:"+filepath.Join("data", "atende.db") {
+		t.Fatalf("default database %q", c.DatabaseURL)
+	}
+	if c.CookieSecure {
+		t.Fatal("development default should not require HTTPS cookies")
+	}
+}
+
+func TestConfigFlagBeatsEnv(t *testing.T) {
+	c, err := parseConfig([]string{"--http-addr", ":9999"}, envOf(map[string]string{"HTTP_ADDR": ":7000", "DATABASE_URL": "postgres://x@y/z"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.HTTPAddr != ":9999" || c.DatabaseURL != "postgres://x@y/z" {
+		t.Fatalf("got %+v", c)
+	}
+}
+
+func TestConfigRefusals(t *testing.T) {
+	cases := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want string
+	}{
+		{"production without secret", nil, map[string]string{"ATENDE_ENV": "production"}, "JWT_SECRET is required"},
+		{"production short secret", nil, map[string]string{"ATENDE_ENV": "production", "JWT_SECRET": "short"}, "at least 32"},
+		{"unknown env", nil, map[string]string{"ATENDE_ENV": "staging"}, "development or production"},
+		{"bad ttl", []string{"--access-ttl", "-1s"}, nil, "positive duration"},
+		{"bad log format", nil, map[string]string{"LOG_FORMAT": "xml"}, "json or console"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig(tc.args, envOf(tc.env))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestProductionCookiesSecureByDefault(t *testing.T) {
+	c, err := parseConfig(nil, envOf(map[string]string{"ATENDE_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.CookieSecure {
+		t.Fatal("production must default to secure cookies")
+	}
+}
+
+func TestDevSecretIsStable(t *testing.T) {
+	dir := t.TempDir()
+	c := Config{Env: "development", DataDir: dir}
+	if err := c.ensureDevSecret(); err != nil {
+		t.Fatal(err)
+	}
+	first := c.JWTSecret
+	if len(first) < 32 {
+		t.Fatalf("secret too short: %q", first)
+	}
+	c2 := Config{Env: "development", DataDir: dir}
+	if err := c2.ensureDevSecret(); err != nil {
+		t.Fatal(err)
+	}
+	if c2.JWTSecret != first {
+		t.Fatal("development secret changed between starts")
+	}
+	info, err := os.Stat(filepath.Join(dir, "jwt.secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Fatalf("secret file mode %v, want 0600", info.Mode().Perm())
+	}
+}

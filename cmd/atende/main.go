@@ -1,0 +1,110 @@
+// Command atende is the whole product in one binary:
+//
+//	atende serve    REST API, realtime gateway, actors, channels and the web app on one port
+//	atende migrate  apply the database migrations and exit
+//	atende seed     create the demo tenant (idempotent) and exit
+//	atende version  print the version
+//
+// Configuration comes from flags and environment variables; see README.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"atende/persistence/db"
+)
+
+// Set by the linker (see Makefile).
+var (
+	version = "6.0.2"
+	commit  = "dev"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Getenv, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "atende:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		args = []string{"serve"}
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "version", "--version", "-v":
+		fmt.Fprintf(stdout, "atende %s (%s)\n", version, commit)
+		return nil
+	case "serve", "migrate", "seed":
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|version [flags]; atende serve -h lists the flags")
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q (want serve, migrate, seed or version)", cmd)
+	}
+	cfg, err := parseConfig(rest, getenv)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	log := newLogger(cfg, stderr)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	switch cmd {
+	case "migrate":
+		return migrate(ctx, cfg, log)
+	case "seed":
+		cfg.SeedDemo = true
+		return seedOnly(ctx, cfg, log)
+	default:
+		return serve(ctx, cfg, log)
+	}
+}
+
+func newLogger(cfg Config, w io.Writer) zerolog.Logger {
+	zerolog.TimeFieldFormat = time.RFC3339Nano
+	level, err := zerolog.ParseLevel(cfg.LogLevel)
+	if err != nil || cfg.LogLevel == "" {
+		level = zerolog.InfoLevel
+	}
+	if cfg.LogFormat == "console" {
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
+	}
+	return zerolog.New(w).Level(level).With().Timestamp().Str("service", "atende").Logger()
+}
+
+func openDB(ctx context.Context, cfg Config, log zerolog.Logger) (*db.DB, error) {
+	d, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	applied, err := d.Migrate(ctx)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	log.Info().Str("db", d.Desc).Ints("migrations_applied", applied).Msg("database ready")
+	return d, nil
+}
+
+func migrate(ctx context.Context, cfg Config, log zerolog.Logger) error {
+	d, err := openDB(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	return d.Close()
+}

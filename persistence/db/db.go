@@ -1,0 +1,174 @@
+package db
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Dialect names the SQL flavour behind a *DB.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+// DefaultSQLitePath is where the embedded database lives when no URL is given.
+const DefaultSQLitePath = "data/atende.db"
+
+// DB is an open database with its dialect.
+type DB struct {
+	// static after Open
+	SQL     *sql.DB
+	Dialect Dialect
+	// Pool is the native pgx pool on PostgreSQL (nil on SQLite); SQL shares it, so
+	// hot paths may use pgx batches while the rest uses database/sql.
+	Pool *pgxpool.Pool
+	// Desc is the URL with any password masked, for logs.
+	Desc string
+}
+
+// Open connects to rawURL: empty or "sqlite:PATH" / "file:PATH" selects SQLite (PATH
+// defaults to DefaultSQLitePath; its folder is created), "postgres://" or
+// "postgresql://" selects PostgreSQL. Open pings before returning.
+func Open(ctx context.Context, rawURL string) (*DB, error) {
+	switch {
+	case rawURL == "" || strings.HasPrefix(rawURL, "sqlite:") || strings.HasPrefix(rawURL, "file:"):
+		return openSQLite(ctx, sqlitePath(rawURL))
+	case strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://"):
+		return openPostgres(ctx, rawURL)
+	default:
+		return nil, fmt.Errorf("open database: unsupported URL scheme in %q (want postgres://… or sqlite:PATH)", mask(rawURL))
+	}
+}
+
+func sqlitePath(rawURL string) string {
+	p := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite:"), "file:")
+	p = strings.TrimPrefix(p, "//")
+	if i := strings.IndexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	if p == "" {
+		p = DefaultSQLitePath
+	}
+	return p
+}
+
+func openSQLite(ctx context.Context, path string) (*DB, error) {
+	if path != ":memory:" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+		}
+	}
+	q := url.Values{}
+	for _, p := range []string{
+		"busy_timeout(10000)",
+		"journal_mode(WAL)",
+		"synchronous(FULL)",
+		"foreign_keys(1)",
+	} {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	sqldb, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	// One writer at a time is SQLite's nature; readers run beside it in WAL mode.
+	sqldb.SetMaxOpenConns(8)
+	sqldb.SetConnMaxIdleTime(5 * time.Minute)
+	if err := sqldb.PingContext(ctx); err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("open sqlite %s: %w", path, err)
+	}
+	return &DB{SQL: sqldb, Dialect: SQLite, Desc: "sqlite:" + path}, nil
+}
+
+func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", mask(rawURL), err)
+	}
+	if cfg.MaxConns < 16 {
+		cfg.MaxConns = 16
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres %s: %w", mask(rawURL), err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("open postgres %s: %w", mask(rawURL), err)
+	}
+	return &DB{SQL: stdlib.OpenDBFromPool(pool), Dialect: Postgres, Pool: pool, Desc: mask(rawURL)}, nil
+}
+
+// Close releases the connections.
+func (d *DB) Close() error {
+	err := d.SQL.Close()
+	if d.Pool != nil {
+		d.Pool.Close()
+	}
+	return err
+}
+
+// Tx runs fn in a transaction, committing when fn returns nil and rolling back
+// otherwise (also on panic).
+func (d *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	tx, err := d.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			_ = tx.Rollback()
+			panic(p)
+		}
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err = fn(tx); err != nil {
+		return err
+	}
+	if err = tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// IsUniqueViolation reports whether err is a unique-constraint violation in either
+// dialect, so stores can map it to their own duplicate error.
+func IsUniqueViolation(err error) bool {
+	if err == nil {
+		return false
+	}
+	var coder interface{ SQLState() string }
+	if errors.As(err, &coder) {
+		return coder.SQLState() == "23505"
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "UNIQUE constraint failed") || strings.Contains(msg, "constraint failed: UNIQUE")
+}
+
+func mask(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return u.String()
+}

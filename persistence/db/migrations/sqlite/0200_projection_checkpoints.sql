@@ -1,0 +1,7 @@
+-- How far each projection (read model) has applied the journal. Updated in the same
+-- transaction as the read model itself, so every event is applied exactly once.
+CREATE TABLE projection_checkpoints (
+    name       TEXT PRIMARY KEY,
+    position   INTEGER NOT NULL DEFAULT 0 CHECK (position >= 0),
+    updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+);
