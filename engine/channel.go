@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"time"
+)
+
+// The channel seam: every messaging channel (WhatsApp, WABA, Facebook, Instagram,
+// Telegram, the web chat, the deterministic fake) is a Channel. A Channel is owned by
+// the connection actor of its connection — exactly one per connection in the whole
+// cluster — which starts it with a sink and is its only caller.
+//
+// Adapters translate the provider's wire format into these values and back; they hold
+// no ticket logic. Sink methods return only once the input is durably recorded, so an
+// adapter acknowledges a provider's delivery (webhook 200, receipt) only after a nil
+// error — and a provider's redelivery is harmless, because inbound messages are
+// de-duplicated on ProviderID.
+
+// InboundMessage is a message a customer (or the connection's own phone, FromMe)
+// sent on the channel.
+type InboundMessage struct {
+	// ProviderID is the channel's id of the message, unique per connection; required.
+	ProviderID string
+	// From identifies the customer (or the group) the conversation is with.
+	From ChannelContact
+	// FromMe marks a message sent from the connection's own device or app (an echo),
+	// recorded as an outbound message of the ticket.
+	FromMe    bool
+	Body      string
+	MediaType string // "" for text; MediaImage, MediaAudio, MediaVideo, MediaDocument
+	// MediaPath is where the adapter stored the downloaded media, relative to the
+	// media folder; MediaName the original file name.
+	MediaPath string
+	MediaName string
+	// QuotedProviderID is the provider id of the message this one replies to.
+	QuotedProviderID string
+	At               time.Time
+}
+
+// ChannelContact is the customer side of a conversation as the channel knows it.
+type ChannelContact struct {
+	// Number is the channel-specific address: digits for WhatsApp numbers, a page-
+	// scoped id for Messenger, "webchat:<visitor>" for the web chat.
+	Number        string
+	Name          string
+	ProfilePicURL string
+	IsGroup       bool
+}
+
+// Receipt reports the delivery state of an outbound message.
+type Receipt struct {
+	ProviderID string
+	Ack        int // AckSent, AckRead, AckPlayed
+}
+
+// StatusChange reports a connection's session state: one of the Conn… statuses, with
+// the QR code to show while Status is ConnQRCode (empty otherwise).
+type StatusChange struct {
+	Status string
+	QRCode string
+	Number string // the paired number, when the channel learns it
+	Reason string // for the logs and the status tooltip
+}
+
+// ChannelSink receives what a channel hears. Implementations are safe for concurrent
+// use; calls may block briefly while the input is recorded but never on the channel.
+type ChannelSink interface {
+	Inbound(ctx context.Context, m InboundMessage) error
+	Receipt(ctx context.Context, r Receipt) error
+	Status(ctx context.Context, s StatusChange) error
+}
+
+// OutboundMessage is a message to send to a customer.
+type OutboundMessage struct {
+	MessageID ID     // our id; adapters that accept a client id use it for idempotency
+	To        string // ChannelContact.Number of the conversation
+	Body      string
+	MediaType string
+	MediaPath string // relative to the media folder
+	MediaName string
+	// QuotedProviderID is the provider id of the message being replied to.
+	QuotedProviderID string
+}
+
+// Channel is one connection's session with its provider.
+type Channel interface {
+	// Start connects and begins delivering to sink. It returns once the session is
+	// running (or failed to start); status changes arrive through sink.Status.
+	Start(ctx context.Context, sink ChannelSink) error
+	// Send delivers m and returns the provider's id of the sent message. Errors that
+	// are worth retrying wrap ErrChannelTemporary.
+	Send(ctx context.Context, m OutboundMessage) (providerID string, err error)
+	// Stop ends the session; Start may be called again afterwards.
+	Stop(ctx context.Context) error
+}
+
+// ChannelFactory builds the Channel of a connection (by its Channel field).
+type ChannelFactory interface {
+	NewChannel(conn Connection) (Channel, error)
+}
+
+// ErrChannelTemporary marks a send failure that may succeed when retried (provider
+// unreachable, rate limited, session reconnecting).
+var ErrChannelTemporary = &Error{Code: ErrSendingWappMsg}

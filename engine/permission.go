@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+)
+
+// Action names of the permission table. The first block are the names the web app
+// checks (spec section 6, in the spec's "area:verb" style); the second block are
+// server-side actions over reference data that the spec leaves unnamed.
+const (
+	// Operation (every known profile).
+	ActTransferWhatsapp          = "ticket-options:transferWhatsapp" // choose a connection in the transfer dialog
+	ActViewScheduleMenu          = "drawer-schedule-items:view"      // schedule menu
+	ActCreateScheduledMessage    = "scheduled-messages:create"       // add a scheduled message
+	ActEditOwnScheduledMessage   = "scheduled-messages:editOwn"      // edit own scheduled messages
+	ActDeleteOwnScheduledMessage = "scheduled-messages:deleteOwn"    // delete own scheduled messages
+
+	// Supervision (superv, manager, and upward).
+	ActViewSupervMenu    = "drawer-superv-items:view" // supervision section of the drawer
+	ActCloseAllTickets   = "tickets-manager:closeAll" // close all tickets
+	ActShowAllTickets    = "tickets-manager:showall"  // show-all toggle, attendant filter, act on any ticket
+	ActEditUserProfile   = "user-modal:editProfile"   // id and profile fields of the user modal
+	ActViewNotifications = "notifications:view"       // notification bell
+	ActViewSuperMenu     = "drawer-items:super"       // 'super' section of the drawer
+
+	// Administration (admin, super).
+	ActImportTickets  = "tickets-manager:import"      // import tickets
+	ActViewAdminMenu  = "drawer-admin-items:view"     // business section; also the sign-message toggle
+	ActEditUserQueues = "user-modal:editQueues"       // queue and default-connection selectors
+	ActDeleteTicket   = "ticket-options:deleteTicket" // delete-ticket button
+	ActDeleteContact  = "contacts-page:deleteContact" // delete a contact
+)
+
+// Server-side actions over reference data. Reading reference data (lists of users,
+// queues, tags, quick answers, connections, settings) needs no action: every known
+// profile of the tenant may read it. Writing needs:
+//
+//   - tags:create — POST /tags. Granted to every known profile, because the tag picker
+//     of the chat screen creates a typed tag on the spot (spec section 4, Other).
+//   - tags:manage — edit and delete tags (the Tags page sits in the supervision section).
+//   - quick-answers:manage — create, edit, delete quick answers. Granted to every known
+//     profile: the quick answers page sits in the operation section of the drawer that
+//     every profile sees.
+//   - users:manage, queues:manage, connections:manage — the Users, Queues and Connections
+//     pages sit in the supervision section: superv and upward.
+//   - settings:manage — change settings: admin and super only, settings change the
+//     whole tenant.
+const (
+	ActCreateTag          = "tags:create"
+	ActManageTags         = "tags:manage"
+	ActManageQuickAnswers = "quick-answers:manage"
+	ActManageUsers        = "users:manage"
+	ActManageQueues       = "queues:manage"
+	ActManageConnections  = "connections:manage"
+	ActManageSettings     = "settings:manage"
+)
+
+// The grants, as data. Each profile's row is the union of groups; admin drops the
+// 'super' menu item that superv and manager have (spec section 6).
+var (
+	operationGrants = []string{
+		ActTransferWhatsapp,
+		ActViewScheduleMenu,
+		ActCreateScheduledMessage,
+		ActEditOwnScheduledMessage,
+		ActDeleteOwnScheduledMessage,
+		ActCreateTag,
+		ActManageQuickAnswers,
+	}
+	supervisionGrants = []string{
+		ActViewSupervMenu,
+		ActCloseAllTickets,
+		ActShowAllTickets,
+		ActEditUserProfile,
+		ActViewNotifications,
+		ActViewSuperMenu,
+		ActManageTags,
+		ActManageUsers,
+		ActManageQueues,
+		ActManageConnections,
+	}
+	administrationGrants = []string{
+		ActImportTickets,
+		ActViewAdminMenu,
+		ActEditUserQueues,
+		ActDeleteTicket,
+		ActDeleteContact,
+		ActManageSettings,
+	}
+)
+
+// permissionTable maps each profile to the set of actions it may perform. Built once
+// from the groups above; never modified afterwards.
+var permissionTable = map[string]map[string]bool{
+	ProfileUser:     grantSet(operationGrants),
+	ProfileUserPlus: grantSet(operationGrants),
+	ProfileSuperv:   grantSet(operationGrants, supervisionGrants),
+	ProfileManager:  grantSet(operationGrants, supervisionGrants),
+	ProfileAdmin:    without(grantSet(operationGrants, supervisionGrants, administrationGrants), ActViewSuperMenu),
+	ProfileSuper:    grantSet(operationGrants, supervisionGrants, administrationGrants),
+}
+
+func grantSet(groups ...[]string) map[string]bool {
+	set := make(map[string]bool)
+	for _, g := range groups {
+		for _, a := range g {
+			set[a] = true
+		}
+	}
+	return set
+}
+
+func without(set map[string]bool, action string) map[string]bool {
+	delete(set, action)
+	return set
+}
+
+// Can reports whether profile may perform action. An unknown profile, or an unknown
+// action, is allowed nothing.
+func Can(profile, action string) bool {
+	return permissionTable[profile][action]
+}
+
+// Actions lists the actions profile may perform, sorted; nil for an unknown profile.
+func Actions(profile string) []string {
+	set, ok := permissionTable[profile]
+	if !ok {
+		return nil
+	}
+	out := make([]string, 0, len(set))
+	for a := range set {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Profiles lists the six known profiles, from least to most privileged.
+func Profiles() []string {
+	return []string{ProfileUser, ProfileUserPlus, ProfileSuperv, ProfileManager, ProfileAdmin, ProfileSuper}
+}
+
+// IsProfile reports whether p is one of the six known profiles.
+func IsProfile(p string) bool {
+	return slices.Contains(Profiles(), p)
+}
+
+// AllActions lists every action name of the table, sorted.
+func AllActions() []string {
+	set := grantSet(operationGrants, supervisionGrants, administrationGrants)
+	out := make([]string, 0, len(set))
+	for a := range set {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// PermissionTable is the whole table as profile -> sorted actions, the shape the web
+// app reads from web/src/app/permissions.json (kept equal by a golden test).
+func PermissionTable() map[string][]string {
+	out := make(map[string][]string, len(permissionTable))
+	for p := range permissionTable {
+		out[p] = Actions(p)
+	}
+	return out
+}

@@ -1,0 +1,33 @@
+package engine
+
+// Satisfaction icons (spec section 9). SatisfactionNone means there is no score yet.
+const (
+	SatisfactionNone = 0 // no answers yet
+	SatisfactionLow  = 1 // score below 7
+	SatisfactionMid  = 2 // score 7 to under 9
+	SatisfactionHigh = 3 // score 9 and up
+)
+
+// SatisfactionScore is a contact's satisfaction score, totalsum / (3 × totalcount) × 10
+// (each answer is worth 1 to 3, so the score runs 0 to 10), and the icon that shows it.
+// With no answers (totalcount ≤ 0) there is no score: 0 and SatisfactionNone.
+//
+// The icon is chosen by exact integer comparison, so a score of exactly 7 or 9 is never
+// pushed below its threshold by floating-point rounding.
+func SatisfactionScore(a AppraisalData) (score float64, icon int) {
+	if a.TotalCount <= 0 {
+		return 0, SatisfactionNone
+	}
+	num := int64(a.TotalSum) * 10
+	den := int64(a.TotalCount) * 3
+	score = float64(num) / float64(den)
+	switch {
+	case num < 7*den:
+		icon = SatisfactionLow
+	case num < 9*den:
+		icon = SatisfactionMid
+	default:
+		icon = SatisfactionHigh
+	}
+	return score, icon
+}

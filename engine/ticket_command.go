@@ -1,0 +1,159 @@
+package engine
+
+// TicketCommand is a request to change a ticket, judged by DecideTicket. Commands are
+// plain values; every id and every time a decision needs comes in the command or in
+// `now`, so a decision replays identically.
+type TicketCommand interface {
+	// CommandName is a stable name for logs and metrics, e.g. "ticket.accept".
+	CommandName() string
+	isTicketCommand()
+}
+
+// OpenTicket creates the ticket. Status is pending (UserID must be 0) or open (UserID
+// required). The ticket and message ids, the uuid and the protocol are allocated by the
+// caller.
+type OpenTicket struct {
+	TicketID   ID
+	UUID       string
+	CompanyID  ID
+	ContactID  ID
+	WhatsappID ID
+	Channel    string
+	QueueID    ID // optional
+	UserID     ID // required when Status is open, zero when pending
+	Status     string
+	IsGroup    bool
+	Protocol   string // optional human-facing number
+}
+
+// Accept takes a pending ticket: it becomes open, assigned to UserID (the current user).
+type Accept struct{ UserID ID }
+
+// Resolve closes an open ticket.
+type Resolve struct{}
+
+// Return puts an open ticket back to pending, with no user.
+type Return struct{}
+
+// Reopen opens a closed ticket again, assigned to UserID (the current user).
+type Reopen struct{ UserID ID }
+
+// Transfer moves a pending or open ticket. With a user the ticket becomes open for that
+// user (in QueueID if given, else in its current queue); without one it becomes pending
+// with no user, in QueueID if given. WhatsappID, when given, moves it to another
+// connection. At least one of the three must be given.
+type Transfer struct {
+	UserID     ID
+	QueueID    ID
+	WhatsappID ID
+}
+
+// Delete removes the ticket. Afterwards every command answers ErrNoTicketFound.
+type Delete struct{}
+
+// ReceiveMessage records an inbound customer message. It is refused on a closed ticket:
+// the connection opens a new ticket for the contact instead.
+type ReceiveMessage struct {
+	MessageID  ID
+	ProviderID string // the channel's id; redeliveries with a known one are ignored
+	Body       string
+	MediaType  string
+	MediaURL   string
+	QuotedID   ID // optional; may name a message of an earlier ticket
+}
+
+// SendMessage records an attendant's reply to the customer. Only on an open ticket.
+type SendMessage struct {
+	MessageID ID
+	SenderID  ID // the attendant
+	Body      string
+	MediaType string
+	MediaURL  string
+	QuotedID  ID
+}
+
+// SendAutomaticMessage records a message from our side that no attendant typed in
+// Atende: the greeting, farewell, absence and rating messages the server sends, and
+// echoes of messages the business sent from the channel's own app (those carry a
+// ProviderID). Accepted on pending, open and closed tickets (a farewell follows the
+// resolve). It does not count as unread.
+type SendAutomaticMessage struct {
+	MessageID  ID
+	ProviderID string
+	Body       string
+	MediaType  string
+	MediaURL   string
+	QuotedID   ID
+}
+
+// AddWhisper records an internal note (media type whisper). It is never sent to the
+// customer, is not unread, and does not change the ticket's last message. Only on an
+// open ticket, like the composer it comes from.
+type AddWhisper struct {
+	MessageID ID
+	SenderID  ID
+	Body      string
+}
+
+// AckMessage records a delivery receipt for one of our messages. Acks only move
+// forward (0 pending, 1 sent, 3 read, 4 played); an older ack arriving late is
+// ignored.
+type AckMessage struct {
+	MessageID ID
+	Ack       int
+}
+
+// DeleteMessage marks a message deleted. Only the attendant who wrote it may.
+type DeleteMessage struct {
+	MessageID ID
+	ByUserID  ID
+}
+
+// MarkRead sets the ticket's unread count to zero.
+type MarkRead struct{}
+
+// SetTags replaces the ticket's tag set (the tag picker sends the whole set).
+type SetTags struct{ TagIDs []ID }
+
+func (OpenTicket) CommandName() string           { return "ticket.open" }
+func (Accept) CommandName() string               { return "ticket.accept" }
+func (Resolve) CommandName() string              { return "ticket.resolve" }
+func (Return) CommandName() string               { return "ticket.return" }
+func (Reopen) CommandName() string               { return "ticket.reopen" }
+func (Transfer) CommandName() string             { return "ticket.transfer" }
+func (Delete) CommandName() string               { return "ticket.delete" }
+func (ReceiveMessage) CommandName() string       { return "ticket.receive_message" }
+func (SendMessage) CommandName() string          { return "ticket.send_message" }
+func (SendAutomaticMessage) CommandName() string { return "ticket.send_automatic_message" }
+func (AddWhisper) CommandName() string           { return "ticket.add_whisper" }
+func (AckMessage) CommandName() string           { return "ticket.ack_message" }
+func (DeleteMessage) CommandName() string        { return "ticket.delete_message" }
+func (MarkRead) CommandName() string             { return "ticket.mark_read" }
+func (SetTags) CommandName() string              { return "ticket.set_tags" }
+
+func (OpenTicket) isTicketCommand()           {}
+func (Accept) isTicketCommand()               {}
+func (Resolve) isTicketCommand()              {}
+func (Return) isTicketCommand()               {}
+func (Reopen) isTicketCommand()               {}
+func (Transfer) isTicketCommand()             {}
+func (Delete) isTicketCommand()               {}
+func (ReceiveMessage) isTicketCommand()       {}
+func (SendMessage) isTicketCommand()          {}
+func (SendAutomaticMessage) isTicketCommand() {}
+func (AddWhisper) isTicketCommand()           {}
+func (AckMessage) isTicketCommand()           {}
+func (DeleteMessage) isTicketCommand()        {}
+func (MarkRead) isTicketCommand()             {}
+func (SetTags) isTicketCommand()              {}
+
+// knownCommand reports whether cmd is one of the command values above (not a pointer
+// to one, nor some other type).
+func knownCommand(cmd TicketCommand) bool {
+	switch cmd.(type) {
+	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
+		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, MarkRead, SetTags:
+		return true
+	}
+	return false
+}

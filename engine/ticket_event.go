@@ -1,0 +1,278 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// TicketEvent is a fact about a ticket, produced by DecideTicket and folded by
+// EvolveTicket. Events are plain JSON-serialisable values; Type names them in the
+// journal and must never change once written (add a new type instead).
+type TicketEvent interface {
+	Type() string
+	// OccurredAt is the decision's `now` (UTC, microseconds).
+	OccurredAt() time.Time
+	isTicketEvent()
+}
+
+// Ticket event types, as stored in the journal.
+const (
+	EvTicketOpened          = "ticket.opened"
+	EvTicketAccepted        = "ticket.accepted"
+	EvTicketResolved        = "ticket.resolved"
+	EvTicketReturned        = "ticket.returned"
+	EvTicketReopened        = "ticket.reopened"
+	EvTicketTransferred     = "ticket.transferred"
+	EvTicketDeleted         = "ticket.deleted"
+	EvTicketMessageReceived = "ticket.message_received"
+	EvTicketMessageSent     = "ticket.message_sent"
+	EvTicketWhisperAdded    = "ticket.whisper_added"
+	EvTicketMessageAcked    = "ticket.message_acked"
+	EvTicketMessageDeleted  = "ticket.message_deleted"
+	EvTicketRead            = "ticket.read"
+	EvTicketTagsSet         = "ticket.tags_set"
+)
+
+// TicketOpened: the ticket was created.
+type TicketOpened struct {
+	TicketID   ID        `json:"ticketId"`
+	UUID       string    `json:"uuid"`
+	CompanyID  ID        `json:"companyId"`
+	ContactID  ID        `json:"contactId"`
+	WhatsappID ID        `json:"whatsappId"`
+	Channel    string    `json:"channel"`
+	QueueID    ID        `json:"queueId"`
+	UserID     ID        `json:"userId"`
+	Status     string    `json:"status"`
+	IsGroup    bool      `json:"isGroup"`
+	Protocol   string    `json:"protocol"`
+	At         time.Time `json:"at"`
+}
+
+// TicketAccepted: a pending ticket became open for UserID. QueueID is the ticket's
+// queue at the time (unchanged), for the history.
+type TicketAccepted struct {
+	UserID  ID        `json:"userId"`
+	QueueID ID        `json:"queueId"`
+	At      time.Time `json:"at"`
+}
+
+// TicketResolved: an open ticket was closed by its attendant UserID; unread became 0.
+type TicketResolved struct {
+	UserID  ID        `json:"userId"`
+	QueueID ID        `json:"queueId"`
+	At      time.Time `json:"at"`
+}
+
+// TicketReturned: an open ticket went back to pending; FromUserID lost it.
+type TicketReturned struct {
+	FromUserID ID        `json:"fromUserId"`
+	QueueID    ID        `json:"queueId"`
+	At         time.Time `json:"at"`
+}
+
+// TicketReopened: a closed ticket (last held by FromUserID) became open for ToUserID.
+type TicketReopened struct {
+	FromUserID ID        `json:"fromUserId"`
+	ToUserID   ID        `json:"toUserId"`
+	QueueID    ID        `json:"queueId"`
+	At         time.Time `json:"at"`
+}
+
+// TicketTransferred: the ticket moved between users, queues and/or connections.
+type TicketTransferred struct {
+	FromUserID     ID        `json:"fromUserId"`
+	ToUserID       ID        `json:"toUserId"`
+	FromQueueID    ID        `json:"fromQueueId"`
+	ToQueueID      ID        `json:"toQueueId"`
+	FromWhatsappID ID        `json:"fromWhatsappId"`
+	ToWhatsappID   ID        `json:"toWhatsappId"`
+	FromStatus     string    `json:"fromStatus"`
+	ToStatus       string    `json:"toStatus"`
+	At             time.Time `json:"at"`
+}
+
+// TicketDeleted: the ticket was deleted while held by UserID in QueueID.
+type TicketDeleted struct {
+	UserID  ID        `json:"userId"`
+	QueueID ID        `json:"queueId"`
+	At      time.Time `json:"at"`
+}
+
+// TicketMessageReceived: an inbound customer message.
+type TicketMessageReceived struct {
+	MessageID  ID        `json:"messageId"`
+	ProviderID string    `json:"providerId,omitempty"`
+	Body       string    `json:"body"`
+	MediaType  string    `json:"mediaType,omitempty"`
+	MediaURL   string    `json:"mediaUrl,omitempty"`
+	QuotedID   ID        `json:"quotedId,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// TicketMessageSent: a message from our side to the customer, by attendant SenderID or,
+// when Automatic, by the server or the channel's own app (SenderID 0). It starts at
+// ack 0 (pending).
+type TicketMessageSent struct {
+	MessageID  ID        `json:"messageId"`
+	SenderID   ID        `json:"senderId,omitempty"`
+	Automatic  bool      `json:"automatic,omitempty"`
+	ProviderID string    `json:"providerId,omitempty"`
+	Body       string    `json:"body"`
+	MediaType  string    `json:"mediaType,omitempty"`
+	MediaURL   string    `json:"mediaUrl,omitempty"`
+	QuotedID   ID        `json:"quotedId,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// TicketWhisperAdded: an internal note by SenderID (media type whisper).
+type TicketWhisperAdded struct {
+	MessageID ID        `json:"messageId"`
+	SenderID  ID        `json:"senderId"`
+	Body      string    `json:"body"`
+	At        time.Time `json:"at"`
+}
+
+// TicketMessageAcked: a message's ack moved forward to Ack.
+type TicketMessageAcked struct {
+	MessageID ID        `json:"messageId"`
+	Ack       int       `json:"ack"`
+	At        time.Time `json:"at"`
+}
+
+// TicketMessageDeleted: a message was deleted by its author ByUserID.
+type TicketMessageDeleted struct {
+	MessageID ID        `json:"messageId"`
+	ByUserID  ID        `json:"byUserId"`
+	At        time.Time `json:"at"`
+}
+
+// TicketRead: the unread count (Count before) went to zero.
+type TicketRead struct {
+	Count int       `json:"count"`
+	At    time.Time `json:"at"`
+}
+
+// TicketTagsSet: the tag set became TagIDs (sorted, unique).
+type TicketTagsSet struct {
+	TagIDs []ID      `json:"tagIds"`
+	At     time.Time `json:"at"`
+}
+
+func (TicketOpened) Type() string          { return EvTicketOpened }
+func (TicketAccepted) Type() string        { return EvTicketAccepted }
+func (TicketResolved) Type() string        { return EvTicketResolved }
+func (TicketReturned) Type() string        { return EvTicketReturned }
+func (TicketReopened) Type() string        { return EvTicketReopened }
+func (TicketTransferred) Type() string     { return EvTicketTransferred }
+func (TicketDeleted) Type() string         { return EvTicketDeleted }
+func (TicketMessageReceived) Type() string { return EvTicketMessageReceived }
+func (TicketMessageSent) Type() string     { return EvTicketMessageSent }
+func (TicketWhisperAdded) Type() string    { return EvTicketWhisperAdded }
+func (TicketMessageAcked) Type() string    { return EvTicketMessageAcked }
+func (TicketMessageDeleted) Type() string  { return EvTicketMessageDeleted }
+func (TicketRead) Type() string            { return EvTicketRead }
+func (TicketTagsSet) Type() string         { return EvTicketTagsSet }
+
+func (e TicketOpened) OccurredAt() time.Time          { return e.At }
+func (e TicketAccepted) OccurredAt() time.Time        { return e.At }
+func (e TicketResolved) OccurredAt() time.Time        { return e.At }
+func (e TicketReturned) OccurredAt() time.Time        { return e.At }
+func (e TicketReopened) OccurredAt() time.Time        { return e.At }
+func (e TicketTransferred) OccurredAt() time.Time     { return e.At }
+func (e TicketDeleted) OccurredAt() time.Time         { return e.At }
+func (e TicketMessageReceived) OccurredAt() time.Time { return e.At }
+func (e TicketMessageSent) OccurredAt() time.Time     { return e.At }
+func (e TicketWhisperAdded) OccurredAt() time.Time    { return e.At }
+func (e TicketMessageAcked) OccurredAt() time.Time    { return e.At }
+func (e TicketMessageDeleted) OccurredAt() time.Time  { return e.At }
+func (e TicketRead) OccurredAt() time.Time            { return e.At }
+func (e TicketTagsSet) OccurredAt() time.Time         { return e.At }
+
+func (TicketOpened) isTicketEvent()          {}
+func (TicketAccepted) isTicketEvent()        {}
+func (TicketResolved) isTicketEvent()        {}
+func (TicketReturned) isTicketEvent()        {}
+func (TicketReopened) isTicketEvent()        {}
+func (TicketTransferred) isTicketEvent()     {}
+func (TicketDeleted) isTicketEvent()         {}
+func (TicketMessageReceived) isTicketEvent() {}
+func (TicketMessageSent) isTicketEvent()     {}
+func (TicketWhisperAdded) isTicketEvent()    {}
+func (TicketMessageAcked) isTicketEvent()    {}
+func (TicketMessageDeleted) isTicketEvent()  {}
+func (TicketRead) isTicketEvent()            {}
+func (TicketTagsSet) isTicketEvent()         {}
+
+// ticketEventDecoders is the registry: one decoder per type. Never modified after init.
+var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
+	EvTicketOpened:          decodeAs[TicketOpened],
+	EvTicketAccepted:        decodeAs[TicketAccepted],
+	EvTicketResolved:        decodeAs[TicketResolved],
+	EvTicketReturned:        decodeAs[TicketReturned],
+	EvTicketReopened:        decodeAs[TicketReopened],
+	EvTicketTransferred:     decodeAs[TicketTransferred],
+	EvTicketDeleted:         decodeAs[TicketDeleted],
+	EvTicketMessageReceived: decodeAs[TicketMessageReceived],
+	EvTicketMessageSent:     decodeAs[TicketMessageSent],
+	EvTicketWhisperAdded:    decodeAs[TicketWhisperAdded],
+	EvTicketMessageAcked:    decodeAs[TicketMessageAcked],
+	EvTicketMessageDeleted:  decodeAs[TicketMessageDeleted],
+	EvTicketRead:            decodeAs[TicketRead],
+	EvTicketTagsSet:         decodeAs[TicketTagsSet],
+}
+
+func decodeAs[E TicketEvent](data []byte) (TicketEvent, error) {
+	var ev E
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// ErrUnknownEventType is returned (wrapped) by DecodeTicketEvent for a type that is
+// not in the registry.
+var ErrUnknownEventType = errors.New("unknown event type")
+
+// TicketEventTypes lists every registered ticket event type, sorted.
+func TicketEventTypes() []string {
+	out := make([]string, 0, len(ticketEventDecoders))
+	for t := range ticketEventDecoders {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EncodeTicketEvent gives the journal type and JSON payload of ev.
+func EncodeTicketEvent(ev TicketEvent) (typ string, data []byte, err error) {
+	if ev == nil {
+		return "", nil, errors.New("encode ticket event: nil event")
+	}
+	typ = ev.Type()
+	if _, ok := ticketEventDecoders[typ]; !ok {
+		return "", nil, fmt.Errorf("encode ticket event %q: %w", typ, ErrUnknownEventType)
+	}
+	data, err = json.Marshal(ev)
+	if err != nil {
+		return "", nil, fmt.Errorf("encode ticket event %q: %w", typ, err)
+	}
+	return typ, data, nil
+}
+
+// DecodeTicketEvent rebuilds the event of journal type typ from its JSON payload.
+// Fields it does not know are ignored, so older code reads newer payloads.
+func DecodeTicketEvent(typ string, data []byte) (TicketEvent, error) {
+	dec, ok := ticketEventDecoders[typ]
+	if !ok {
+		return nil, fmt.Errorf("decode ticket event %q: %w", typ, ErrUnknownEventType)
+	}
+	ev, err := dec(data)
+	if err != nil {
+		return nil, fmt.Errorf("decode ticket event %q: %w", typ, err)
+	}
+	return ev, nil
+}
