@@ -180,23 +180,25 @@ type AppraisalData struct {
 
 // Connection is one channel account: a WhatsApp number, a page, a bot, a web chat.
 type Connection struct {
-	ID              ID        `json:"id"`
-	CompanyID       ID        `json:"companyId"`
-	Name            string    `json:"name"`
-	Number          string    `json:"number"`
-	Status          string    `json:"status"`
-	Channel         string    `json:"channel"`
-	IsDefault       bool      `json:"isDefault"`
-	OutChannel      bool      `json:"outChannel"`
-	DailyMax        int       `json:"dailyMax"`
-	GreetingMessage string    `json:"greetingMessage"`
-	FarewellMessage string    `json:"farewellMessage"`
-	GreetingMedia   string    `json:"greetingMediaUrl,omitempty"`
-	FarewellMedia   string    `json:"farewellMediaUrl,omitempty"`
-	Queues          []Queue   `json:"queues"`
-	QRCode          string    `json:"qrcode"`
-	Retries         int       `json:"retries"`
-	UpdatedAt       time.Time `json:"updatedAt"`
+	ID              ID      `json:"id"`
+	CompanyID       ID      `json:"companyId"`
+	Name            string  `json:"name"`
+	Number          string  `json:"number"`
+	Status          string  `json:"status"`
+	Channel         string  `json:"channel"`
+	IsDefault       bool    `json:"isDefault"`
+	OutChannel      bool    `json:"outChannel"`
+	DailyMax        int     `json:"dailyMax"`
+	GreetingMessage string  `json:"greetingMessage"`
+	FarewellMessage string  `json:"farewellMessage"`
+	GreetingMedia   string  `json:"greetingMediaUrl,omitempty"`
+	FarewellMedia   string  `json:"farewellMediaUrl,omitempty"`
+	Queues          []Queue `json:"queues"`
+	QRCode          string  `json:"qrcode"`
+	// Token is the public id a web chat widget embeds to reach this connection.
+	Token     string    `json:"token,omitempty"`
+	Retries   int       `json:"retries"`
+	UpdatedAt time.Time `json:"updatedAt"`
 }
 
 // Profiles (spec section 6).

@@ -62,6 +62,17 @@ type ConnectionInput struct {
 	GreetingMessage string `json:"greetingMessage"`
 	FarewellMessage string `json:"farewellMessage"`
 	QueueIDs        []ID   `json:"queueIds"`
+	// Channel is fixed at creation ("" means whatsapp); updates keep the stored one.
+	Channel string `json:"channel"`
+}
+
+// IsChannel reports whether c names a channel Atende speaks.
+func IsChannel(c string) bool {
+	switch c {
+	case ChannelWhatsApp, ChannelWABA, ChannelFacebook, ChannelInstagram, ChannelTelegram, ChannelSocket:
+		return true
+	}
+	return false
 }
 
 // ValidateConnection: name required, 2 to 50. A connection that serves more than one
@@ -77,6 +88,12 @@ func ValidateConnection(in ConnectionInput) (ConnectionInput, error) {
 	f := fieldErrors{}
 	f.text("name", out.Name, true, NameMin, NameMax)
 	f.text("number", out.Number, false, 0, PhoneMax)
+	if out.Channel == "" {
+		out.Channel = ChannelWhatsApp
+	}
+	if !IsChannel(out.Channel) {
+		f.add("channel", MsgInvalidValue)
+	}
 	if out.DailyMax < 0 {
 		f.add("dailyMax", MsgInvalidValue)
 	}

@@ -61,9 +61,13 @@ func TestValidateConnection(t *testing.T) {
 		out    *ConnectionInput
 	}{
 		{"ok", ConnectionInput{Name: "  Vendas  ", QueueIDs: []ID{3}}, "", nil,
-			&ConnectionInput{Name: "Vendas", QueueIDs: []ID{3}}},
+			&ConnectionInput{Name: "Vendas", QueueIDs: []ID{3}, Channel: ChannelWhatsApp}},
+		{"web chat", ConnectionInput{Name: "Site", Channel: ChannelSocket}, "", nil,
+			&ConnectionInput{Name: "Site", QueueIDs: []ID{}, Channel: ChannelSocket}},
+		{"unknown channel", ConnectionInput{Name: "Site", Channel: "sms"}, ErrValidation,
+			map[string]string{"channel": MsgInvalidValue}, nil},
 		{"two queues with greeting", ConnectionInput{Name: "Vendas", QueueIDs: []ID{4, 3, 4}, GreetingMessage: " Escolha: \n1 vendas\n2 suporte "}, "", nil,
-			&ConnectionInput{Name: "Vendas", QueueIDs: []ID{3, 4}, GreetingMessage: "Escolha: \n1 vendas\n2 suporte"}},
+			&ConnectionInput{Name: "Vendas", QueueIDs: []ID{3, 4}, GreetingMessage: "Escolha: \n1 vendas\n2 suporte", Channel: ChannelWhatsApp}},
 		{"required", ConnectionInput{}, ErrValidation, map[string]string{"name": MsgRequired}, nil},
 		{"too short", ConnectionInput{Name: "V"}, ErrValidation, map[string]string{"name": MsgTooShort}, nil},
 		{"two characters", ConnectionInput{Name: "VV"}, "", nil, nil},

@@ -37,8 +37,8 @@ CREATE INDEX contacts_company_name ON contacts (company_id, name_norm, id);
 -- search still works, by scanning the tenant's contacts in name order.
 DO $$
 BEGIN
-    CREATE EXTENSION IF NOT EXISTS pg_trgm;
-    CREATE INDEX contacts_search_trgm ON contacts USING gin (search gin_trgm_ops);
+    CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+    CREATE INDEX contacts_search_trgm ON contacts USING gin (search public.gin_trgm_ops);
 EXCEPTION WHEN OTHERS THEN
     RAISE NOTICE 'contacts_search_trgm not created (%): contact search scans', SQLERRM;
 END

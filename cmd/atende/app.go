@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/rs/zerolog"
+
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/ratelimit"
+	"atende/persistence/seed"
+	"atende/persistence/store"
+	httpapi "atende/transport/http"
+	"atende/transport/http/token"
+	"atende/web"
+)
+
+// app is one running node: everything `atende serve` starts, in start order, and
+// closed in reverse.
+type app struct {
+	cfg Config
+	log zerolog.Logger
+
+	db      *db.DB
+	metrics *prometheus.Registry
+	stores  stores
+	tokens  *token.Service
+	api     *httpapi.Server
+	http    *http.Server
+	closers []func(context.Context) error // run in reverse order by close
+}
+
+// stores are the reference-data stores every part shares.
+type stores struct {
+	companies     *store.Companies
+	users         *store.Users
+	settings      *store.Settings
+	refreshTokens *store.RefreshTokens
+	contacts      *store.Contacts
+	queues        *store.Queues
+	tags          *store.Tags
+	quickAnswers  *store.QuickAnswers
+}
+
+func newStores(d *db.DB, clock engine.Clock) stores {
+	return stores{
+		companies:     store.NewCompanies(d, clock),
+		users:         store.NewUsers(d, clock),
+		settings:      store.NewSettings(d, clock),
+		refreshTokens: store.NewRefreshTokens(d, clock),
+		contacts:      store.NewContacts(d, clock),
+		queues:        store.NewQueues(d, clock),
+		tags:          store.NewTags(d, clock),
+		quickAnswers:  store.NewQuickAnswers(d, clock),
+	}
+}
+
+func (s stores) seedDeps(log zerolog.Logger) seed.Deps {
+	return seed.Deps{Companies: s.companies, Users: s.users, Settings: s.settings, Log: log,
+		RefDeps: seed.RefDeps{Contacts: s.contacts, Queues: s.queues, Tags: s.tags, QuickAnswers: s.quickAnswers}}
+}
+
+func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (a *app, err error) {
+	a = &app{cfg: cfg, log: log}
+	defer func() {
+		if err != nil {
+			a.close(context.Background())
+		}
+	}()
+	if a.db, err = openDB(ctx, cfg, log); err != nil {
+		return nil, err
+	}
+	a.onClose(func(context.Context) error { return a.db.Close() })
+	clock := engine.SystemClock{}
+	a.stores = newStores(a.db, clock)
+	if cfg.SeedDemo {
+		if err := seed.Demo(ctx, a.stores.seedDeps(log.With().Str("component", "seed").Logger())); err != nil {
+			return nil, fmt.Errorf("seed demo: %w", err)
+		}
+	}
+	a.metrics = prometheus.NewRegistry()
+	a.metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	if a.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL}, a.stores.users, clock); err != nil {
+		return nil, err
+	}
+	accounts, err := ratelimit.New(5, 15*time.Minute, 0, clock)
+	if err != nil {
+		return nil, err
+	}
+	addresses, err := ratelimit.New(20, 15*time.Minute, 0, clock)
+	if err != nil {
+		return nil, err
+	}
+	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS()},
+		httpapi.Deps{
+			Users: a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
+			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
+				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers},
+			Tokens: a.tokens, AccountLimiter: accounts, AddressLimiter: addresses,
+			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
+			Ready: func(ctx context.Context) error { return a.db.SQL.PingContext(ctx) },
+		})
+	if err != nil {
+		return nil, err
+	}
+	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	return a, nil
+}
+
+func (a *app) onClose(fn func(context.Context) error) { a.closers = append(a.closers, fn) }
+
+// run serves until ctx ends, then shuts down gracefully within the configured budget.
+func (a *app) run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	a.log.Info().Str("addr", ln.Addr().String()).Str("version", version).Str("db", a.db.Desc).Msg("serving")
+	errc := make(chan error, 1)
+	go func() { errc <- a.http.Serve(ln) }()
+	select {
+	case err := <-errc:
+		a.close(context.Background())
+		return err
+	case <-ctx.Done():
+	}
+	a.log.Info().Msg("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+	defer cancel()
+	err = a.http.Shutdown(sctx)
+	if errors.Is(err, http.ErrServerClosed) {
+		err = nil
+	}
+	return errors.Join(err, a.close(sctx))
+}
+
+func (a *app) close(ctx context.Context) error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i](ctx))
+	}
+	a.closers = nil
+	return errors.Join(errs...)
+}

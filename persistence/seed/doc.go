@@ -1,0 +1,9 @@
+// Package seed fills a database with Atende's demo tenant: company 1 "Atende Demo",
+// its staff (admin@atende.local / admin123; a supervisor and two attendants with
+// password atende123), default settings, and — through the steps of ref.go — queues,
+// tags, contacts and quick answers.
+//
+// Demo is idempotent: each step looks for what it would create and leaves existing
+// rows (and any change made to them) alone, so `atende seed` may run on every start.
+// Steps run in order, one at a time; Demo is not meant to run twice concurrently.
+package seed

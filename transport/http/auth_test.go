@@ -1,0 +1,314 @@
+package httpapi_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"atende/engine"
+	httpapi "atende/transport/http"
+	"atende/transport/http/token"
+)
+
+func TestLogin(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		t.Run("success", func(t *testing.T) {
+			tok, c, r := e.login(" ADMIN@example.com ", testPassword)
+			r.wantStatus(t, http.StatusOK)
+			var body struct {
+				Token string `json:"token"`
+				User  struct {
+					ID         engine.ID  `json:"id"`
+					Name       string     `json:"name"`
+					Email      string     `json:"email"`
+					Profile    string     `json:"profile"`
+					CompanyID  engine.ID  `json:"companyId"`
+					WhatsappID *engine.ID `json:"whatsappId"`
+					Queues     []struct {
+						ID    engine.ID `json:"id"`
+						Name  string    `json:"name"`
+						Color string    `json:"color"`
+					} `json:"queues"`
+				} `json:"user"`
+			}
+			r.json(t, &body)
+			u := body.User
+			if u.ID != e.ids["admin"] || u.Name != "Alice Admin" || u.Email != "admin@example.com" || u.Profile != "admin" ||
+				u.CompanyID != co1 || u.WhatsappID != nil || len(u.Queues) != 2 || u.Queues[0].Name != "Suporte" ||
+				u.Queues[0].Color != "#0000ff" {
+				t.Fatalf("user %+v", u)
+			}
+			if strings.Contains(string(r.Body), "password") || strings.Contains(string(r.Body), "$2a$") {
+				t.Fatalf("answer leaks the password hash: %s", r.Body)
+			}
+			if c == nil || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/auth" || c.Secure || c.MaxAge <= 0 {
+				t.Fatalf("refresh cookie %+v", c)
+			}
+			// The access token carries the claims of the brief and works.
+			claims, err := e.tokens.Parse(tok)
+			if err != nil || claims.UserID() != e.ids["admin"] || claims.CompanyID != co1 || claims.Profile != "admin" ||
+				claims.ID == "" || claims.IssuedAt == nil || !claims.ExpiresAt.Time.Equal(e.clock.Now().Add(15*time.Minute).Truncate(time.Second)) {
+				t.Fatalf("claims %+v %v", claims, err)
+			}
+			e.get(tok, "/users/list").wantStatus(t, http.StatusOK)
+		})
+		t.Run("refused", func(t *testing.T) {
+			tests := []struct {
+				name   string
+				body   any
+				status int
+				code   engine.Code
+				field  string
+				msg    string
+			}{
+				{"wrong password", map[string]string{"email": "ana@example.com", "password": "wrong-pass"}, 401, engine.ErrInvalidCredentials, "", ""},
+				{"unknown e-mail", map[string]string{"email": "ghost@example.com", "password": testPassword}, 401, engine.ErrInvalidCredentials, "", ""},
+				{"password case matters", map[string]string{"email": "bruno@example.com", "password": strings.ToUpper(testPassword)}, 401, engine.ErrInvalidCredentials, "", ""},
+				{"missing e-mail", map[string]string{"password": testPassword}, 400, engine.ErrValidation, "email", engine.MsgRequired},
+				{"missing password", map[string]string{"email": "bruno@example.com"}, 400, engine.ErrValidation, "password", engine.MsgRequired},
+				{"malformed JSON", `{"email":`, 400, engine.ErrInvalidJSON, "", ""},
+				{"wrong types", `{"email": 5, "password": true}`, 400, engine.ErrInvalidJSON, "", ""},
+				{"array body", `[]`, 400, engine.ErrInvalidJSON, "", ""},
+				{"empty body", ``, 400, engine.ErrInvalidJSON, "", ""},
+				{"SQL in e-mail", map[string]string{"email": "' OR 1=1 --", "password": "x"}, 401, engine.ErrInvalidCredentials, "", ""},
+			}
+			for _, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) {
+					r := e.do(req{method: "POST", path: "/auth/login", body: tc.body, remote: "10.9.9.9:1"})
+					b := r.wantErr(t, tc.status, tc.code)
+					if tc.field != "" && (b.Fields[tc.field] != tc.msg || b.Message != tc.msg) {
+						t.Fatalf("fields %v message %q", b.Fields, b.Message)
+					}
+					if tc.code != engine.ErrValidation && b.Message != string(tc.code) {
+						t.Fatalf("message %q", b.Message)
+					}
+					if r.cookie(httpapi.RefreshCookie) != nil {
+						t.Fatal("refused login set a cookie")
+					}
+				})
+			}
+		})
+	})
+}
+
+func TestLoginSecureCookie(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		_, c, r := e.login("ana@example.com", testPassword)
+		r.wantStatus(t, http.StatusOK)
+		if c == nil || !c.Secure {
+			t.Fatalf("cookie %+v, want Secure", c)
+		}
+	}, func(o *envOpts) { o.cfg.CookieSecure = true })
+}
+
+func TestLoginRateLimit(t *testing.T) {
+	// The env allows 3 failures per account and 6 per address in 15 minutes.
+	eachEnv(t, func(t *testing.T, e *env) {
+		attempt := func(email, pw, remote string) resp {
+			return e.do(req{method: "POST", path: "/auth/login", remote: remote,
+				body: map[string]string{"email": email, "password": pw}})
+		}
+		t.Run("per account", func(t *testing.T) {
+			for range 3 {
+				attempt("ana@example.com", "bad-pass", "10.0.0.1:1").wantErr(t, 401, engine.ErrInvalidCredentials)
+			}
+			// Even the right password is refused now, from any address.
+			attempt("ana@example.com", testPassword, "10.0.0.2:1").wantErr(t, 429, engine.ErrTooManyAttempts)
+			attempt("ANA@example.com", testPassword, "10.0.0.3:1").wantErr(t, 429, engine.ErrTooManyAttempts)
+			// Another account is not affected.
+			attempt("bruno@example.com", testPassword, "10.0.0.2:1").wantStatus(t, 200)
+			// The window slides: 15 minutes later the account may try again.
+			e.clock.Add(15 * time.Minute)
+			attempt("ana@example.com", testPassword, "10.0.0.2:1").wantStatus(t, 200)
+		})
+		t.Run("success resets the account", func(t *testing.T) {
+			for range 2 {
+				attempt("bruno@example.com", "bad-pass", "10.0.1.1:1").wantStatus(t, 401)
+			}
+			attempt("bruno@example.com", testPassword, "10.0.1.1:1").wantStatus(t, 200)
+			for range 2 {
+				attempt("bruno@example.com", "bad-pass", "10.0.1.1:1").wantStatus(t, 401)
+			}
+			attempt("bruno@example.com", testPassword, "10.0.1.1:1").wantStatus(t, 200)
+		})
+		t.Run("per address", func(t *testing.T) {
+			// Six failures spread over six unknown accounts from one address.
+			for i := range 6 {
+				attempt("nobody"+strconv.Itoa(i)+"@example.com", "x", "10.0.2.1:5555").wantErr(t, 401, engine.ErrInvalidCredentials)
+			}
+			attempt("superv@example.com", testPassword, "10.0.2.1:6666").wantErr(t, 429, engine.ErrTooManyAttempts)
+			attempt("superv@example.com", testPassword, "10.0.2.2:1").wantStatus(t, 200)
+		})
+	})
+}
+
+func TestRefreshRotation(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		refresh := func(c *http.Cookie) resp {
+			return e.do(req{method: "POST", path: "/auth/refresh_token", cookie: c})
+		}
+		_, c0, r := e.login("ana@example.com", testPassword)
+		r.wantStatus(t, 200)
+
+		r1 := refresh(c0)
+		r1.wantStatus(t, 200)
+		c1 := r1.cookie(httpapi.RefreshCookie)
+		var a struct {
+			Token string `json:"token"`
+			User  struct {
+				ID engine.ID `json:"id"`
+			} `json:"user"`
+		}
+		r1.json(t, &a)
+		if c1 == nil || c1.Value == c0.Value || a.Token == "" || a.User.ID != e.ids["ana"] {
+			t.Fatalf("refresh answer %s cookie %+v", r1.Body, c1)
+		}
+		e.get(a.Token, "/users/list").wantStatus(t, 200)
+
+		r2 := refresh(c1)
+		r2.wantStatus(t, 200)
+		c2 := r2.cookie(httpapi.RefreshCookie)
+
+		// c0 comes back: reuse. Refused, cookie cleared, whole family revoked.
+		reuse := refresh(c0)
+		reuse.wantErr(t, 401, engine.ErrSessionExpired)
+		if cl := reuse.cookie(httpapi.RefreshCookie); cl == nil || cl.MaxAge >= 0 {
+			t.Fatalf("reuse did not clear the cookie: %+v", cl)
+		}
+		refresh(c2).wantErr(t, 401, engine.ErrSessionExpired)
+		refresh(c1).wantErr(t, 401, engine.ErrSessionExpired)
+
+		// Other sessions of the same user (another login) are not affected.
+		_, other, _ := e.login("ana@example.com", testPassword)
+		refresh(other).wantStatus(t, 200)
+
+		t.Run("no cookie", func(t *testing.T) {
+			refresh(nil).wantErr(t, 401, engine.ErrSessionExpired)
+			refresh(&http.Cookie{Name: httpapi.RefreshCookie, Value: "forged"}).wantErr(t, 401, engine.ErrSessionExpired)
+		})
+		t.Run("expired", func(t *testing.T) {
+			_, c, _ := e.login("bruno@example.com", testPassword)
+			e.clock.Add(7*24*time.Hour + time.Second)
+			refresh(c).wantErr(t, 401, engine.ErrSessionExpired)
+		})
+		t.Run("new claims after a change", func(t *testing.T) {
+			tok, c, _ := e.login("bruno@example.com", testPassword)
+			r := e.put(e.tok("admin"), "/users/"+id(e.ids["bruno"]), map[string]any{
+				"name": "Bruno Plus", "email": "bruno@example.com", "profile": "superv", "queueIds": []int{11, 12}})
+			r.wantStatus(t, 200)
+			// The old access token is refused at once (this node forgot its cache entry).
+			e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+			rr := refresh(c)
+			rr.wantStatus(t, 200)
+			var a struct {
+				Token string `json:"token"`
+			}
+			rr.json(t, &a)
+			claims, err := e.tokens.Parse(a.Token)
+			if err != nil || claims.Profile != "superv" || len(claims.QueueIDs) != 2 {
+				t.Fatalf("claims %+v %v", claims, err)
+			}
+			e.get(a.Token, "/users/list").wantStatus(t, 200)
+		})
+		t.Run("deleted user", func(t *testing.T) {
+			_, c, _ := e.login("superv@example.com", testPassword)
+			e.del(e.tok("admin"), "/users/"+id(e.ids["superv"])).wantStatus(t, 204)
+			refresh(c).wantErr(t, 401, engine.ErrSessionExpired)
+		})
+	})
+}
+
+func TestLogout(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		tok, c, _ := e.login("ana@example.com", testPassword)
+		r := e.do(req{method: "DELETE", path: "/auth/logout", cookie: c, token: tok})
+		r.wantStatus(t, 204)
+		if cl := r.cookie(httpapi.RefreshCookie); cl == nil || cl.MaxAge >= 0 || cl.Path != "/auth" {
+			t.Fatalf("cookie not cleared: %+v", cl)
+		}
+		e.do(req{method: "POST", path: "/auth/refresh_token", cookie: c}).wantErr(t, 401, engine.ErrSessionExpired)
+		// Without a cookie, or twice, logout still succeeds.
+		e.do(req{method: "DELETE", path: "/auth/logout"}).wantStatus(t, 204)
+		e.do(req{method: "DELETE", path: "/auth/logout", cookie: c}).wantStatus(t, 204)
+	})
+}
+
+func TestAccessToken(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		other, err := token.New(token.Config{Secret: []byte("another-secret-another-secret-32b!")}, e.users, e.clock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ana, _ := e.users.Get(context.Background(), co1, e.ids["ana"])
+		forged, _ := other.Issue(ana)
+		none := jwt.NewWithClaims(jwt.SigningMethodNone, jwt.MapClaims{"sub": strconv.FormatInt(ana.ID, 10),
+			"companyId": 1, "profile": "super", "tokenVersion": 0, "iss": "atende",
+			"exp": e.clock.Now().Add(time.Hour).Unix()})
+		noneRaw, _ := none.SignedString(jwt.UnsafeAllowNoneSignatureType)
+		good := e.tok("ana")
+		// A token whose claims were edited (profile raised) keeps the old signature.
+		parts := strings.Split(good, ".")
+		tampered := parts[0] + "." + strings.TrimRight(parts[1], "=") + "x." + parts[2]
+
+		tests := []struct {
+			name   string
+			header string
+			status int
+			code   engine.Code
+		}{
+			{"missing", "", 401, engine.ErrSessionExpired},
+			{"bearer without token", "Bearer ", 401, engine.ErrSessionExpired},
+			{"bearer null", "Bearer null", 401, engine.ErrSessionExpired},
+			{"other scheme", "Basic YWRtaW46YWRtaW4=", 403, engine.ErrInvalidToken},
+			{"garbage", "Bearer not.a.jwt", 403, engine.ErrInvalidToken},
+			{"other secret", "Bearer " + forged, 403, engine.ErrInvalidToken},
+			{"alg none", "Bearer " + noneRaw, 403, engine.ErrInvalidToken},
+			{"tampered", "Bearer " + tampered, 403, engine.ErrInvalidToken},
+			{"valid", "Bearer " + good, 200, ""},
+			{"lower-case scheme", "bearer " + good, 200, ""},
+		}
+		for _, tc := range tests {
+			t.Run(tc.name, func(t *testing.T) {
+				h := map[string]string{}
+				if tc.header != "" {
+					h["Authorization"] = tc.header
+				}
+				r := e.do(req{method: "GET", path: "/users/list", header: h})
+				if tc.code == "" {
+					r.wantStatus(t, tc.status)
+					return
+				}
+				r.wantErr(t, tc.status, tc.code)
+			})
+		}
+		t.Run("expired", func(t *testing.T) {
+			tok := e.tok("bruno")
+			e.clock.Add(15*time.Minute + time.Second)
+			e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		})
+		t.Run("deleted user", func(t *testing.T) {
+			tok := e.tok("manager")
+			e.get(tok, "/users/list").wantStatus(t, 200) // cached as valid
+			e.del(e.tok("admin"), "/users/"+id(e.ids["manager"])).wantStatus(t, 204)
+			e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		})
+		t.Run("changed on another node", func(t *testing.T) {
+			// A change this node's server did not make is seen once the cache entry expires.
+			tok := e.tok("bruno")
+			e.get(tok, "/users/list").wantStatus(t, 200)
+			bump := engine.UserChange{BumpTokenVersion: true}
+			if _, err := e.users.Update(context.Background(), co1, e.ids["bruno"], bump); err != nil {
+				t.Fatal(err)
+			}
+			e.clock.Add(2 * time.Second) // env CacheTTL is 1 s
+			e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		})
+	})
+}
+
+func id(v engine.ID) string { return strconv.FormatInt(v, 10) }

@@ -1,0 +1,41 @@
+package httpapi
+
+import (
+	"sort"
+
+	"atende/engine"
+)
+
+// RefDeps holds the reference-data stores (contacts, queues, tags, quick answers),
+// whose interfaces live in engine/store_ref.go. It is embedded in Deps, so the lead
+// sets deps.Contacts, deps.Queues… directly. cmd/atende must set all four; a nil
+// one is tolerated (so that tests of other routes need not build them) but its routes
+// answer 503 ERR_UNAVAILABLE, and New logs a warning naming it.
+//
+// Owned by the reference-data helper: add the fields here, register routes in
+// routes_ref.go (refRoutes), and check required ones in checkRefDeps.
+type RefDeps struct {
+	Contacts     engine.ContactStore
+	Queues       engine.QueueStore
+	Tags         engine.TagStore
+	QuickAnswers engine.QuickAnswerStore
+}
+
+// checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
+func (d RefDeps) checkRefDeps() (missing []string) { return nil }
+
+// unwiredRefDeps names the RefDeps fields that are nil, sorted.
+func (d RefDeps) unwiredRefDeps() (missing []string) {
+	for name, ok := range map[string]bool{
+		"Contacts":     d.Contacts != nil,
+		"Queues":       d.Queues != nil,
+		"Tags":         d.Tags != nil,
+		"QuickAnswers": d.QuickAnswers != nil,
+	} {
+		if !ok {
+			missing = append(missing, name)
+		}
+	}
+	sort.Strings(missing)
+	return missing
+}

@@ -1,0 +1,26 @@
+package httpapi
+
+// routes registers every route. Reference data (contacts, queues, tags, quick
+// answers) is registered by refRoutes in routes_ref.go.
+func (s *Server) routes() {
+	// Authentication (public: the refresh cookie is the credential).
+	s.route("POST /auth/login", s.public(s.login))
+	s.route("POST /auth/refresh_token", s.public(s.refresh))
+	s.route("DELETE /auth/logout", s.public(s.logout))
+
+	// Users. "/users/" is the spec's list path; "/users" answers the same.
+	s.route("GET /users", s.authed(s.listUsers))
+	s.route("GET /users/{$}", s.authed(s.listUsers))
+	s.route("GET /users/list", s.authed(s.allUsers))
+	s.route("GET /users/{id}", s.authed(s.getUser))
+	s.route("POST /users", s.authed(s.createUser))
+	s.route("PUT /users/{id}", s.authed(s.updateUser))
+	s.route("DELETE /users/{id}", s.authed(s.deleteUser))
+
+	// Settings.
+	s.route("GET /settings", s.authed(s.listSettings))
+	s.route("PUT /settings/{key}", s.authed(s.updateSetting))
+
+	s.refRoutes()
+	s.opsRoutes()
+}

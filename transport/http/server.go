@@ -1,0 +1,221 @@
+package httpapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
+
+	"atende/engine"
+	"atende/transport/http/token"
+)
+
+// Publisher sends a realtime event to the sockets of a tenant (the socket gateway
+// implements it). Publish must not block on slow sockets.
+type Publisher interface {
+	Publish(companyID engine.ID, event string, payload any)
+}
+
+// Deps are the collaborators of the API. Required: Users, Settings, RefreshTokens,
+// Tokens, AccountLimiter, AddressLimiter. The rest have defaults.
+type Deps struct {
+	Users         engine.UserStore
+	Settings      engine.SettingStore
+	RefreshTokens engine.RefreshTokenStore
+
+	// RefDeps are the reference-data stores (contacts, queues, tags, quick answers).
+	RefDeps
+
+	// Tokens issues and checks access tokens; the socket gateway shares it so that its
+	// principal cache sees the same invalidations.
+	Tokens *token.Service
+
+	// AccountLimiter counts failed logins per e-mail, AddressLimiter per client
+	// address (see Config.TrustForwardedFor). Each carries its own limit and window.
+	AccountLimiter engine.RateLimiter
+	AddressLimiter engine.RateLimiter
+
+	// Publisher receives realtime events; nil drops them.
+	Publisher Publisher
+	// Logger is the API's logger; the zero value logs nothing.
+	Logger zerolog.Logger
+	// Clock is the time source; nil is the system clock.
+	Clock engine.Clock
+	// Metrics receives the HTTP metrics and is served at /metrics; nil creates a
+	// private registry (still served at /metrics).
+	Metrics *prometheus.Registry
+	// Ready reports whether the node can serve (a database ping); /readyz answers 503
+	// while it fails. Nil means always ready.
+	Ready func(ctx context.Context) error
+}
+
+// Config tunes the API. Zero values are documented per field.
+type Config struct {
+	// MaxBodyBytes caps JSON request bodies; 0 means 1 MiB.
+	MaxBodyBytes int64
+	// CookieSecure marks the refresh cookie Secure (HTTPS only). false suits plain
+	// HTTP on localhost; production behind TLS sets it.
+	CookieSecure bool
+	// RefreshTTL is how long a refresh token lives after it is issued; 0 means 7 days.
+	// (The access-token lifetime is token.Config.TTL.)
+	RefreshTTL time.Duration
+	// BcryptCost hashes new passwords; 0 means 10. Tests use bcrypt.MinCost.
+	BcryptCost int
+	// TrustForwardedFor takes the client address (for login rate limits and logs)
+	// from the last entry of X-Forwarded-For, as appended by a trusted reverse proxy.
+	// false uses the connection's remote address.
+	TrustForwardedFor bool
+	// Web is the built web app. When set it is served at / with a SPA fallback:
+	// page navigations (GET accepting text/html) and unknown GET paths outside the
+	// API get index.html; /assets/* is cached for a year. nil serves no app.
+	Web fs.FS
+	// ReadyTimeout bounds one readiness check; 0 means 2 s.
+	ReadyTimeout time.Duration
+}
+
+// Default values of Config.
+const (
+	DefaultMaxBodyBytes = 1 << 20
+	DefaultRefreshTTL   = 7 * 24 * time.Hour
+	DefaultBcryptCost   = 10
+	DefaultReadyTimeout = 2 * time.Second
+)
+
+// Server is the REST API. Build it with New; it is safe for concurrent use.
+type Server struct {
+	// static after New
+	cfg     Config
+	deps    Deps
+	log     zerolog.Logger
+	clock   engine.Clock
+	mux     *http.ServeMux
+	metrics *httpMetrics
+	handler http.Handler
+	// dummyHash is compared against when a login names no user, so that unknown
+	// e-mails cost the same time as wrong passwords.
+	dummyHash []byte
+
+	// mounted and apiPrefixes are filled by New and Mount before Handler is served.
+	mounted     []string // path prefixes of Mount-ed handlers
+	apiPrefixes map[string]bool
+}
+
+// New validates cfg and deps, fills defaults and registers every route.
+func New(cfg Config, deps Deps) (*Server, error) {
+	if cfg.MaxBodyBytes < 0 || cfg.RefreshTTL < 0 || cfg.ReadyTimeout < 0 {
+		return nil, errors.New("httpapi: negative limit in Config")
+	}
+	if cfg.MaxBodyBytes == 0 {
+		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.RefreshTTL == 0 {
+		cfg.RefreshTTL = DefaultRefreshTTL
+	}
+	if cfg.BcryptCost == 0 {
+		cfg.BcryptCost = DefaultBcryptCost
+	}
+	if cfg.BcryptCost < bcrypt.MinCost || cfg.BcryptCost > bcrypt.MaxCost {
+		return nil, fmt.Errorf("httpapi: bcrypt cost %d out of range", cfg.BcryptCost)
+	}
+	if cfg.ReadyTimeout == 0 {
+		cfg.ReadyTimeout = DefaultReadyTimeout
+	}
+	var missing []string
+	for name, ok := range map[string]bool{
+		"Users":          deps.Users != nil,
+		"Settings":       deps.Settings != nil,
+		"RefreshTokens":  deps.RefreshTokens != nil,
+		"Tokens":         deps.Tokens != nil,
+		"AccountLimiter": deps.AccountLimiter != nil,
+		"AddressLimiter": deps.AddressLimiter != nil,
+	} {
+		if !ok {
+			missing = append(missing, name)
+		}
+	}
+	missing = append(missing, deps.checkRefDeps()...)
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("httpapi: missing Deps %s", strings.Join(missing, ", "))
+	}
+	if deps.Clock == nil {
+		deps.Clock = engine.SystemClock{}
+	}
+	if deps.Metrics == nil {
+		deps.Metrics = prometheus.NewRegistry()
+	}
+	dummy, err := bcrypt.GenerateFromPassword([]byte("atende-dummy-password"), cfg.BcryptCost)
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: dummy hash: %w", err)
+	}
+	m, err := newHTTPMetrics(deps.Metrics)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		cfg:         cfg,
+		deps:        deps,
+		log:         deps.Logger,
+		clock:       deps.Clock,
+		mux:         http.NewServeMux(),
+		metrics:     m,
+		dummyHash:   dummy,
+		apiPrefixes: map[string]bool{},
+	}
+	s.routes()
+	s.handler = s.middleware(http.HandlerFunc(s.dispatch))
+	return s, nil
+}
+
+// Handler is the API with its middleware (request id, recovery, access log, metrics),
+// the ops endpoints, Mount-ed handlers and the web app.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Mount serves h at pattern (a ServeMux pattern such as "/socket.io/"), inside the
+// request-id, recovery, log and metrics middleware but without authentication. Call it
+// before serving.
+func (s *Server) Mount(pattern string, h http.Handler) {
+	s.mux.Handle(pattern, s.record(h))
+	p := pattern
+	if i := strings.IndexByte(p, ' '); i >= 0 {
+		p = p[i+1:]
+	}
+	if i := strings.IndexByte(p, '{'); i >= 0 {
+		p = p[:i]
+	}
+	s.mounted = append(s.mounted, p)
+}
+
+// route registers an API handler at pattern ("METHOD /path") and records its first
+// path segment as an API prefix (for the web app's fallback rules).
+func (s *Server) route(pattern string, h http.Handler) {
+	s.mux.Handle(pattern, s.record(h))
+	p := pattern
+	if i := strings.IndexByte(p, ' '); i >= 0 {
+		p = p[i+1:]
+	}
+	s.apiPrefixes[firstSegment(p)] = true
+}
+
+// publish sends a realtime event when a Publisher is wired.
+func (s *Server) publish(companyID engine.ID, event string, payload any) {
+	if s.deps.Publisher != nil {
+		s.deps.Publisher.Publish(companyID, event, payload)
+	}
+}
+
+func firstSegment(path string) string {
+	path = strings.TrimPrefix(path, "/")
+	if i := strings.IndexByte(path, '/'); i >= 0 {
+		path = path[:i]
+	}
+	return "/" + path
+}

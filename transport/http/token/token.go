@@ -1,0 +1,217 @@
+package token
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"atende/engine"
+)
+
+// Defaults of Config.
+const (
+	DefaultTTL       = 15 * time.Minute
+	DefaultIssuer    = "atende"
+	DefaultCacheTTL  = 5 * time.Second
+	DefaultCacheSize = 10000
+	MinSecretBytes   = 32
+)
+
+// Config tunes a Service. Zero values are documented per field.
+type Config struct {
+	// Secret signs access tokens (HS256); at least 32 bytes, required. Every node of a
+	// cluster shares it.
+	Secret []byte
+	// TTL is an access token's lifetime; 0 means 15 minutes.
+	TTL time.Duration
+	// Issuer is the iss claim, checked on parse; "" means "atende".
+	Issuer string
+	// CacheTTL is how long a user's token version is trusted without reading the
+	// user row again; 0 means 5 s. Forget drops an entry at once on this node.
+	CacheTTL time.Duration
+	// CacheSize bounds the number of cached users; 0 means 10000. A full cache is
+	// emptied (cheap, and refilled by the next requests).
+	CacheSize int
+}
+
+// UserLookup reads the token version of a user; engine.UserStore satisfies it.
+type UserLookup interface {
+	Auth(ctx context.Context, id engine.ID) (engine.UserAuth, error)
+}
+
+// Claims are the claims of an access token: sub is the user id.
+type Claims struct {
+	CompanyID    engine.ID   `json:"companyId"`
+	Profile      string      `json:"profile"`
+	QueueIDs     []engine.ID `json:"queueIds"`
+	TokenVersion int         `json:"tokenVersion"`
+	jwt.RegisteredClaims
+}
+
+// UserID is the sub claim as an id (0 when malformed).
+func (c Claims) UserID() engine.ID {
+	id, err := strconv.ParseInt(c.Subject, 10, 64)
+	if err != nil || id <= 0 {
+		return 0
+	}
+	return id
+}
+
+// Service issues and checks access tokens. Safe for concurrent use.
+type Service struct {
+	// static after New
+	cfg    Config
+	users  UserLookup
+	clock  engine.Clock
+	parser *jwt.Parser
+
+	mu    sync.Mutex // guards cache
+	cache map[engine.ID]cacheEntry
+}
+
+// cacheEntry is what the user row said about a user at a moment.
+type cacheEntry struct {
+	auth  engine.UserAuth
+	gone  bool // no such user
+	until time.Time
+}
+
+// New validates cfg. users and clock are required (engine.SystemClock{} in production).
+func New(cfg Config, users UserLookup, clock engine.Clock) (*Service, error) {
+	if len(cfg.Secret) < MinSecretBytes {
+		return nil, fmt.Errorf("token: secret must be at least %d bytes", MinSecretBytes)
+	}
+	if users == nil || clock == nil {
+		return nil, errors.New("token: users and clock are required")
+	}
+	if cfg.TTL < 0 || cfg.CacheTTL < 0 || cfg.CacheSize < 0 {
+		return nil, errors.New("token: negative duration or size")
+	}
+	if cfg.TTL == 0 {
+		cfg.TTL = DefaultTTL
+	}
+	if cfg.Issuer == "" {
+		cfg.Issuer = DefaultIssuer
+	}
+	if cfg.CacheTTL == 0 {
+		cfg.CacheTTL = DefaultCacheTTL
+	}
+	if cfg.CacheSize == 0 {
+		cfg.CacheSize = DefaultCacheSize
+	}
+	return &Service{
+		cfg:   cfg,
+		users: users,
+		clock: clock,
+		parser: jwt.NewParser(
+			jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}),
+			jwt.WithExpirationRequired(),
+			jwt.WithIssuer(cfg.Issuer),
+			jwt.WithTimeFunc(clock.Now),
+		),
+		cache: map[engine.ID]cacheEntry{},
+	}, nil
+}
+
+// TTL is the access-token lifetime.
+func (s *Service) TTL() time.Duration { return s.cfg.TTL }
+
+// Issue signs an access token for u with its current profile, queues and token version.
+func (s *Service) Issue(u engine.User) (string, error) {
+	now := s.clock.Now()
+	var jti [16]byte
+	_, _ = rand.Read(jti[:])
+	c := Claims{
+		CompanyID:    u.CompanyID,
+		Profile:      u.Profile,
+		QueueIDs:     u.QueueIDs(),
+		TokenVersion: u.TokenVersion,
+		RegisteredClaims: jwt.RegisteredClaims{
+			Issuer:    s.cfg.Issuer,
+			Subject:   strconv.FormatInt(u.ID, 10),
+			IssuedAt:  jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.TTL)),
+			ID:        hex.EncodeToString(jti[:]),
+		},
+	}
+	raw, err := jwt.NewWithClaims(jwt.SigningMethodHS256, c).SignedString(s.cfg.Secret)
+	if err != nil {
+		return "", fmt.Errorf("sign access token: %w", err)
+	}
+	return raw, nil
+}
+
+// Parse checks raw's signature, algorithm, issuer and expiry and returns its claims.
+// Any failure is ErrInvalidToken.
+func (s *Service) Parse(raw string) (Claims, error) {
+	var c Claims
+	if _, err := s.parser.ParseWithClaims(raw, &c, func(*jwt.Token) (any, error) { return s.cfg.Secret, nil }); err != nil {
+		return Claims{}, engine.Wrap(engine.ErrInvalidToken, err)
+	}
+	if c.UserID() == 0 || c.CompanyID <= 0 || !engine.IsProfile(c.Profile) {
+		return Claims{}, engine.Wrap(engine.ErrInvalidToken, errors.New("malformed claims"))
+	}
+	return c, nil
+}
+
+// Authenticate parses raw and checks it against the user row's tenant and token
+// version (cached for Config.CacheTTL): a deleted user, or one whose profile, queues
+// or password changed since the token was issued, is refused with ErrInvalidToken
+// (the client refreshes and gets a token with the new claims, or is signed out).
+// The principal's profile and queues are the token's.
+func (s *Service) Authenticate(ctx context.Context, raw string) (engine.Principal, error) {
+	c, err := s.Parse(raw)
+	if err != nil {
+		return engine.Principal{}, err
+	}
+	uid := c.UserID()
+	e, err := s.lookup(ctx, uid)
+	if err != nil {
+		return engine.Principal{}, err
+	}
+	if e.gone || e.auth.CompanyID != c.CompanyID || e.auth.TokenVersion != c.TokenVersion {
+		return engine.Principal{}, engine.Wrap(engine.ErrInvalidToken, errors.New("token version is stale"))
+	}
+	return engine.Principal{UserID: uid, CompanyID: c.CompanyID, Profile: c.Profile, QueueIDs: c.QueueIDs}, nil
+}
+
+// Forget drops the cached row of a user; call it after changing or deleting the user.
+func (s *Service) Forget(userID engine.ID) {
+	s.mu.Lock()
+	delete(s.cache, userID)
+	s.mu.Unlock()
+}
+
+func (s *Service) lookup(ctx context.Context, uid engine.ID) (cacheEntry, error) {
+	now := s.clock.Now()
+	s.mu.Lock()
+	e, ok := s.cache[uid]
+	s.mu.Unlock()
+	if ok && now.Before(e.until) {
+		return e, nil
+	}
+	a, err := s.users.Auth(ctx, uid)
+	switch {
+	case err == nil:
+		e = cacheEntry{auth: a}
+	case engine.CodeOf(err) == engine.ErrNoUserFound:
+		e = cacheEntry{gone: true}
+	default:
+		return cacheEntry{}, fmt.Errorf("check token of user %d: %w", uid, err)
+	}
+	e.until = now.Add(s.cfg.CacheTTL)
+	s.mu.Lock()
+	if len(s.cache) >= s.cfg.CacheSize {
+		clear(s.cache)
+	}
+	s.cache[uid] = e
+	s.mu.Unlock()
+	return e, nil
+}
