@@ -1,0 +1,250 @@
+/* Atende web chat widget: <script src="https://HOST/webchat/widget.js" data-connection="ID" async></script>
+ * Optional data-lang (pt-BR|en|es), data-color, data-title. Protocol: transport/channel/webchat/doc.go. */
+(function () {
+  'use strict';
+  var me = document.currentScript;
+  if (!me || window.__atendeWebchat) return;
+  window.__atendeWebchat = true;
+  var conn = me.getAttribute('data-connection') || '';
+  if (!/^[1-9][0-9]{0,17}$/.test(conn)) { console.error('atende webchat: data-connection is missing'); return; }
+  var base = me.src.replace(/widget\.js(\?.*)?$/, '');
+  var wsURL = base.replace(/^http/, 'ws') + 'ws?c=' + conn;
+  var KEY = 'atende.webchat.' + conn;
+
+  var T = {
+    pt: { title: 'Fale conosco', open: 'Abrir chat', close: 'Fechar', placeholder: 'Escreva sua mensagem…', send: 'Enviar',
+      intro: 'Olá! Como podemos te chamar?', name: 'Seu nome', email: 'Seu e-mail (opcional)', start: 'Começar',
+      connecting: 'Conectando…', online: 'Online', offline: 'Sem conexão, tentando de novo…',
+      unavailable: 'Atendimento indisponível no momento', sending: 'Enviando…', failed: 'Não enviada',
+      tooMany: 'Muitas mensagens, aguarde um instante', tooLong: 'Mensagem longa demais', file: 'Arquivo' },
+    en: { title: 'Chat with us', open: 'Open chat', close: 'Close', placeholder: 'Type your message…', send: 'Send',
+      intro: 'Hi! What should we call you?', name: 'Your name', email: 'Your email (optional)', start: 'Start',
+      connecting: 'Connecting…', online: 'Online', offline: 'Offline, retrying…',
+      unavailable: 'Chat unavailable right now', sending: 'Sending…', failed: 'Not sent',
+      tooMany: 'Too many messages, please wait', tooLong: 'Message too long', file: 'File' },
+    es: { title: 'Habla con nosotros', open: 'Abrir chat', close: 'Cerrar', placeholder: 'Escribe tu mensaje…', send: 'Enviar',
+      intro: '¡Hola! ¿Cómo te llamamos?', name: 'Tu nombre', email: 'Tu correo (opcional)', start: 'Empezar',
+      connecting: 'Conectando…', online: 'En línea', offline: 'Sin conexión, reintentando…',
+      unavailable: 'Atención no disponible en este momento', sending: 'Enviando…', failed: 'No enviado',
+      tooMany: 'Demasiados mensajes, espera un momento', tooLong: 'Mensaje demasiado largo', file: 'Archivo' }
+  };
+  var lang = (me.getAttribute('data-lang') || document.documentElement.lang || navigator.language || 'pt').toLowerCase();
+  var t = T[lang.slice(0, 2)] || T.pt;
+  var color = me.getAttribute('data-color') || '';
+  if (!/^#[0-9a-f]{3,8}$/i.test(color)) color = '#2563eb';
+  var MAX = 4096;
+
+  // State kept across reloads: visitor token, name, e-mail, unacknowledged messages.
+  var mem = {};
+  function load() { try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch (e) { return mem; } }
+  function save() { try { localStorage.setItem(KEY, JSON.stringify(st)); } catch (e) { mem = st; } }
+  var st = load();
+  if (!Array.isArray(st.pending)) st.pending = [];
+
+  // DOM, inside a shadow root so the host page's styles stay out.
+  function el(tag, cls, text, parent, props) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text) e.textContent = text;
+    for (var k in props) e[k] = props[k];
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+  var CSS =
+    ':host{all:initial}*{box-sizing:border-box;font:14px/1.4 system-ui,sans-serif}.c{background:var(--c);color:#fff}' +
+    '.fab{position:fixed;right:20px;bottom:20px;width:56px;height:56px;border-radius:50%;border:0;cursor:pointer;display:grid;place-items:center;box-shadow:0 4px 14px #0004;z-index:2147483000}' +
+    '.badge{position:absolute;top:-2px;right:-2px;min-width:20px;border-radius:10px;background:#dc2626;font-size:12px;line-height:20px;padding:0 5px}' +
+    '.panel{position:fixed;right:20px;bottom:88px;width:340px;max-width:calc(100vw - 40px);height:480px;max-height:calc(100vh - 110px);display:flex;flex-direction:column;background:#fff;color:#111;border-radius:12px;overflow:hidden;box-shadow:0 8px 30px #0005;z-index:2147483000}' +
+    '[hidden]{display:none!important}header{padding:10px 12px;display:flex;align-items:center;gap:8px}header b{flex:1}header small{font-size:12px}' +
+    '.x{background:none;border:0;color:#fff;font-size:20px;cursor:pointer}' +
+    '.log{flex:1;overflow-y:auto;padding:10px;background:#f3f4f6;display:flex;flex-direction:column;gap:6px}' +
+    '.m{max-width:80%;padding:6px 10px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;align-self:flex-start}' +
+    '.m.c{align-self:flex-end;background:var(--c)}.m time{display:block;font-size:11px;opacity:.7;text-align:right}.m.pending{opacity:.6}' +
+    '.m.failed{background:#fee2e2;color:#991b1b}.m img,.m video{max-width:100%;border-radius:6px;display:block}.m a{color:inherit}' +
+    'form{display:flex;gap:6px;padding:8px;border-top:1px solid #e5e7eb}form.intro{flex-direction:column;border:0;padding:16px}' +
+    'textarea,input{flex:1;border:1px solid #d1d5db;border-radius:8px;padding:8px;resize:none;color:#111;background:#fff}' +
+    '.go{border:0;border-radius:8px;padding:0 14px;cursor:pointer;min-height:36px}.note{font-size:12px;color:#6b7280;text-align:center}';
+  var host = el('div', '', '', document.body || document.documentElement);
+  host.style.setProperty('--c', color);
+  var root = host.attachShadow ? host.attachShadow({ mode: 'open' }) : host;
+  el('style', '', CSS, root);
+  var fab = el('button', 'fab c', '', root, { ariaLabel: t.open });
+  fab.innerHTML = '<svg viewBox="0 0 24 24" width="28" height="28" fill="currentColor"><path d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z"/></svg>';
+  var badge = el('span', 'badge', '', fab, { hidden: true });
+  var title = me.getAttribute('data-title') || t.title;
+  var panel = el('section', 'panel', '', root, { hidden: true, ariaLabel: title });
+  panel.setAttribute('role', 'dialog');
+  var head = el('header', 'c', '', panel);
+  el('b', '', title, head);
+  var stat = el('small', '', '', head);
+  var x = el('button', 'x', '\u00D7', head, { ariaLabel: t.close });
+  var intro = el('form', 'intro', '', panel);
+  el('p', '', t.intro, intro);
+  var nameIn = el('input', '', '', intro, { placeholder: t.name, maxLength: 50, autocomplete: 'name' });
+  var mailIn = el('input', '', '', intro, { placeholder: t.email, type: 'email', maxLength: 254, autocomplete: 'email' });
+  el('button', 'go c', t.start, intro);
+  var log = el('div', 'log', '', panel);
+  log.setAttribute('role', 'log');
+  log.setAttribute('aria-live', 'polite');
+  var note = el('div', 'note', '', panel);
+  var form = el('form', '', '', panel);
+  var ta = el('textarea', '', '', form, { rows: 1, maxLength: MAX, placeholder: t.placeholder, ariaLabel: t.placeholder });
+  el('button', 'go c', t.send, form);
+
+  // Messages on screen, by wire id.
+  var shown = {}, reported = {}, unread = 0;
+  function fmt(at) { var d = new Date(at); return isNaN(d) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); }
+  function link(u) { try { u = new URL(u, base); return /^https?:$/.test(u.protocol) ? u.href : ''; } catch (e) { return ''; } }
+  function media(box, m) {
+    var u = link(m.url || ''), k = m.type;
+    if (u && k === 'image') el('img', '', '', box, { loading: 'lazy', alt: m.name || '', src: u });
+    else if (u && (k === 'audio' || k === 'video')) el(k, '', '', box, { controls: true, preload: 'metadata', src: u });
+    else if (u) el('a', '', m.name || t.file, box, { href: u, target: '_blank', rel: 'noopener noreferrer' });
+    else el('em', '', m.name || t.file, box);
+  }
+  function add(m, state) {
+    var box = shown[m.id];
+    if (!box) {
+      if (m.body === undefined && !m.media) return;
+      box = shown[m.id] = el('div', m.fromMe ? 'm' : 'm c');
+      box.fromMe = m.fromMe;
+      box.at = Date.parse(m.at) || Date.now();
+      if (m.media) media(box, m.media);
+      if (m.body) box.appendChild(document.createTextNode(m.body));
+      box.appendChild(el('time', '', fmt(m.at)));
+      var after = log.lastChild;
+      while (after && after.at > box.at) after = after.previousSibling;
+      log.insertBefore(box, after ? after.nextSibling : log.firstChild);
+      log.scrollTop = log.scrollHeight;
+    }
+    box.classList.toggle('pending', state === 'pending');
+    box.classList.toggle('failed', state === 'failed');
+    box.title = state === 'pending' ? t.sending : state === 'failed' ? t.failed : '';
+  }
+  function status(s) { stat.textContent = s; }
+  function flash(s) { note.textContent = s; clearTimeout(flash.t); flash.t = setTimeout(function () { note.textContent = ''; }, 4000); }
+  function setBadge() { badge.hidden = !unread; badge.textContent = unread > 9 ? '9+' : String(unread); }
+
+  // The socket.
+  var ws = null, ready = false, backoff = 1000, retryT = 0, pingT = 0, pongWait = 0, flushT = 0, idle = false;
+  function send(f) { if (ws && ready) ws.send(JSON.stringify(f)); }
+  function connect() {
+    clearTimeout(retryT);
+    if (ws) return;
+    idle = false;
+    status(t.connecting);
+    var s;
+    try { s = new WebSocket(wsURL + (st.v ? '&v=' + encodeURIComponent(st.v) : '')); } catch (e) { later(backoff); return; }
+    ws = s;
+    s.onmessage = function (ev) { if (ws === s) frame(ev.data); };
+    s.onclose = function (ev) { if (ws === s) closed(ev.code); };
+    s.onopen = function () { pongWait = 0; pingT = setInterval(ping, 25000); };
+  }
+  function drop() { var s = ws; if (s) { ws = null; try { s.close(); } catch (e) { } } }
+  function ping() {
+    if (pongWait && Date.now() - pongWait > 20000) { drop(); closed(1006); return; }
+    if (!pongWait) pongWait = Date.now();
+    send({ type: 'ping' });
+  }
+  function later(ms) { clearTimeout(retryT); retryT = setTimeout(connect, ms + Math.random() * ms * 0.3); }
+  function closed(code) {
+    ws = null; ready = false; clearInterval(pingT);
+    if (code === 4004) { status(t.unavailable); later(30000); return; }
+    if (code === 4002) { idle = true; status(''); if (document.visibilityState === 'visible') later(500); return; }
+    status(t.offline);
+    if (code === 1008 || code === 1003 || code === 1007 || code === 1009 || code === 4009) { later(60000); return; }
+    later(backoff);
+    backoff = Math.min(backoff * 2, 30000);
+  }
+  function frame(data) {
+    var f;
+    try { f = JSON.parse(data); } catch (e) { return; }
+    if (!f || typeof f !== 'object') return;
+    pongWait = 0;
+    if (f.type === 'welcome') {
+      ready = true; backoff = 1000;
+      st.v = f.visitor; save();
+      status(t.online);
+      (f.history || []).forEach(function (m) { add(m); });
+      st.pending.forEach(function (p) { add({ id: p.id, body: p.body, at: p.at }, 'pending'); });
+      hello(); flush(); read();
+    } else if (f.type === 'message') {
+      add(f);
+      if (f.fromMe) {
+        if (panel.hidden || document.visibilityState !== 'visible') { unread++; setBadge(); }
+        else read();
+      }
+    } else if (f.type === 'ack') {
+      st.pending = st.pending.filter(function (p) { return p.id !== f.id; }); save();
+      add({ id: f.id });
+    } else if (f.type === 'error') {
+      failed(f);
+    }
+  }
+  function failed(f) {
+    if (!f.id) { if (f.code === 'ERR_WAPP_NOT_INITIALIZED') status(t.unavailable); return; }
+    if (/^ERR_(TOO_MANY_ATTEMPTS|UNAVAILABLE|INTERNAL)$/.test(f.code)) {
+      if (f.code === 'ERR_TOO_MANY_ATTEMPTS') flash(t.tooMany);
+      clearTimeout(flushT); flushT = setTimeout(flush, 3000);
+      return;
+    }
+    st.pending = st.pending.filter(function (p) { return p.id !== f.id; }); save();
+    add({ id: f.id }, 'failed');
+    flash(f.code === 'ERR_BODY_TOO_LARGE' ? t.tooLong : t.failed);
+  }
+  function hello() { if (st.name || st.email) send({ type: 'hello', name: st.name || '', email: st.email || '' }); }
+  function flush() { st.pending.forEach(function (p) { send({ type: 'message', id: p.id, body: p.body }); }); }
+  function read() {
+    if (!ready || panel.hidden || document.visibilityState !== 'visible') return;
+    var ids = [];
+    for (var id in shown) if (shown[id].fromMe && !reported[id]) { reported[id] = 1; ids.push(id); }
+    for (var i = 0; i < ids.length; i += 100) send({ type: 'read', ids: ids.slice(i, i + 100) });
+    unread = 0; setBadge();
+  }
+  function newId() {
+    var b = crypto.getRandomValues(new Uint8Array(12)), id = '';
+    for (var i = 0; i < 12; i++) id += (b[i] + 256).toString(16).slice(1);
+    return id;
+  }
+
+  // The visitor's actions.
+  function toggle(show) {
+    panel.hidden = !show;
+    if (!show) return;
+    intro.hidden = !!(st.name || st.intro);
+    (intro.hidden ? ta : nameIn).focus();
+    connect(); read();
+    log.scrollTop = log.scrollHeight;
+  }
+  fab.onclick = function () { toggle(panel.hidden); };
+  x.onclick = function () { toggle(false); };
+  intro.onsubmit = function (e) {
+    e.preventDefault();
+    st.name = nameIn.value.trim().slice(0, 50);
+    var mail = mailIn.value.trim();
+    st.email = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(mail) ? mail.slice(0, 254) : '';
+    st.intro = true; save();
+    intro.hidden = true; ta.focus();
+    hello();
+  };
+  form.onsubmit = function (e) {
+    e.preventDefault();
+    var body = ta.value.trim();
+    if (!body) return;
+    if (body.length > MAX) { flash(t.tooLong); return; }
+    if (st.pending.length >= 50) { flash(t.tooMany); return; }
+    var p = { id: newId(), body: body, at: new Date().toISOString() };
+    st.pending.push(p); save();
+    add({ id: p.id, body: body, at: p.at }, 'pending');
+    ta.value = '';
+    if (ready) send({ type: 'message', id: p.id, body: body }); else connect();
+  };
+  ta.onkeydown = function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.onsubmit(e); } };
+  document.addEventListener('visibilitychange', function () {
+    if (document.visibilityState !== 'visible') return;
+    if (!ws && (idle || st.v || !panel.hidden)) connect();
+    read();
+  });
+  // A returning visitor (a conversation exists) is connected at once, to see replies.
+  if (st.v || st.pending.length) connect();
+})();

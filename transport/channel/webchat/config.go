@@ -1,0 +1,189 @@
+package webchat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"atende/engine"
+)
+
+// History answers the last messages of a visitor's conversation on a connection,
+// for the welcome frame. The lead implements it over the message read model: the
+// messages of the tickets of the contact whose number is visitorNumber
+// ("webchat:<visitorId>") on connection connectionID, at most limit, oldest first.
+// It must be safe for concurrent use.
+type History interface {
+	History(ctx context.Context, connectionID engine.ID, visitorNumber string, limit int) ([]HistoryItem, error)
+}
+
+// HistoryFunc adapts a function to History.
+type HistoryFunc func(ctx context.Context, connectionID engine.ID, visitorNumber string, limit int) ([]HistoryItem, error)
+
+// History calls f.
+func (f HistoryFunc) History(ctx context.Context, connectionID engine.ID, visitorNumber string, limit int) ([]HistoryItem, error) {
+	return f(ctx, connectionID, visitorNumber, limit)
+}
+
+// HistoryItem is one message of a visitor's conversation, as the journal has it.
+// Items whose MediaType is not text, image, audio, video or document (whispers,
+// actions, call logs, AI drafts) are dropped: the visitor never sees them.
+type HistoryItem struct {
+	MessageID engine.ID // our id of the message
+	// ProviderID is the message's provider id: "wc:<visitorId>:<client id>" for the
+	// visitor's, "wc-out:<messageId>" for what Channel.Send delivered; may be "" for a
+	// business message not sent yet.
+	ProviderID string
+	FromMe     bool // sent by the business (engine.Message.FromMe)
+	Ack        int  // engine.Ack…: business messages below AckRead may be reported read
+	Body       string
+	MediaType  string // "" for text
+	MediaPath  string // relative to the media folder
+	MediaName  string
+	At         time.Time
+}
+
+// MediaURLFunc turns a stored media file into a URL the widget can load (for example
+// media.Store.NamedURL with a TTL of hours).
+type MediaURLFunc func(companyID engine.ID, path, name string) (string, error)
+
+// Config configures New. Every zero value means the documented default.
+type Config struct {
+	// Secret signs visitor tokens (HMAC-SHA256). Required, at least 32 bytes.
+	// Changing it makes every visitor a new one (their widgets get fresh tokens).
+	Secret []byte
+	// History supplies the welcome frame's history. Nil: no history is sent.
+	History History
+	// MediaURL links media of attendant messages. Nil: media messages carry their
+	// type and name without a link.
+	MediaURL MediaURLFunc
+	// Logger receives the web chat's logs; child loggers add conn_id and channel.
+	// Zero value: logs nothing.
+	Logger zerolog.Logger
+
+	// Path is where the Server is mounted, with a trailing slash. Zero: "/webchat/".
+	Path string
+	// MaxFrameSize bounds one websocket message from a widget, in bytes; a bigger one
+	// gets an error frame ERR_BODY_TOO_LARGE and close 1009. Zero: 16 KiB.
+	MaxFrameSize int64
+	// MaxBodyLength bounds a message body, in characters. Zero: 4096.
+	MaxBodyLength int
+	// MessageRate and MessageBurst bound the messages of one visitor (all its tabs):
+	// a token bucket refilled at MessageRate per second holding MessageBurst. Zero:
+	// 10 per second, burst 20.
+	MessageRate  float64
+	MessageBurst int
+	// FrameRate and FrameBurst bound every frame of one socket (pings, reads, hellos
+	// included). Zero: 20 per second, burst 40.
+	FrameRate  float64
+	FrameBurst int
+	// MaxStrikes is how many refused frames in a row (malformed, invalid, over a
+	// rate) a socket may send before it is closed with 1008. Zero: 10.
+	MaxStrikes int
+	// QueueSize bounds each socket's outbound queue, in frames; a socket whose queue
+	// is full is closed with CloseSlowConsumer. Zero: 128.
+	QueueSize int
+	// PingInterval is how often the server sends a websocket ping; a socket that
+	// sends nothing (browsers answer pings by themselves) for PingInterval +
+	// PongTimeout is closed with ClosePingTimeout. Zero: 25 s and 20 s.
+	PingInterval time.Duration
+	PongTimeout  time.Duration
+	// IdleTimeout closes a socket whose visitor sent no hello, message or read for
+	// that long (CloseIdle); the widget reconnects when its page is visible.
+	// Zero: 30 min.
+	IdleTimeout time.Duration
+	// WriteTimeout bounds each write to a socket. Zero: 10 s.
+	WriteTimeout time.Duration
+	// SinkTimeout bounds each call to the sink (Inbound, Receipt). Zero: 10 s.
+	SinkTimeout time.Duration
+	// HistoryLimit is the limit passed to History; HistoryTimeout bounds the call (the
+	// welcome goes out without history when it fails). Zero: 50 and 5 s.
+	HistoryLimit   int
+	HistoryTimeout time.Duration
+	// MaxConnections bounds open sockets; beyond it handshakes get HTTP 503.
+	// Zero: no bound.
+	MaxConnections int
+	// MaxSocketsPerVisitor bounds one visitor's open sockets (tabs); one more gets
+	// ERR_TOO_MANY_ATTEMPTS and CloseTooManySockets. Zero: 8.
+	MaxSocketsPerVisitor int
+	// CheckOrigin vets the handshake's Origin; false answers HTTP 403. Nil: every
+	// origin is accepted — the widget is embedded on the customer's own sites.
+	CheckOrigin func(r *http.Request) bool
+	// Now is the clock of rate limits and message times. Nil: time.Now.
+	Now func() time.Time
+}
+
+// withDefaults returns c with zero values replaced by defaults, or an error for
+// values that cannot work.
+func (c Config) withDefaults() (Config, error) {
+	if len(c.Secret) < 32 {
+		return c, errors.New("webchat config: Secret must be at least 32 bytes")
+	}
+	c.Secret = append([]byte(nil), c.Secret...)
+	if c.Path == "" {
+		c.Path = "/webchat/"
+	}
+	if !strings.HasPrefix(c.Path, "/") || !strings.HasSuffix(c.Path, "/") {
+		return c, fmt.Errorf("webchat config: Path %q must start and end with a slash", c.Path)
+	}
+	defInt := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	defDur := func(v *time.Duration, d time.Duration) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	defRate := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	if c.MaxFrameSize == 0 {
+		c.MaxFrameSize = DefaultMaxFrameSize
+	}
+	defInt(&c.MaxBodyLength, DefaultMaxBodyLength)
+	defRate(&c.MessageRate, 10)
+	defInt(&c.MessageBurst, 20)
+	defRate(&c.FrameRate, 20)
+	defInt(&c.FrameBurst, 40)
+	defInt(&c.MaxStrikes, 10)
+	defInt(&c.QueueSize, 128)
+	defDur(&c.PingInterval, 25*time.Second)
+	defDur(&c.PongTimeout, 20*time.Second)
+	defDur(&c.IdleTimeout, 30*time.Minute)
+	defDur(&c.WriteTimeout, 10*time.Second)
+	defDur(&c.SinkTimeout, 10*time.Second)
+	defInt(&c.HistoryLimit, 50)
+	defDur(&c.HistoryTimeout, 5*time.Second)
+	defInt(&c.MaxSocketsPerVisitor, 8)
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	for name, d := range map[string]time.Duration{
+		"PingInterval": c.PingInterval, "PongTimeout": c.PongTimeout, "IdleTimeout": c.IdleTimeout,
+		"WriteTimeout": c.WriteTimeout, "SinkTimeout": c.SinkTimeout, "HistoryTimeout": c.HistoryTimeout,
+	} {
+		if d < time.Millisecond {
+			return c, fmt.Errorf("webchat config: %s %s is below 1ms", name, d)
+		}
+	}
+	switch {
+	case c.MaxFrameSize < 256:
+		return c, fmt.Errorf("webchat config: MaxFrameSize %d is below 256 bytes", c.MaxFrameSize)
+	case c.MaxBodyLength < 1:
+		return c, fmt.Errorf("webchat config: MaxBodyLength %d is below 1", c.MaxBodyLength)
+	case c.MessageRate < 0 || c.FrameRate < 0 || c.MessageBurst < 1 || c.FrameBurst < 1:
+		return c, errors.New("webchat config: rates must be positive and bursts at least 1")
+	case c.MaxStrikes < 1 || c.QueueSize < 4 || c.HistoryLimit < 0 || c.MaxConnections < 0 || c.MaxSocketsPerVisitor < 1:
+		return c, errors.New("webchat config: MaxStrikes ≥ 1, QueueSize ≥ 4, MaxSocketsPerVisitor ≥ 1, no negative limits")
+	}
+	return c, nil
+}

@@ -1,0 +1,80 @@
+// Package webchat is the web chat channel: a customer-side WebSocket endpoint (on
+// gobwas/ws) and a small embeddable widget, so that a website's visitors chat with
+// the attendants of a "socket" connection.
+//
+// # Pieces
+//
+//   - Server (New) is an http.Handler mounted at Config.Path ("/webchat/"):
+//     GET ws?c=<connection id>[&v=<visitor token>] upgrades to the widget's socket,
+//     GET widget.js serves the widget (vanilla JS, pt-BR by default, en and es from
+//     the page's lang or navigator.language), GET demo?c=<id>[&lang=en] serves a page
+//     that embeds it. Embed snippet:
+//     <script src="https://HOST/webchat/widget.js" data-connection="ID" async></script>
+//   - Channel (NewChannel, or Server.NewChannel as an engine.ChannelFactory) is the
+//     engine.Channel the connection actor owns. Start makes the connection's visitors
+//     welcome; until then (and after Stop) a widget gets ERR_WAPP_NOT_INITIALIZED and
+//     close 4004.
+//   - History is what the lead supplies so that a returning visitor sees the
+//     conversation so far (and attendant messages sent while it was away).
+//
+// # Visitors
+//
+// A visitor is identified by a signed token ("<visitorId>.<hmac>", Config.Secret,
+// valid for one connection) that the server issues on a first connect and the
+// widget keeps in localStorage, so a reload continues the same conversation. Its
+// contact number is "webchat:<visitorId>"; its name comes from an optional hello.
+//
+// # Protocol
+//
+// JSON text frames, one object per websocket message.
+//
+// Client → server:
+//
+//	{"type":"hello","name":"Ana","email":"ana@example.com"}  both optional; sent after every welcome
+//	{"type":"message","id":"<client id>","body":"Olá"}       id: 1-64 of [A-Za-z0-9_-], unique per visitor
+//	{"type":"read","ids":["wc-out:42", …]}                    attendant messages displayed (≤ 100)
+//	{"type":"ping"}
+//
+// Server → client:
+//
+//	{"type":"welcome","visitor":"<token>","history":[{"id":…,"body":…,"fromMe":…,"at":…,"media":…}, …]}
+//	{"type":"message","id":"wc-out:42","body":"Oi!","fromMe":true,"at":"2026-11-22T13:04:05.123Z","media":{"type":"image","url":…,"name":…}}
+//	{"type":"ack","id":"<client id>"}
+//	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…}}
+//	{"type":"pong"}
+//
+// The welcome is always the first frame. fromMe has Atende's meaning: true for what
+// the business sent (an attendant), false for the visitor's own messages (history,
+// and echoes to the visitor's other tabs). Message ids: the visitor's messages keep
+// their client id; the business's are "wc-out:<messageId>". "at" is RFC 3339, UTC.
+//
+// Delivery: a visitor message becomes an engine.InboundMessage with ProviderID
+// "wc:<visitorId>:<client id>"; the ack is sent only after the sink's Inbound
+// returned nil (the message is durable). Until acked, the widget keeps the message
+// (across reloads) and sends it again after every welcome; the sink de-duplicates on
+// ProviderID, so a resend is harmless. An error frame with the message's id says
+// why it was not taken: ERR_TOO_MANY_ATTEMPTS and ERR_UNAVAILABLE (retry later),
+// ERR_VALIDATION and ERR_BODY_TOO_LARGE (final). A read frame becomes a Receipt
+// with AckRead for each id the socket was shown and had not reported.
+//
+// Strictness: frames over Config.MaxFrameSize (16 KiB) get ERR_BODY_TOO_LARGE and
+// close 1009; invalid UTF-8 closes 1007; binary frames close 1003. Anything but one
+// JSON object of the documented keys — case-sensitive, no duplicates, strings only —
+// is ERR_INVALID_JSON; unknown types, keys of another type, empty bodies, control
+// characters (bodies may hold \n and \t) and bodies over 4096 characters are
+// ERR_VALIDATION or ERR_BODY_TOO_LARGE. Rates: 10 messages/s per visitor (burst 20)
+// and 20 frames/s per socket (burst 40) — beyond, ERR_TOO_MANY_ATTEMPTS; after 10
+// refused frames in a row the socket is closed with 1008. See errors.go for every
+// close code.
+//
+// # Concurrency
+//
+// Each socket has one reader goroutine (welcome, then frames, one at a time: it
+// waits on the sink) and one writer goroutine (the only writer to the socket), both
+// started through a tracker that refuses new goroutines once Shutdown began. The
+// outbound queue is bounded (Config.QueueSize); a socket that cannot keep up is
+// closed with 4008. Sink and History calls come from socket goroutines, concurrently
+// for different sockets, each bounded by a timeout and cancelled by Stop. Channel
+// methods and Server methods are safe for concurrent use; Send never blocks on a
+// socket.
+package webchat

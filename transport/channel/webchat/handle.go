@@ -1,0 +1,204 @@
+package webchat
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"atende/engine"
+)
+
+// Refusals the reader answers with an error frame.
+var (
+	errBinary      = engine.Wrap(engine.ErrInvalidJSON, errors.New("binary frame"))
+	errTooLarge    = engine.Wrap(engine.ErrBodyTooLarge, errors.New("frame above MaxFrameSize"))
+	errInvalidUTF8 = engine.Wrap(engine.ErrInvalidJSON, errors.New("invalid UTF-8"))
+	errRate        = engine.Wrap(engine.ErrTooManyAttempts, errors.New("rate limit"))
+)
+
+var pongFrame = textFrame(pongPayload)
+
+// inboundID is the ProviderID of a visitor's message.
+func inboundID(vid, clientID string) string { return "wc:" + vid + ":" + clientID }
+
+// outboundID is the provider id Channel.Send answers for message id.
+func outboundID(id engine.ID) string { return "wc-out:" + strconv.FormatInt(id, 10) }
+
+// shownTypes are the media types a visitor may see; the others (whispers, actions,
+// call logs, AI drafts) are the business's own and never leave the inbox.
+var shownTypes = map[string]bool{
+	"": true, engine.MediaImage: true, engine.MediaAudio: true, engine.MediaVideo: true, engine.MediaDocument: true,
+}
+
+// welcome queues the welcome frame — the visitor token and the conversation so far —
+// ahead of anything already pending, and lets the writer go.
+func (sk *socket) welcome() {
+	srv := sk.srv
+	var items []HistoryItem
+	if h := srv.cfg.History; h != nil && srv.cfg.HistoryLimit > 0 {
+		ctx, cancel := context.WithTimeout(sk.ep.ctx, srv.cfg.HistoryTimeout)
+		var err error
+		items, err = h.History(ctx, sk.ep.conn.ID, sk.vis.number, srv.cfg.HistoryLimit)
+		cancel()
+		if err != nil {
+			sk.log.Warn().Err(err).Msg("webchat history")
+			items = nil
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].At.Before(items[j].At) })
+	if len(items) > srv.cfg.HistoryLimit {
+		items = items[len(items)-srv.cfg.HistoryLimit:]
+	}
+	history := make([]messageFrame, 0, len(items))
+	for _, it := range items {
+		if !shownTypes[it.MediaType] {
+			continue
+		}
+		f := srv.historyFrame(sk.ep, sk.vis.id, it)
+		if it.FromMe && it.Ack < engine.AckRead {
+			sk.remember(f.ID)
+		}
+		history = append(history, f)
+	}
+	sk.out.open(textFrame(encode(welcomeFrame{Type: "welcome", Visitor: sk.token, History: history})))
+}
+
+// historyFrame is the wire form of a history item. The visitor's messages keep the
+// client ids the widget gave them; the business's carry their provider id.
+func (s *Server) historyFrame(ep *endpoint, vid string, it HistoryItem) messageFrame {
+	id := it.ProviderID
+	switch {
+	case !it.FromMe && strings.HasPrefix(id, "wc:"+vid+":"):
+		id = strings.TrimPrefix(id, "wc:"+vid+":")
+	case id == "" && it.FromMe:
+		id = outboundID(it.MessageID)
+	case id == "":
+		id = "m:" + strconv.FormatInt(it.MessageID, 10)
+	}
+	return messageFrame{ID: id, Body: it.Body, FromMe: it.FromMe, At: stamp(it.At), Media: s.media(ep, it.MediaType, it.MediaPath, it.MediaName)}
+}
+
+// media is the attachment of a message frame, nil for text.
+func (s *Server) media(ep *endpoint, typ, path, name string) *Media {
+	if typ == "" {
+		return nil
+	}
+	m := &Media{Type: typ, Name: name}
+	if s.cfg.MediaURL != nil && path != "" {
+		u, err := s.cfg.MediaURL(ep.conn.CompanyID, path, name)
+		if err != nil {
+			ep.log.Warn().Err(err).Str("path", path).Msg("webchat media url")
+		} else {
+			m.URL = u
+		}
+	}
+	return m
+}
+
+// handle processes one text frame from the widget.
+func (sk *socket) handle(buf []byte) {
+	cfg := sk.srv.cfg
+	f, err := parseClientFrame(buf, cfg.MaxFrameSize, cfg.MaxBodyLength)
+	if err != nil {
+		sk.log.Debug().Err(err).Msg("webchat frame refused")
+		sk.refuseFrame(err, "")
+		return
+	}
+	now := cfg.Now()
+	if !sk.frames.allow(now) {
+		sk.refuseFrame(errRate, f.ID)
+		return
+	}
+	switch f.Type {
+	case FramePing:
+		sk.send(pongFrame)
+	case FrameHello:
+		sk.touch(now)
+		sk.name, sk.email = f.Name, f.Email
+	case FrameMessage:
+		sk.touch(now)
+		if !sk.vis.limiter.allow(now) {
+			sk.refuseFrame(errRate, f.ID)
+			return
+		}
+		sk.inbound(f, now)
+	case FrameRead:
+		sk.touch(now)
+		sk.read(f.IDs)
+	}
+	sk.strikes = 0
+}
+
+// touch records visitor activity (for IdleTimeout).
+func (sk *socket) touch(now time.Time) { sk.lastActive.Store(now.UnixNano()) }
+
+// refuseFrame answers a refused frame with an error frame and closes the socket
+// after Config.MaxStrikes refusals in a row.
+func (sk *socket) refuseFrame(err error, id string) {
+	sk.strikes++
+	sk.send(textFrame(errorPayload(err, id)))
+	if sk.strikes >= sk.srv.cfg.MaxStrikes {
+		sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
+	}
+}
+
+// inbound hands a visitor's message to the sink and acknowledges it once the sink
+// accepted it (it is durable then); other tabs of the visitor get it too. A failure
+// answers an error frame with the message's id: the widget keeps the message and
+// sends it again later, which the sink de-duplicates on ProviderID.
+func (sk *socket) inbound(f ClientFrame, now time.Time) {
+	ep := sk.ep
+	if sk.srv.stopped(ep) {
+		sk.send(textFrame(errorPayload(engine.E(engine.ErrWappNotInitialized), f.ID)))
+		sk.closeWith(CloseNotInitialized, "connection stopped", true)
+		return
+	}
+	ctx, cancel := context.WithTimeout(ep.ctx, sk.srv.cfg.SinkTimeout)
+	defer cancel()
+	err := ep.sink.Inbound(ctx, engine.InboundMessage{
+		ProviderID: inboundID(sk.vis.id, f.ID),
+		From:       engine.ChannelContact{Number: sk.vis.number, Name: sk.name},
+		Body:       f.Body,
+		At:         now,
+	})
+	if err != nil {
+		var e *engine.Error
+		if !errors.As(err, &e) {
+			err = engine.Wrap(engine.ErrUnavailable, err)
+		}
+		sk.log.Warn().Err(err).Str("client_id", f.ID).Msg("webchat inbound not recorded")
+		sk.send(textFrame(errorPayload(err, f.ID)))
+		return
+	}
+	sk.send(textFrame(encode(ackFrame{Type: "ack", ID: f.ID})))
+	var echo []byte
+	for _, other := range sk.srv.socketsOf(ep, sk.vis.id) {
+		if other == sk {
+			continue
+		}
+		if echo == nil {
+			echo = textFrame(encode(messageFrame{Type: "message", ID: f.ID, Body: f.Body, At: stamp(now)}))
+		}
+		other.send(echo)
+	}
+}
+
+// read turns the widget's "displayed" report into read receipts, for the attendant
+// messages this socket was shown and not yet reported.
+func (sk *socket) read(ids []string) {
+	ep := sk.ep
+	for _, id := range ids {
+		if !sk.forget(id) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(ep.ctx, sk.srv.cfg.SinkTimeout)
+		err := ep.sink.Receipt(ctx, engine.Receipt{ProviderID: id, Ack: engine.AckRead})
+		cancel()
+		if err != nil {
+			sk.log.Debug().Err(err).Str("provider_id", id).Msg("webchat read receipt not recorded")
+		}
+	}
+}
