@@ -97,7 +97,9 @@ var (
 	// ErrConflict: the stream's version was not the expected one. The concrete error
 	// is a *ConflictError.
 	ErrConflict = errors.New("journal: stream version conflict")
-	// ErrInvalidEvent: empty stream id or type, bad JSON, or no events at all.
+	// ErrInvalidEvent: empty or malformed stream id or type, data or metadata that
+	// is not UTF-8 JSON, no events at all, or a snapshot of a version the stream
+	// does not have.
 	ErrInvalidEvent = errors.New("journal: invalid event")
 	// ErrEventTooLarge: an event (data plus metadata) or snapshot is above the
 	// journal's size limit.

@@ -88,6 +88,9 @@ type ContactStore interface {
 	// It is safe to call concurrently for the same number: exactly one row results.
 	// Channels call it with the provider's number or id, taken as given (trimmed).
 	FindOrCreateByNumber(ctx context.Context, companyID ID, number, name string) (c Contact, created bool, err error)
+	// FindByNumber returns the tenant's contact with exactly that number, or
+	// ErrNoContactFound.
+	FindByNumber(ctx context.Context, companyID ID, number string) (Contact, error)
 	// AddAppraisal adds one satisfaction answer (1 to 3) to the contact's sums.
 	AddAppraisal(ctx context.Context, companyID, contactID ID, score int) error
 }

@@ -37,6 +37,8 @@ type Deps struct {
 
 	// RefDeps are the reference-data stores (see ref.go).
 	RefDeps
+	// Connections, when set, gets the demo web chat connection.
+	Connections engine.ConnectionStore
 
 	// BcryptCost hashes the demo passwords; 0 means bcrypt.DefaultCost (10).
 	BcryptCost int
@@ -59,7 +61,8 @@ func Steps() []Step {
 		{Name: "settings", Run: seedSettings},
 		{Name: "users", Run: seedUsers},
 	}
-	return append(core, refSteps()...)
+	steps := append(core, refSteps()...)
+	return append(steps, Step{Name: "web chat connection", Run: seedWebChat})
 }
 
 // Demo runs every step.

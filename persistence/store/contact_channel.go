@@ -65,6 +65,24 @@ func (s *Contacts) FindOrCreateByNumber(ctx context.Context, companyID engine.ID
 	return engine.Contact{}, false, fmt.Errorf("find or create contact %s: row keeps vanishing", number)
 }
 
+// FindByNumber implements engine.ContactStore.
+func (s *Contacts) FindByNumber(ctx context.Context, companyID engine.ID, number string) (engine.Contact, error) {
+	number = strings.TrimSpace(number)
+	if number == "" || len(number) > maxChannelNumber {
+		return engine.Contact{}, engine.E(engine.ErrNoContactFound)
+	}
+	var id engine.ID
+	err := s.db.SQL.QueryRowContext(ctx, `SELECT id FROM contacts WHERE company_id = $1 AND number = $2`,
+		companyID, number).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.Contact{}, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("contact %q", number))
+	}
+	if err != nil {
+		return engine.Contact{}, fmt.Errorf("find contact %s: %w", number, err)
+	}
+	return s.Get(ctx, companyID, id)
+}
+
 // channelName makes a provider's display name storable: control characters become
 // spaces, runs of spaces one, at most engine.NameMax characters; empty (or a single
 // character) falls back to the number.

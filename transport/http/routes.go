@@ -1,7 +1,8 @@
 package httpapi
 
 // routes registers every route. Reference data (contacts, queues, tags, quick
-// answers) is registered by refRoutes in routes_ref.go.
+// answers) is registered by refRoutes in routes_ref.go, tickets and messages by
+// ticketRoutes in tickets.go.
 func (s *Server) routes() {
 	// Authentication (public: the refresh cookie is the credential).
 	s.route("POST /auth/login", s.public(s.login))
@@ -22,5 +23,6 @@ func (s *Server) routes() {
 	s.route("PUT /settings/{key}", s.authed(s.updateSetting))
 
 	s.refRoutes()
+	s.ticketRoutes()
 	s.opsRoutes()
 }

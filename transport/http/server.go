@@ -33,6 +33,8 @@ type Deps struct {
 
 	// RefDeps are the reference-data stores (contacts, queues, tags, quick answers).
 	RefDeps
+	// TicketDeps are the collaborators of the ticket and message routes.
+	TicketDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.

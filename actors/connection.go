@@ -1,0 +1,300 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/rs/zerolog"
+
+	"atende/actors/wire"
+	"atende/engine"
+)
+
+// KindConnection is the cluster kind of connection actors; the identity is the
+// connection id. A connection actor is the only holder of its channel session in the
+// whole cluster: it starts the channel, turns what the channel hears into ticket
+// commands, and sends what attendants write.
+const KindConnection = "connection"
+
+// Commands a connection actor answers (wire.Command.Type).
+const (
+	// CmdConnectionStart activates the actor (and so its channel); idempotent.
+	CmdConnectionStart = "connection.start"
+	// CmdConnectionRestart stops the channel and starts it again with a fresh
+	// read of the connection row (after an edit, or to renew a session).
+	CmdConnectionRestart = "connection.restart"
+	// CmdConnectionDeliver sends an outbound message (a DeliverRequest).
+	CmdConnectionDeliver = "connection.deliver"
+	// CmdConnectionFarewell sends the farewell message of a resolved ticket.
+	CmdConnectionFarewell = "connection.farewell"
+	// CmdConnectionOpenTicket opens a ticket for a contact on behalf of a person (an
+	// OpenTicketRequest); ERR_OTHER_OPEN_TICKET when the contact already has one
+	// pending or open on this connection.
+	CmdConnectionOpenTicket = "connection.open_ticket"
+)
+
+// DeliverRequest asks a connection to send one message of a ticket.
+type DeliverRequest struct {
+	TicketID  engine.ID `json:"ticketId"`
+	MessageID engine.ID `json:"messageId"`
+	ContactID engine.ID `json:"contactId"`
+	Body      string    `json:"body"`
+	MediaType string    `json:"mediaType,omitempty"`
+	MediaURL  string    `json:"mediaUrl,omitempty"`
+	QuotedID  engine.ID `json:"quotedId,omitempty"`
+}
+
+// OpenTicketRequest asks a connection to open a ticket for a contact.
+type OpenTicketRequest struct {
+	Principal engine.Principal `json:"principal"`
+	ContactID engine.ID        `json:"contactId"`
+	UserID    engine.ID        `json:"userId,omitempty"`
+	QueueID   engine.ID        `json:"queueId,omitempty"`
+	Status    string           `json:"status"`
+}
+
+// ConnectionConfig is what every connection actor shares.
+type ConnectionConfig struct {
+	Connections engine.ConnectionStore
+	Contacts    engine.ContactStore
+	Guard       engine.TicketGuard
+	IDs         engine.IDAllocator
+	Channels    engine.ChannelFactory
+	// Journal receives the connection's status changes (stream connection/<id>).
+	Journal engine.Journal
+	Clock   engine.Clock // engine.SystemClock when nil
+	Logger  zerolog.Logger
+	// CallTimeout bounds one call to a ticket actor or a store (5 s when zero).
+	CallTimeout time.Duration
+	// SendAttempts is how often a temporary send failure is retried (8 when zero),
+	// with exponential backoff from SendBackoff (500 ms when zero) up to 1 min.
+	SendAttempts int
+	SendBackoff  time.Duration
+	// Routines tracks the goroutines that run channel calls; the wiring closes it on
+	// shutdown. Required.
+	Routines *Routines
+}
+
+func (c *ConnectionConfig) fill() {
+	if c.Clock == nil {
+		c.Clock = engine.SystemClock{}
+	}
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = 5 * time.Second
+	}
+	if c.SendAttempts <= 0 {
+		c.SendAttempts = 8
+	}
+	if c.SendBackoff <= 0 {
+		c.SendBackoff = 500 * time.Millisecond
+	}
+	if c.Routines == nil {
+		c.Routines = &Routines{}
+	}
+}
+
+// ConnectionKind returns the cluster kind hosting connection actors.
+func ConnectionKind(cfg ConnectionConfig) *cluster.Kind {
+	cfg.fill()
+	return cluster.NewKind(KindConnection, actor.PropsFromProducer(func() actor.Actor {
+		return &connActor{cfg: cfg}
+	}))
+}
+
+// ConnectionStream is the journal stream of a connection's status changes.
+func ConnectionStream(id engine.ID) string { return engine.ConnectionStream(id) }
+
+// connActor hosts one connection. Actor state: touched only by Receive and the
+// continuations it schedules (which the actor runs one at a time, too).
+type connActor struct {
+	cfg ConnectionConfig
+	log zerolog.Logger
+
+	id      engine.ID
+	conn    engine.Connection
+	loaded  bool
+	channel engine.Channel
+	started bool // the channel's Start returned nil
+	gen     int  // bumps on every (re)start, to drop results of an older session
+
+	contacts map[string]engine.ID    // channel number -> contact id
+	numbers  map[engine.ID]string    // contact id -> channel number
+	tickets  map[engine.ID]engine.ID // contact id -> ticket id (cache of the guard)
+	sent     map[engine.ID]bool      // message ids handed to the channel (in flight or done)
+	outbound *outboundIndex          // provider id -> message, for receipts
+}
+
+func (a *connActor) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		a.init(ctx)
+	case *actor.Stopping:
+		a.stopChannel()
+	case *wire.Command:
+		a.command(ctx, msg)
+	case *inboundMsg:
+		a.onInbound(ctx, msg)
+	case *receiptMsg:
+		ctx.Respond(&sinkAnswer{err: a.onReceipt(ctx, msg.r)})
+	case *statusMsg:
+		ctx.Respond(&sinkAnswer{err: a.onStatus(msg.s)})
+	case *startResult:
+		a.onStartResult(msg)
+	case *sendResult:
+		a.onSendResult(ctx, msg)
+	case *retryDeliver:
+		a.deliver(ctx, msg.req, msg.attempt)
+	}
+}
+
+func (a *connActor) init(ctx actor.Context) {
+	if ci := cluster.GetClusterIdentity(ctx); ci != nil {
+		a.id, _ = strconv.ParseInt(ci.Identity, 10, 64)
+	}
+	a.log = a.cfg.Logger.With().Str("actor", KindConnection).Int64("conn_id", a.id).Logger()
+	a.contacts = map[string]engine.ID{}
+	a.numbers = map[engine.ID]string{}
+	a.tickets = map[engine.ID]engine.ID{}
+	a.sent = map[engine.ID]bool{}
+	a.outbound = newOutboundIndex(100_000)
+	a.startChannel(ctx)
+}
+
+func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
+	switch cmd.Type {
+	case CmdConnectionStart:
+		if !a.loaded {
+			a.startChannel(ctx)
+		}
+		ctx.Respond(a.okReply(a.conn))
+	case CmdConnectionRestart:
+		a.stopChannel()
+		a.loaded = false
+		a.startChannel(ctx)
+		ctx.Respond(a.okReply(a.conn))
+	case CmdConnectionDeliver:
+		var req DeliverRequest
+		if err := json.Unmarshal(cmd.Payload, &req); err != nil {
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
+			return
+		}
+		a.deliver(ctx, req, 0)
+		ctx.Respond(&wire.Reply{})
+	case CmdConnectionFarewell:
+		var req DeliverRequest
+		if err := json.Unmarshal(cmd.Payload, &req); err != nil {
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
+			return
+		}
+		a.sendAutomatic(ctx, req.TicketID, a.conn.FarewellMessage)
+		ctx.Respond(&wire.Reply{})
+	case CmdConnectionOpenTicket:
+		var req OpenTicketRequest
+		if err := json.Unmarshal(cmd.Payload, &req); err != nil {
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
+			return
+		}
+		reply, err := a.openForPerson(ctx, cmd.CompanyId, req)
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		ctx.Respond(reply)
+	default:
+		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrValidation, fmt.Errorf("unknown connection command %q", cmd.Type))))
+	}
+}
+
+func (a *connActor) okReply(v any) *wire.Reply {
+	body, err := json.Marshal(v)
+	if err != nil {
+		return ErrorReply(engine.Wrap(engine.ErrInternal, err))
+	}
+	return &wire.Reply{Payload: body}
+}
+
+// startChannel reads the connection row and starts its channel in a tracked
+// goroutine (a provider handshake may take seconds); the result comes back as a
+// startResult message.
+func (a *connActor) startChannel(ctx actor.Context) {
+	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	conn, err := a.cfg.Connections.Lookup(cctx, a.id)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("connection row not found: actor idle")
+		return
+	}
+	a.conn, a.loaded = conn, true
+	ch, err := a.cfg.Channels.NewChannel(conn)
+	if err != nil {
+		a.log.Error().Err(err).Str("channel", conn.Channel).Msg("no channel adapter")
+		return
+	}
+	a.gen++
+	gen, self, system := a.gen, ctx.Self(), ctx.ActorSystem()
+	a.channel = ch
+	sink := &actorSink{system: system, pid: self, timeout: a.cfg.CallTimeout}
+	a.cfg.Routines.Go(func() {
+		err := ch.Start(context.Background(), sink)
+		system.Root.Send(self, &startResult{gen: gen, err: err})
+	})
+}
+
+type startResult struct {
+	gen int
+	err error
+}
+
+func (a *connActor) onStartResult(m *startResult) {
+	if m.gen != a.gen {
+		return
+	}
+	if m.err != nil {
+		a.log.Error().Err(m.err).Msg("channel did not start")
+		_ = a.onStatus(engine.StatusChange{Status: engine.ConnDisconnected, Reason: m.err.Error()})
+		return
+	}
+	a.started = true
+	a.log.Info().Str("channel", a.conn.Channel).Msg("channel started")
+}
+
+func (a *connActor) stopChannel() {
+	if a.channel == nil {
+		return
+	}
+	ch := a.channel
+	a.channel, a.started = nil, false
+	a.gen++
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	if err := ch.Stop(ctx); err != nil {
+		a.log.Warn().Err(err).Msg("stop channel")
+	}
+}
+
+// onStatus records a session state change: on the connection row for the screens,
+// and in the journal so every node's sockets hear it in order.
+func (a *connActor) onStatus(s engine.StatusChange) error {
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	if err := a.cfg.Connections.SetStatus(ctx, a.id, s); err != nil {
+		return err
+	}
+	a.conn.Status, a.conn.QRCode = s.Status, s.QRCode
+	if a.cfg.Journal == nil {
+		return nil
+	}
+	body, err := json.Marshal(engine.ConnectionStatusChanged{ConnectionID: a.id, Status: s.Status, QRCode: s.QRCode,
+		Number: s.Number, Reason: s.Reason, At: a.cfg.Clock.Now().UTC()})
+	if err != nil {
+		return err
+	}
+	_, err = a.cfg.Journal.Append(ctx, a.conn.CompanyID, ConnectionStream(a.id), engine.AnyVersion,
+		engine.EventData{Type: engine.EvConnectionStatus, Data: body})
+	return err
+}

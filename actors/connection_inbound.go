@@ -1,0 +1,315 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/google/uuid"
+
+	"atende/actors/wire"
+	"atende/engine"
+)
+
+// inboundMsg carries one channel message from the sink into the actor; the actor
+// answers the sink (nil or an error) once the message is durable in its ticket.
+type inboundMsg struct{ m engine.InboundMessage }
+
+// inboundJob is one inbound message on its way to a ticket.
+type inboundJob struct {
+	m         engine.InboundMessage
+	contactID engine.ID
+	messageID engine.ID
+	attempt   int
+}
+
+func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
+	if !a.loaded {
+		ctx.Respond(&sinkAnswer{err: engine.Wrap(engine.ErrWappNotInitialized, fmt.Errorf("connection %d not loaded", a.id))})
+		return
+	}
+	m := msg.m
+	if m.ProviderID == "" {
+		ctx.Respond(&sinkAnswer{err: engine.Wrap(engine.ErrValidation, errors.New("inbound message without provider id"))})
+		return
+	}
+	contactID, err := a.contactFor(m.From)
+	if err != nil {
+		ctx.Respond(&sinkAnswer{err: err})
+		return
+	}
+	mid, err := a.nextID("message")
+	if err != nil {
+		ctx.Respond(&sinkAnswer{err: err})
+		return
+	}
+	a.route(ctx, &inboundJob{m: m, contactID: contactID, messageID: mid})
+}
+
+// route sends the job to the contact's current ticket, opening one when there is
+// none, and answers the sink when the ticket has recorded it. A ticket that refuses
+// (resolved, deleted, moved to another connection) makes way for a new ticket.
+func (a *connActor) route(ctx actor.Context, job *inboundJob) {
+	tid, err := a.currentTicket(job.contactID)
+	if err != nil {
+		ctx.Respond(&sinkAnswer{err: err})
+		return
+	}
+	if tid == 0 {
+		if tid, err = a.openTicket(ctx, job.contactID, 0, nil, 0, 0, engine.StatusPending, true); err != nil {
+			ctx.Respond(&sinkAnswer{err: err})
+			return
+		}
+	}
+	m := job.m
+	var cmd engine.TicketCommand = engine.ReceiveMessage{MessageID: job.messageID, ProviderID: m.ProviderID,
+		Body: m.Body, MediaType: m.MediaType, MediaURL: m.MediaPath, QuotedID: a.outbound.messageOf(m.QuotedProviderID)}
+	if m.FromMe {
+		cmd = engine.SendAutomaticMessage{MessageID: job.messageID, ProviderID: m.ProviderID, Body: m.Body,
+			MediaType: m.MediaType, MediaURL: m.MediaPath}
+	}
+	f, err := a.ticketFuture(ctx, tid, cmd)
+	if err != nil {
+		ctx.Respond(&sinkAnswer{err: err})
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		_, err := ticketResult(res, ferr)
+		if err == nil {
+			ctx.Respond(&sinkAnswer{err: nil})
+			return
+		}
+		code := engine.CodeOf(err)
+		if (code == engine.ErrInvalidTransition || code == engine.ErrNoTicketFound) && job.attempt < 2 {
+			job.attempt++
+			// Only the first refusal of a ticket opens its successor; later ones find
+			// the cache already moved on.
+			if a.tickets[job.contactID] == tid {
+				if _, err := a.openTicket(ctx, job.contactID, tid, nil, 0, 0, engine.StatusPending, true); err != nil {
+					ctx.Respond(&sinkAnswer{err: err})
+					return
+				}
+			}
+			a.route(ctx, job)
+			return
+		}
+		ctx.Respond(&sinkAnswer{err: err})
+	})
+}
+
+func (a *connActor) currentTicket(contactID engine.ID) (engine.ID, error) {
+	if tid, ok := a.tickets[contactID]; ok {
+		return tid, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	tid, err := a.cfg.Guard.Current(ctx, a.id, contactID)
+	if err != nil {
+		return 0, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	a.tickets[contactID] = tid
+	return tid, nil
+}
+
+func (a *connActor) contactFor(from engine.ChannelContact) (engine.ID, error) {
+	if id, ok := a.contacts[from.Number]; ok {
+		return id, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	c, _, err := a.cfg.Contacts.FindOrCreateByNumber(ctx, a.conn.CompanyID, from.Number, from.Name)
+	if err != nil {
+		return 0, err
+	}
+	a.contacts[from.Number] = c.ID
+	a.numbers[c.ID] = from.Number
+	return c.ID, nil
+}
+
+func (a *connActor) nextID(name string) (engine.ID, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	id, err := a.cfg.IDs.Next(ctx, name)
+	if err != nil {
+		return 0, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	return id, nil
+}
+
+// openTicket claims the guard for a new ticket (from prev), then opens it. Claim
+// first: a ticket opened without the claim could stand beside another activation's.
+// If the open fails after the claim, the guard names a ticket that never opened; the
+// next message finds it refusing and opens another. greet sends the connection's
+// greeting to a ticket the customer opened.
+func (a *connActor) openTicket(ctx actor.Context, contactID, prev engine.ID, p *engine.Principal,
+	userID, queueID engine.ID, status string, greet bool) (engine.ID, error) {
+	tid, _, err := a.openTicketAt(ctx, contactID, prev, p, userID, queueID, status, greet)
+	return tid, err
+}
+
+// openTicketAt is openTicket that also returns the journal position of the opening
+// (0 when another activation's ticket is used instead).
+func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p *engine.Principal,
+	userID, queueID engine.ID, status string, greet bool) (engine.ID, int64, error) {
+	tid, err := a.nextID("ticket")
+	if err != nil {
+		return 0, 0, err
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	ok, now, err := a.cfg.Guard.Swap(cctx, a.conn.CompanyID, a.id, contactID, prev, tid)
+	if err != nil {
+		return 0, 0, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	if !ok {
+		// Another activation of this connection moved first: use its ticket.
+		a.tickets[contactID] = now
+		return now, 0, nil
+	}
+	a.tickets[contactID] = tid
+	if queueID == 0 && len(a.conn.Queues) == 1 {
+		queueID = a.conn.Queues[0].ID
+	}
+	open := engine.OpenTicket{TicketID: tid, UUID: uuid.NewString(), CompanyID: a.conn.CompanyID,
+		ContactID: contactID, WhatsappID: a.id, Channel: a.conn.Channel, QueueID: queueID, UserID: userID,
+		Status: status, Protocol: a.cfg.Clock.Now().Format("20060102") + "-" + strconv.FormatInt(tid, 10)}
+	res, err := a.ticketCall(ctx, tid, p, open)
+	if err != nil {
+		return 0, 0, err
+	}
+	if greet {
+		a.sendAutomatic(ctx, tid, a.conn.GreetingMessage)
+	}
+	return tid, res.Position, nil
+}
+
+// openForPerson opens a ticket that a staff member asked for (POST /tickets).
+func (a *connActor) openForPerson(ctx actor.Context, companyID engine.ID, req OpenTicketRequest) (*wire.Reply, error) {
+	if !a.loaded || a.conn.CompanyID != companyID || req.Principal.CompanyID != companyID {
+		return nil, engine.E(engine.ErrNoWappFound)
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	contact, err := a.cfg.Contacts.Get(cctx, companyID, req.ContactID)
+	if err != nil {
+		return nil, err
+	}
+	a.numbers[contact.ID] = contact.Number
+	cur, err := a.currentTicket(contact.ID)
+	if err != nil {
+		return nil, err
+	}
+	if cur != 0 {
+		res, err := a.ticketCall(ctx, cur, nil, nil)
+		switch {
+		case err == nil && (res.Ticket.Status == engine.StatusOpen || res.Ticket.Status == engine.StatusPending) &&
+			res.Ticket.WhatsappID == a.id:
+			return nil, engine.Wrap(engine.ErrOtherOpenTicket, fmt.Errorf("ticket %d", cur))
+		case err != nil && engine.CodeOf(err) != engine.ErrNoTicketFound:
+			return nil, err
+		}
+	}
+	p := req.Principal
+	tid, pos, err := a.openTicketAt(ctx, contact.ID, cur, &p, req.UserID, req.QueueID, req.Status, false)
+	if err != nil {
+		return nil, err
+	}
+	res, err := a.ticketCall(ctx, tid, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	res.Position = pos
+	return a.okReply(res), nil
+}
+
+// sendAutomatic records a greeting or farewell on the ticket; the ticket's dispatch
+// hands it back to this actor for sending.
+func (a *connActor) sendAutomatic(ctx actor.Context, tid engine.ID, body string) {
+	if body == "" || tid == 0 {
+		return
+	}
+	mid, err := a.nextID("message")
+	if err != nil {
+		a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("automatic message: no id")
+		return
+	}
+	f, err := a.ticketFuture(ctx, tid, engine.SendAutomaticMessage{MessageID: mid, Body: body})
+	if err != nil {
+		a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("automatic message")
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		if _, err := ticketResult(res, ferr); err != nil {
+			a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("automatic message refused")
+		}
+	})
+}
+
+// ticketFuture sends a system command (or, with cmd nil, a state query) to a ticket.
+func (a *connActor) ticketFuture(ctx actor.Context, tid engine.ID, cmd engine.TicketCommand) (*actor.Future, error) {
+	return a.ticketFutureAs(ctx, tid, nil, cmd)
+}
+
+func (a *connActor) ticketFutureAs(ctx actor.Context, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (*actor.Future, error) {
+	pid := cluster.GetCluster(ctx.ActorSystem()).Get(strconv.FormatInt(tid, 10), KindTicket)
+	if pid == nil {
+		return nil, engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
+	}
+	typ := QueryTicketState
+	req := TicketRequest{Principal: p, Connection: a.id}
+	if cmd != nil {
+		body, err := json.Marshal(cmd)
+		if err != nil {
+			return nil, engine.Wrap(engine.ErrInternal, err)
+		}
+		typ, req.Command = cmd.CommandName(), body
+	}
+	payload, err := json.Marshal(req)
+	if err != nil {
+		return nil, engine.Wrap(engine.ErrInternal, err)
+	}
+	return ctx.RequestFuture(pid, &wire.Command{Type: typ, Payload: payload, CompanyId: a.conn.CompanyID}, a.cfg.CallTimeout), nil
+}
+
+// ticketCall is ticketFutureAs waited for: only for rare paths (opening tickets).
+func (a *connActor) ticketCall(ctx actor.Context, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (TicketReply, error) {
+	f, err := a.ticketFutureAs(ctx, tid, p, cmd)
+	if err != nil {
+		return TicketReply{}, err
+	}
+	res, ferr := f.Result()
+	return ticketResult(res, ferr)
+}
+
+func ticketResult(res any, ferr error) (TicketReply, error) {
+	if ferr != nil {
+		return TicketReply{}, engine.Wrap(engine.ErrUnavailable, ferr)
+	}
+	reply, ok := res.(*wire.Reply)
+	if !ok {
+		return TicketReply{}, engine.Wrap(engine.ErrInternal, fmt.Errorf("ticket replied %T", res))
+	}
+	body, err := ReplyResult(reply)
+	if err != nil {
+		return TicketReply{}, err
+	}
+	var r TicketReply
+	if err := json.Unmarshal(body, &r); err != nil {
+		return TicketReply{}, engine.Wrap(engine.ErrInternal, err)
+	}
+	return r, nil
+}
+
+// backoff is the delay before retry attempt n (1-based).
+func backoff(base time.Duration, n int) time.Duration {
+	d := base << (n - 1)
+	if d > time.Minute || d <= 0 {
+		d = time.Minute
+	}
+	return d
+}

@@ -1,0 +1,221 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"atende/engine"
+)
+
+type sendResult struct {
+	gen        int
+	req        DeliverRequest
+	attempt    int
+	providerID string
+	err        error
+}
+
+type retryDeliver struct {
+	req     DeliverRequest
+	attempt int
+}
+
+// deliver hands one outbound message to the channel, at most once per message id
+// for this activation; the send runs in a tracked goroutine and its result comes back
+// as a sendResult.
+func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) {
+	if attempt == 0 {
+		if a.sent[req.MessageID] {
+			return
+		}
+		a.sent[req.MessageID] = true
+	}
+	if a.channel == nil {
+		a.scheduleRetry(ctx, req, attempt, errors.New("channel not running"))
+		return
+	}
+	to, err := a.numberOf(req.ContactID)
+	if err != nil {
+		a.scheduleRetry(ctx, req, attempt, err)
+		return
+	}
+	out := engine.OutboundMessage{MessageID: req.MessageID, To: to, Body: req.Body, MediaType: req.MediaType,
+		MediaPath: req.MediaURL, QuotedProviderID: a.outbound.providerOf(req.QuotedID)}
+	ch, gen, self, system, timeout := a.channel, a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.CallTimeout
+	a.cfg.Routines.Go(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
+		defer cancel()
+		pid, err := ch.Send(sctx, out)
+		system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, providerID: pid, err: err})
+	})
+}
+
+func (a *connActor) numberOf(contactID engine.ID) (string, error) {
+	if n, ok := a.numbers[contactID]; ok {
+		return n, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	c, err := a.cfg.Contacts.Get(ctx, a.conn.CompanyID, contactID)
+	if err != nil {
+		return "", err
+	}
+	a.numbers[contactID] = c.Number
+	a.contacts[c.Number] = contactID
+	return c.Number, nil
+}
+
+func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
+	log := a.log.With().Int64("ticket_id", r.req.TicketID).Int64("message_id", r.req.MessageID).Logger()
+	if r.err != nil {
+		var e *engine.Error
+		temporary := errors.Is(r.err, engine.ErrChannelTemporary) || !errors.As(r.err, &e) || e.Code == engine.ErrUnavailable
+		if temporary {
+			a.scheduleRetry(ctx, r.req, r.attempt, r.err)
+			return
+		}
+		log.Error().Err(r.err).Msg("send refused by the channel")
+		return
+	}
+	a.outbound.add(r.providerID, outRef{ticket: r.req.TicketID, message: r.req.MessageID})
+	f, err := a.ticketFuture(ctx, r.req.TicketID, engine.AckMessage{MessageID: r.req.MessageID, Ack: engine.AckSent})
+	if err != nil {
+		log.Warn().Err(err).Msg("ack sent")
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		if _, err := ticketResult(res, ferr); err != nil {
+			log.Warn().Err(err).Msg("ack sent refused")
+		}
+	})
+}
+
+func (a *connActor) scheduleRetry(ctx actor.Context, req DeliverRequest, attempt int, cause error) {
+	attempt++
+	log := a.log.With().Int64("ticket_id", req.TicketID).Int64("message_id", req.MessageID).Int("attempt", attempt).Logger()
+	if attempt > a.cfg.SendAttempts {
+		log.Error().Err(cause).Msg("send failed: giving up until the connection restarts")
+		delete(a.sent, req.MessageID)
+		return
+	}
+	delay := backoff(a.cfg.SendBackoff, attempt)
+	log.Warn().Err(cause).Dur("retry_in", delay).Msg("send failed: will retry")
+	self, system := ctx.Self(), ctx.ActorSystem()
+	time.AfterFunc(delay, func() { system.Root.Send(self, &retryDeliver{req: req, attempt: attempt}) })
+}
+
+type receiptMsg struct{ r engine.Receipt }
+
+func (a *connActor) onReceipt(ctx actor.Context, r engine.Receipt) error {
+	ref, ok := a.outbound.get(r.ProviderID)
+	if !ok {
+		return nil // a receipt of a message this activation did not send: nothing to move
+	}
+	f, err := a.ticketFuture(ctx, ref.ticket, engine.AckMessage{MessageID: ref.message, Ack: r.Ack})
+	if err != nil {
+		return err
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		if _, err := ticketResult(res, ferr); err != nil {
+			a.log.Warn().Err(err).Int64("ticket_id", ref.ticket).Msg("receipt refused")
+		}
+	})
+	return nil
+}
+
+type statusMsg struct{ s engine.StatusChange }
+
+// outRef names one message of one ticket.
+type outRef struct{ ticket, message engine.ID }
+
+// outboundIndex maps provider ids of sent messages to our messages (for receipts
+// and quoted replies) and back, keeping the newest max entries.
+type outboundIndex struct {
+	max    int
+	byProv map[string]outRef
+	byMsg  map[engine.ID]string
+	order  []string
+}
+
+func newOutboundIndex(max int) *outboundIndex {
+	return &outboundIndex{max: max, byProv: map[string]outRef{}, byMsg: map[engine.ID]string{}}
+}
+
+func (x *outboundIndex) add(providerID string, ref outRef) {
+	if providerID == "" {
+		return
+	}
+	if _, ok := x.byProv[providerID]; !ok {
+		x.order = append(x.order, providerID)
+	}
+	x.byProv[providerID] = ref
+	x.byMsg[ref.message] = providerID
+	for len(x.order) > x.max {
+		old := x.order[0]
+		x.order = x.order[1:]
+		delete(x.byMsg, x.byProv[old].message)
+		delete(x.byProv, old)
+	}
+}
+
+func (x *outboundIndex) get(providerID string) (outRef, bool) {
+	r, ok := x.byProv[providerID]
+	return r, ok
+}
+
+func (x *outboundIndex) messageOf(providerID string) engine.ID {
+	if providerID == "" {
+		return 0
+	}
+	return x.byProv[providerID].message
+}
+
+func (x *outboundIndex) providerOf(messageID engine.ID) string {
+	if messageID == 0 {
+		return ""
+	}
+	return x.byMsg[messageID]
+}
+
+// actorSink is the ChannelSink a connection actor gives its channel: each call is a
+// request to the actor, answered once the input is recorded.
+type actorSink struct {
+	system  *actor.ActorSystem
+	pid     *actor.PID
+	timeout time.Duration
+}
+
+func (s *actorSink) ask(ctx context.Context, msg any) error {
+	timeout := s.timeout
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < timeout {
+		timeout = time.Until(dl)
+	}
+	res, err := s.system.Root.RequestFuture(s.pid, msg, timeout).Result()
+	if err != nil {
+		return engine.Wrap(engine.ErrUnavailable, fmt.Errorf("connection actor: %w", err))
+	}
+	ans, ok := res.(*sinkAnswer)
+	if !ok {
+		return engine.Wrap(engine.ErrInternal, fmt.Errorf("connection actor answered %T", res))
+	}
+	return ans.err
+}
+
+// sinkAnswer is a connection actor's answer to its sink.
+type sinkAnswer struct{ err error }
+
+func (s *actorSink) Inbound(ctx context.Context, m engine.InboundMessage) error {
+	return s.ask(ctx, &inboundMsg{m: m})
+}
+
+func (s *actorSink) Receipt(ctx context.Context, r engine.Receipt) error {
+	return s.ask(ctx, &receiptMsg{r: r})
+}
+
+func (s *actorSink) Status(ctx context.Context, st engine.StatusChange) error {
+	return s.ask(ctx, &statusMsg{s: st})
+}

@@ -1,0 +1,224 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+)
+
+func inbound(num, pid, body string) engine.InboundMessage {
+	return engine.InboundMessage{ProviderID: pid, From: engine.ChannelContact{Number: num, Name: "Cliente " + num}, Body: body, At: t0}
+}
+
+// ticketsOf lists the distinct ticket streams holding messages of a contact number,
+// read straight from the journal.
+func (r *liveRig) ticketStates(t *testing.T) map[engine.ID]engine.TicketState {
+	t.Helper()
+	ctx := context.Background()
+	out := map[engine.ID]engine.TicketState{}
+	after := int64(0)
+	for {
+		recs, err := r.journal.ReadAll(ctx, after, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) == 0 {
+			return out
+		}
+		for _, rec := range recs {
+			after = rec.Position
+			var id engine.ID
+			if _, err := fmt.Sscanf(rec.StreamID, "ticket/%d", &id); err != nil {
+				continue
+			}
+			ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = engine.EvolveTicket(out[id], ev)
+		}
+	}
+}
+
+func TestConnectionOpensOneTicketPerContactUnderConcurrency(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		r := newLiveRig(t, d)
+		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		ctx := context.Background()
+		const customers, perCustomer = 100, 10
+		var wg sync.WaitGroup
+		errs := make(chan error, customers*perCustomer*2)
+		for c := range customers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				num := fmt.Sprintf("webchat:v%03d", c)
+				for m := range perCustomer {
+					msg := inbound(num, fmt.Sprintf("%s-%d", num, m), fmt.Sprintf("msg %d", m))
+					// Every message arrives twice: a provider's redelivery.
+					for range 2 {
+						if err := ch.sink.Inbound(ctx, msg); err != nil {
+							errs <- err
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("inbound: %v", err)
+		}
+		states := r.ticketStates(t)
+		if len(states) != customers {
+			t.Fatalf("%d tickets, want %d", len(states), customers)
+		}
+		contacts := map[engine.ID]bool{}
+		for id, st := range states {
+			if contacts[st.ContactID] {
+				t.Fatalf("contact %d has two tickets", st.ContactID)
+			}
+			contacts[st.ContactID] = true
+			if st.Status != engine.StatusPending || st.WhatsappID != conn.ID || st.UnreadMessages != perCustomer {
+				t.Fatalf("ticket %d: %+v", id, st)
+			}
+			if len(st.ProviderIDs) != perCustomer {
+				t.Fatalf("ticket %d holds %d provider ids, want %d", id, len(st.ProviderIDs), perCustomer)
+			}
+		}
+		// Messages are in order per ticket: message ids grow with the sequence number.
+		byTicket := map[string][]int{}
+		recs, _ := r.journal.ReadAll(ctx, 0, 100000)
+		for _, rec := range recs {
+			if rec.Type != engine.EvTicketMessageReceived {
+				continue
+			}
+			ev, _ := engine.DecodeTicketEvent(rec.Type, rec.Data)
+			m := ev.(engine.TicketMessageReceived)
+			var seq int
+			var num string
+			fmt.Sscanf(m.ProviderID[len("webchat:v000")+1:], "%d", &seq)
+			num = m.ProviderID[:len("webchat:v000")]
+			byTicket[rec.StreamID+num] = append(byTicket[rec.StreamID+num], seq)
+		}
+		for k, seqs := range byTicket {
+			if !slices.IsSorted(seqs) || len(seqs) != perCustomer {
+				t.Fatalf("%s received %v", k, seqs)
+			}
+		}
+	})
+}
+
+func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		r := newLiveRig(t, d)
+		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket,
+			GreetingMessage: "Olá! Em que podemos ajudar?", FarewellMessage: "Obrigado pelo contato!"})
+		ctx := context.Background()
+		num := "webchat:ana"
+		if err := ch.sink.Inbound(ctx, inbound(num, "p1", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "greeting sent", func() bool { return len(ch.sentTo(num)) == 1 })
+		if got := ch.sentTo(num)[0].Body; got != "Olá! Em que podemos ajudar?" {
+			t.Fatalf("greeting %q", got)
+		}
+		states := r.ticketStates(t)
+		if len(states) != 1 {
+			t.Fatalf("%d tickets", len(states))
+		}
+		var first engine.TicketState
+		for _, st := range states {
+			first = st
+		}
+		admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
+		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.Accept{UserID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		// A second manual ticket for the same contact is refused while one is open.
+		_, err := (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *admin,
+			ContactID: first.ContactID, UserID: 1, Status: engine.StatusOpen})
+		if engine.CodeOf(err) != engine.ErrOtherOpenTicket {
+			t.Fatalf("second ticket: %v", err)
+		}
+		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.SendMessage{MessageID: 900001, SenderID: 1, Body: "Bom dia"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.Resolve{}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "reply and farewell sent", func() bool { return len(ch.sentTo(num)) == 3 })
+		sent := ch.sentTo(num)
+		if sent[1].Body != "Bom dia" || sent[2].Body != "Obrigado pelo contato!" {
+			t.Fatalf("sent %+v", sent)
+		}
+		// The reply got its sent ack from the channel's answer.
+		eventually(t, "ack 1 on the reply", func() bool {
+			st, err := r.tickets.State(ctx, 1, first.ID)
+			return err == nil && st.Version > 0 && ackOf(r, t, first.ID, 900001) == engine.AckSent
+		})
+		// A redelivery of p1 after the resolve opens nothing new.
+		if err := ch.sink.Inbound(ctx, inbound(num, "p1", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(r.ticketStates(t)); n != 1 {
+			t.Fatalf("redelivery after resolve made %d tickets", n)
+		}
+		// A new message opens a new pending ticket, greeted again.
+		if err := ch.sink.Inbound(ctx, inbound(num, "p2", "Voltei")); err != nil {
+			t.Fatal(err)
+		}
+		states = r.ticketStates(t)
+		if len(states) != 2 {
+			t.Fatalf("%d tickets after a new message", len(states))
+		}
+		for id, st := range states {
+			if id != first.ID && (st.Status != engine.StatusPending || st.UnreadMessages != 1) {
+				t.Fatalf("new ticket %+v", st)
+			}
+		}
+		eventually(t, "second greeting", func() bool { return len(ch.sentTo(num)) == 4 })
+	})
+}
+
+func ackOf(r *liveRig, t *testing.T, ticket, msg engine.ID) int {
+	st := r.ticketStates(t)[ticket]
+	return st.Messages[msg].Ack
+}
+
+func TestConnectionRetriesTemporarySendFailures(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		r := newLiveRig(t, d)
+		_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		ch.mu.Lock()
+		ch.failN = 3
+		ch.mu.Unlock()
+		ctx := context.Background()
+		if err := ch.sink.Inbound(ctx, inbound("webchat:bia", "b1", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		var tid engine.ID
+		for id := range r.ticketStates(t) {
+			tid = id
+		}
+		admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
+		if _, err := r.tickets.Do(ctx, 1, tid, admin, 0, engine.Accept{UserID: 1}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.tickets.Do(ctx, 1, tid, admin, 0, engine.SendMessage{MessageID: 777, SenderID: 1, Body: "Resposta"}); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "send after retries", func() bool { return len(ch.sentTo("webchat:bia")) == 1 })
+		time.Sleep(50 * time.Millisecond) // any duplicate send would land by now
+		if n := len(ch.sentTo("webchat:bia")); n != 1 {
+			t.Fatalf("sent %d times", n)
+		}
+	})
+}

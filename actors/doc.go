@@ -1,0 +1,12 @@
+// Package actors hosts engine aggregates in protoactor-go virtual actors (cluster
+// kinds): a ticket actor per ticket and a connection actor per channel account, placed
+// by the cluster and rebuilt from the journal on activation wherever they land.
+//
+// Domain decisions live in engine (pure, tested with -race); this package only
+// sequences them: one message at a time per actor, append to the journal before the
+// state changes, publish after. protoactor-go's cluster code does not pass the race
+// detector, so tests of this package run without -race.
+//
+// Callers reach actors through Node.Call with a wire.Command; across nodes the
+// command travels as protobuf (package wire) with a JSON body.
+package actors

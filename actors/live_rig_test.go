@@ -1,0 +1,151 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/rs/zerolog"
+
+	"atende/engine"
+	"atende/persistence/connection"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+	"atende/persistence/journal"
+	"atende/persistence/store"
+)
+
+// recChannel is a channel that records what it is asked to send and lets the test
+// speak as the customer through the sink it was started with.
+type recChannel struct {
+	mu      sync.Mutex
+	sink    engine.ChannelSink
+	sent    []engine.OutboundMessage
+	started chan struct{}
+	failN   int // fail that many sends with a temporary error first
+}
+
+func (c *recChannel) Start(_ context.Context, sink engine.ChannelSink) error {
+	c.mu.Lock()
+	c.sink = sink
+	c.mu.Unlock()
+	close(c.started)
+	return nil
+}
+
+func (c *recChannel) Send(_ context.Context, m engine.OutboundMessage) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.failN > 0 {
+		c.failN--
+		return "", engine.ErrChannelTemporary
+	}
+	c.sent = append(c.sent, m)
+	return fmt.Sprintf("out-%d", m.MessageID), nil
+}
+
+func (c *recChannel) Stop(context.Context) error { return nil }
+
+func (c *recChannel) sentTo(to string) []engine.OutboundMessage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []engine.OutboundMessage
+	for _, m := range c.sent {
+		if m.To == to {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+type recFactory struct {
+	mu  sync.Mutex
+	chs map[engine.ID]*recChannel
+}
+
+func (f *recFactory) NewChannel(conn engine.Connection) (engine.Channel, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := &recChannel{started: make(chan struct{})}
+	f.chs[conn.ID] = c
+	return c, nil
+}
+
+func (f *recFactory) get(id engine.ID) *recChannel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.chs[id]
+}
+
+type liveRig struct {
+	d        *db.DB
+	journal  *journal.Store
+	node     *Node
+	tickets  Tickets
+	conns    *connection.Store
+	guard    *connection.Guard
+	contacts *store.Contacts
+	factory  *recFactory
+}
+
+func newLiveRig(t *testing.T, d *db.DB) *liveRig {
+	t.Helper()
+	j, err := journal.New(d, journal.Config{Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Demo'), (2, 'Outra')`)
+	r := &liveRig{d: d, journal: j, conns: connection.New(d, nil), guard: connection.NewGuard(d),
+		contacts: store.NewContacts(d, nil), factory: &recFactory{chs: map[engine.ID]*recChannel{}}}
+	routines := &Routines{}
+	kinds := []*cluster.Kind{
+		TicketKind(TicketConfig{Journal: j, Logger: zerolog.Nop(), Dispatch: DispatchToConnections}),
+		ConnectionKind(ConnectionConfig{Connections: r.conns, Contacts: r.contacts, Guard: r.guard,
+			IDs: db.NewIDs(d, 100), Channels: r.factory, Journal: j, Logger: zerolog.Nop(),
+			SendBackoff: 5 * time.Millisecond, Routines: routines}),
+	}
+	n, err := StartNode(NodeConfig{Kinds: kinds, Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Stop(false); routines.Close() })
+	r.node, r.tickets = n, Tickets{Node: n}
+	return r
+}
+
+// startConnection creates a connection row, activates its actor and returns its channel.
+func (r *liveRig) startConnection(t *testing.T, in engine.ConnectionInput) (engine.Connection, *recChannel) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := r.conns.Create(ctx, 1, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (Connections{Node: r.node}).Start(ctx, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	ch := r.factory.get(c.ID)
+	select {
+	case <-ch.started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("channel never started")
+	}
+	return c, ch
+}
+
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+var _ = dbtest.Each

@@ -1,0 +1,139 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/cluster/clusterproviders/test"
+	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
+	"github.com/asynkron/protoactor-go/remote"
+	"github.com/rs/zerolog"
+
+	"atende/actors/wire"
+	"atende/engine"
+)
+
+// NodeConfig configures one member of the actor cluster.
+type NodeConfig struct {
+	// ClusterName must match on every node; "atende" when empty.
+	ClusterName string
+	// Host and Port the actor remote listens on; "127.0.0.1" and a free port when zero.
+	Host string
+	Port int
+	// AdvertisedHost is the address other nodes dial, when it differs from Host.
+	AdvertisedHost string
+	// Provider publishes membership. Nil runs a single node with protoactor's
+	// in-process provider; the cluster package supplies the memberlist one.
+	Provider cluster.ClusterProvider
+	// Kinds are the virtual actor kinds this node hosts.
+	Kinds []*cluster.Kind
+	// RequestTimeout bounds one actor call; 5 s when zero.
+	RequestTimeout time.Duration
+	// Logger receives protoactor's warnings and errors.
+	Logger zerolog.Logger
+}
+
+// Node is a running member of the actor cluster.
+type Node struct {
+	// static after StartNode
+	System  *actor.ActorSystem
+	Cluster *cluster.Cluster
+	timeout time.Duration
+}
+
+// StartNode starts the actor system, its remote endpoint and cluster membership.
+func StartNode(cfg NodeConfig) (n *Node, err error) {
+	if cfg.ClusterName == "" {
+		cfg.ClusterName = "atende"
+	}
+	if cfg.Host == "" {
+		cfg.Host = "127.0.0.1"
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = 5 * time.Second
+	}
+	provider := cfg.Provider
+	if provider == nil {
+		provider = test.NewTestProvider(test.NewInMemAgent())
+	}
+	logger := newSlog(cfg.Logger.With().Str("component", "protoactor").Logger(), slog.LevelWarn)
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
+	var ropts []remote.ConfigOption
+	if cfg.AdvertisedHost != "" {
+		ropts = append(ropts, remote.WithAdvertisedHost(cfg.AdvertisedHost))
+	}
+	rcfg := remote.Configure(cfg.Host, cfg.Port, ropts...)
+	ccfg := cluster.Configure(cfg.ClusterName, provider, disthash.New(), rcfg,
+		cluster.WithKinds(cfg.Kinds...),
+		cluster.WithRequestTimeout(cfg.RequestTimeout))
+	c := cluster.New(system, ccfg)
+	defer func() {
+		// StartMember reports failures (a taken port…) by panicking.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("start actor node: %v", p)
+		}
+	}()
+	c.StartMember()
+	return &Node{System: system, Cluster: c, timeout: cfg.RequestTimeout}, nil
+}
+
+// Stop leaves the cluster. Graceful hands this node's actors over before it returns.
+func (n *Node) Stop(graceful bool) { n.Cluster.Shutdown(graceful) }
+
+// ErrUnavailable means the actor could not be reached in time (its node died, the
+// cluster is rebalancing); the caller may retry.
+var ErrUnavailable = errors.New("actor unavailable")
+
+// Call sends cmd to the virtual actor kind/identity and waits for its reply. A reply
+// carrying an error code comes back as *engine.Error.
+func (n *Node) Call(ctx context.Context, kind, identity string, cmd *wire.Command) ([]byte, error) {
+	timeout := n.timeout
+	if dl, ok := ctx.Deadline(); ok {
+		if left := time.Until(dl); left < timeout {
+			timeout = left
+		}
+	}
+	if timeout <= 0 {
+		return nil, fmt.Errorf("call %s/%s: %w", kind, identity, context.DeadlineExceeded)
+	}
+	res, err := n.Cluster.Request(identity, kind, cmd, cluster.WithTimeout(timeout))
+	if err != nil {
+		return nil, fmt.Errorf("call %s/%s %s: %w: %v", kind, identity, cmd.Type, ErrUnavailable, err)
+	}
+	reply, ok := res.(*wire.Reply)
+	if !ok {
+		return nil, fmt.Errorf("call %s/%s %s: unexpected reply %T", kind, identity, cmd.Type, res)
+	}
+	return ReplyResult(reply)
+}
+
+// ReplyResult turns a wire.Reply into its payload or an *engine.Error.
+func ReplyResult(r *wire.Reply) ([]byte, error) {
+	if r.ErrorCode == "" {
+		return r.Payload, nil
+	}
+	e := &engine.Error{Code: engine.Code(r.ErrorCode), Fields: r.Fields}
+	if r.Detail != "" {
+		e.Cause = errors.New(r.Detail)
+	}
+	return nil, e
+}
+
+// ErrorReply encodes err for the wire: an *engine.Error keeps its code and fields,
+// anything else becomes ERR_INTERNAL with the cause kept for the logs.
+func ErrorReply(err error) *wire.Reply {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		r := &wire.Reply{ErrorCode: string(e.Code), Fields: e.Fields}
+		if e.Cause != nil {
+			r.Detail = e.Cause.Error()
+		}
+		return r
+	}
+	return &wire.Reply{ErrorCode: string(engine.ErrInternal), Detail: err.Error()}
+}

@@ -1,0 +1,263 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"atende/engine"
+	"atende/transport/socket"
+)
+
+// Socket event names and actions of spec section 7.
+const (
+	EventTicket          = "ticket"
+	EventAppMessage      = "appMessage"
+	EventWhatsappSession = "whatsappSession"
+
+	ActionUpdate       = "update"
+	ActionDelete       = "delete"
+	ActionUpdateUnread = "updateUnread"
+	ActionCreate       = "create"
+)
+
+var statusRooms = []socket.Room{
+	socket.TicketsRoom(engine.StatusPending), socket.TicketsRoom(engine.StatusOpen), socket.TicketsRoom(engine.StatusClosed),
+}
+
+// ticketCache reads each ticket of a batch from the read model once.
+type ticketCache struct {
+	q    engine.TicketQueries
+	seen map[engine.ID]*engine.Ticket // nil entry: not in the read model
+}
+
+func newTicketCache(q engine.TicketQueries) *ticketCache {
+	return &ticketCache{q: q, seen: map[engine.ID]*engine.Ticket{}}
+}
+
+func (c *ticketCache) get(ctx context.Context, company, id engine.ID) (*engine.Ticket, error) {
+	if t, ok := c.seen[id]; ok {
+		return t, nil
+	}
+	t, err := c.q.GetTicket(ctx, company, id)
+	switch {
+	case err == nil:
+		c.seen[id] = &t
+		return &t, nil
+	case engine.CodeOf(err) == engine.ErrNoTicketFound:
+		c.seen[id] = nil
+		return nil, nil
+	default:
+		return nil, err
+	}
+}
+
+// holders are who may see a ticket event besides the ticket's current queue and user:
+// the previous holder and queue of a ticket that moved, so it leaves their lists.
+type holders struct {
+	users  []engine.ID
+	queues []engine.ID
+}
+
+// visibility is the Filter of a ticket's events: spec section 6 — profiles with
+// tickets-manager:showall see every ticket; the others see the tickets of their
+// queues, tickets with no queue, tickets assigned to them, and closed tickets (the
+// closed tab shows all).
+func visibility(t *engine.Ticket, h holders) socket.Filter {
+	status, queue, user := t.Status, t.QueueID, t.UserID
+	return socket.FilterFunc(func(p socket.Principal) bool {
+		if engine.Can(p.Profile, engine.ActShowAllTickets) || status == engine.StatusClosed {
+			return true
+		}
+		if queue == 0 || p.InQueue(queue) || user == p.UserID {
+			return true
+		}
+		for _, u := range h.users {
+			if u == p.UserID {
+				return true
+			}
+		}
+		for _, q := range h.queues {
+			if q == 0 || p.InQueue(q) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func payload(v any) (json.RawMessage, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode payload: %w", err)
+	}
+	return b, nil
+}
+
+func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, tickets *ticketCache) (*socket.Event, error) {
+	id, err := strconv.ParseInt(strings.TrimPrefix(rec.StreamID, "ticket/"), 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("ticket stream %q: %w", rec.StreamID, err)
+	}
+	ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
+	if err != nil {
+		return nil, err
+	}
+	chat := socket.ChatBoxRoom(id)
+	if del, ok := ev.(engine.TicketDeleted); ok {
+		body, err := payload(map[string]any{"action": ActionDelete, "ticketId": id})
+		if err != nil {
+			return nil, err
+		}
+		gone := &engine.Ticket{ID: id, Status: engine.StatusOpen, UserID: del.UserID, QueueID: del.QueueID}
+		return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
+			Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: visibility(gone, holders{})}, nil
+	}
+	t, err := tickets.get(ctx, rec.CompanyID, id)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, nil // deleted since, or not projected: nothing worth showing
+	}
+	var h holders
+	switch e := ev.(type) {
+	case engine.TicketTransferred:
+		h = holders{users: []engine.ID{e.FromUserID}, queues: []engine.ID{e.FromQueueID}}
+	case engine.TicketReturned:
+		h = holders{users: []engine.ID{e.FromUserID}}
+	case engine.TicketReopened:
+		h = holders{users: []engine.ID{e.FromUserID}}
+	}
+	filter := visibility(t, h)
+	switch e := ev.(type) {
+	case engine.TicketMessageReceived:
+		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, Body: e.Body, MediaType: e.MediaType,
+			MediaURL: e.MediaURL, ProviderID: e.ProviderID, QuotedMsg: p.quotes.quote(e.QuotedID), CreatedAt: e.At})
+	case engine.TicketMessageSent:
+		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, SenderID: e.SenderID, FromMe: true, Read: true,
+			Body: e.Body, MediaType: e.MediaType, MediaURL: e.MediaURL, ProviderID: e.ProviderID,
+			QuotedMsg: p.quotes.quote(e.QuotedID), CreatedAt: e.At})
+	case engine.TicketWhisperAdded:
+		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, SenderID: e.SenderID, FromMe: true, Read: true,
+			Body: e.Body, MediaType: engine.MediaWhisper, CreatedAt: e.At})
+	case engine.TicketMessageAcked:
+		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "ack": e.Ack})
+	case engine.TicketMessageDeleted:
+		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "isDeleted": true})
+	case engine.TicketRead:
+		body, err := payload(map[string]any{"action": ActionUpdateUnread, "ticketId": id, "ticket": t})
+		if err != nil {
+			return nil, err
+		}
+		return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
+			Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}, nil
+	}
+	body, err := payload(map[string]any{"action": ActionUpdate, "ticket": t})
+	if err != nil {
+		return nil, err
+	}
+	return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
+		Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}, nil
+}
+
+// messageCreated is appMessage create: to the ticket's chat box (whoever opened it),
+// and to the lists and notifications of those who may see the ticket.
+func (p *Publisher) messageCreated(rec engine.RecordedEvent, t *engine.Ticket, filter socket.Filter, m engine.Message) (*socket.Event, error) {
+	m.CompanyID, m.TicketID, m.ContactID, m.Contact = rec.CompanyID, t.ID, t.ContactID, t.Contact
+	if m.MediaURL != "" && p.cfg.SignMedia != nil {
+		m.MediaURL = p.cfg.SignMedia(rec.CompanyID, m.MediaURL)
+	}
+	m.UpdatedAt = m.CreatedAt
+	p.quotes.add(m)
+	body, err := payload(map[string]any{"action": ActionCreate, "message": m, "ticket": t, "contact": t.Contact})
+	if err != nil {
+		return nil, err
+	}
+	chat := socket.ChatBoxRoom(t.ID)
+	return &socket.Event{Rooms: []socket.Room{chat, socket.NotificationRoom(), socket.TicketsRoom(t.Status)},
+		Exempt: []socket.Room{chat}, Name: EventAppMessage, Payload: body, Filter: filter}, nil
+}
+
+// messageUpdated is appMessage update (acks, deletions): only the chat box shows it.
+func messageUpdated(t *engine.Ticket, fields map[string]any) (*socket.Event, error) {
+	body, err := payload(map[string]any{"action": ActionUpdate, "message": fields})
+	if err != nil {
+		return nil, err
+	}
+	return &socket.Event{Rooms: []socket.Room{socket.ChatBoxRoom(t.ID)}, Name: EventAppMessage, Payload: body}, nil
+}
+
+func connectionEvent(rec engine.RecordedEvent) (*socket.Event, error) {
+	if rec.Type != engine.EvConnectionStatus {
+		return nil, nil
+	}
+	var e engine.ConnectionStatusChanged
+	if err := json.Unmarshal(rec.Data, &e); err != nil {
+		return nil, fmt.Errorf("decode %s: %w", rec.Type, err)
+	}
+	body, err := payload(map[string]any{"action": ActionUpdate, "session": map[string]any{
+		"id": e.ConnectionID, "status": e.Status, "qrcode": e.QRCode, "number": e.Number, "updatedAt": e.At}})
+	if err != nil {
+		return nil, err
+	}
+	return &socket.Event{Rooms: []socket.Room{socket.CompanyRoom()}, Name: EventWhatsappSession, Payload: body}, nil
+}
+
+func noticeEvent(rec engine.RecordedEvent) (*socket.Event, error) {
+	if rec.Type != EvRealtime {
+		return nil, nil
+	}
+	var n Notice
+	if err := json.Unmarshal(rec.Data, &n); err != nil {
+		return nil, fmt.Errorf("decode notice: %w", err)
+	}
+	if n.Event == "" || len(n.Payload) == 0 || n.Payload[0] != '{' {
+		return nil, errors.New("notice without event or object payload")
+	}
+	room := socket.CompanyRoom()
+	if n.UserID != 0 {
+		room = socket.UserRoom(n.UserID)
+	}
+	return &socket.Event{Rooms: []socket.Room{room}, Name: n.Event, Payload: n.Payload}, nil
+}
+
+// quoteCache remembers recent messages so that a reply can carry what it quotes
+// without a query; older quotes carry only their id (the client looks them up).
+type quoteCache struct {
+	max   int
+	byID  map[engine.ID]engine.QuotedMessage
+	order []engine.ID
+}
+
+func newQuoteCache(max int) *quoteCache {
+	return &quoteCache{max: max, byID: map[engine.ID]engine.QuotedMessage{}}
+}
+
+func (c *quoteCache) add(m engine.Message) {
+	q := engine.QuotedMessage{ID: m.ID, FromMe: m.FromMe, Body: m.Body}
+	if !m.FromMe && m.Contact != nil {
+		q.ContactName = m.Contact.Name
+	}
+	if _, ok := c.byID[m.ID]; !ok {
+		c.order = append(c.order, m.ID)
+	}
+	c.byID[m.ID] = q
+	for len(c.order) > c.max {
+		delete(c.byID, c.order[0])
+		c.order = c.order[1:]
+	}
+}
+
+func (c *quoteCache) quote(id engine.ID) *engine.QuotedMessage {
+	if id == 0 {
+		return nil
+	}
+	if q, ok := c.byID[id]; ok {
+		return &q
+	}
+	return &engine.QuotedMessage{ID: id}
+}
