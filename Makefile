@@ -11,9 +11,10 @@ VERSION ?= 6.0.2
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
-# protoactor-go's actor and cluster code does not pass the race detector: those
+# protoactor-go's actor and cluster code (and the binary that runs it) does not pass
+# the race detector: those
 # packages run without -race; everything else runs with it.
-NORACE_PKGS_RE := /(actors|cluster)(/|$$)
+NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 
 .PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean
 

@@ -13,12 +13,14 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/ratelimit"
 	"atende/persistence/seed"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
 	"atende/transport/http/token"
+	"atende/transport/realtime"
 	"atende/web"
 )
 
@@ -32,6 +34,7 @@ type app struct {
 	metrics *prometheus.Registry
 	stores  stores
 	tokens  *token.Service
+	live    *live
 	api     *httpapi.Server
 	http    *http.Server
 	closers []func(context.Context) error // run in reverse order by close
@@ -47,6 +50,7 @@ type stores struct {
 	queues        *store.Queues
 	tags          *store.Tags
 	quickAnswers  *store.QuickAnswers
+	connections   *connection.Store
 }
 
 func newStores(d *db.DB, clock engine.Clock) stores {
@@ -59,11 +63,12 @@ func newStores(d *db.DB, clock engine.Clock) stores {
 		queues:        store.NewQueues(d, clock),
 		tags:          store.NewTags(d, clock),
 		quickAnswers:  store.NewQuickAnswers(d, clock),
+		connections:   connection.New(d, clock),
 	}
 }
 
 func (s stores) seedDeps(log zerolog.Logger) seed.Deps {
-	return seed.Deps{Companies: s.companies, Users: s.users, Settings: s.settings, Log: log,
+	return seed.Deps{Companies: s.companies, Users: s.users, Settings: s.settings, Log: log, Connections: s.connections,
 		RefDeps: seed.RefDeps{Contacts: s.contacts, Queues: s.queues, Tags: s.tags, QuickAnswers: s.quickAnswers}}
 }
 
@@ -99,9 +104,16 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (a *app, err er
 	if err != nil {
 		return nil, err
 	}
+	if err := a.startLive(ctx); err != nil {
+		return nil, err
+	}
+	l := a.live
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS()},
 		httpapi.Deps{
-			Users: a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
+			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
+				IDs: l.ids, Media: l.media, Waiter: l.runner},
+			Publisher: realtime.Bus{Journal: l.journal, Logger: log},
+			Users:     a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers},
 			Tokens: a.tokens, AccountLimiter: accounts, AddressLimiter: addresses,
@@ -111,6 +123,9 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (a *app, err er
 	if err != nil {
 		return nil, err
 	}
+	a.api.Mount("/socket.io/", l.sockets)
+	a.api.Mount("/webchat/", l.webchat)
+	a.api.Mount("/media/", l.media)
 	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	return a, nil
 }
@@ -121,11 +136,18 @@ func (a *app) onClose(fn func(context.Context) error) { a.closers = append(a.clo
 func (a *app) run(ctx context.Context) error {
 	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
 	if err != nil {
+		a.close(context.Background())
 		return err
 	}
+	return a.serveOn(ctx, ln)
+}
+
+// serveOn is run on a listener the caller opened.
+func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	a.log.Info().Str("addr", ln.Addr().String()).Str("version", version).Str("db", a.db.Desc).Msg("serving")
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()
+	a.live.routines.Go(func() { a.live.activateConnections(context.Background(), a.log) })
 	select {
 	case err := <-errc:
 		a.close(context.Background())
@@ -135,7 +157,7 @@ func (a *app) run(ctx context.Context) error {
 	a.log.Info().Msg("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
 	defer cancel()
-	err = a.http.Shutdown(sctx)
+	err := a.http.Shutdown(sctx)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}

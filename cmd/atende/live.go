@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/rs/zerolog"
+
+	"atende/actors"
+	"atende/engine"
+	"atende/persistence/connection"
+	"atende/persistence/db"
+	"atende/persistence/journal"
+	"atende/persistence/projection"
+	"atende/persistence/readmodel"
+	"atende/transport/channel/webchat"
+	"atende/transport/media"
+	"atende/transport/realtime"
+	"atende/transport/socket"
+)
+
+// live is the part of a node that moves: journal, read models, actors, channels and
+// realtime fan-out.
+type live struct {
+	journal   *journal.Store
+	runner    *projection.Runner
+	queries   *readmodel.Queries
+	media     *media.Store
+	ids       *db.IDs
+	conns     *connection.Store
+	contacts  engine.ContactStore
+	guard     *connection.Guard
+	webchat   *webchat.Server
+	routines  *actors.Routines
+	node      *actors.Node
+	hub       *socket.Hub
+	backlog   *socket.PositionBacklog
+	sockets   *socket.Server
+	publisher *realtime.Publisher
+	commander actors.Commander
+}
+
+// derive gives each use of the master secret its own key.
+func derive(secret, purpose string) []byte {
+	m := hmac.New(sha256.New, []byte(secret))
+	m.Write([]byte("atende/" + purpose))
+	return m.Sum(nil)
+}
+
+// replayWindow is how many recent journal events a starting node loads into its
+// socket backlog, so that clients reconnecting right after a restart are replayed
+// rather than resynced.
+const replayWindow = 2000
+
+func (a *app) startLive(ctx context.Context) (err error) {
+	l := &live{}
+	a.live = l
+	log := a.log
+	if l.journal, err = journal.New(a.db, journal.Config{Logger: log}); err != nil {
+		return err
+	}
+	a.onClose(func(context.Context) error { return l.journal.Close() })
+	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
+		return err
+	}
+	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log)); err != nil {
+		return err
+	}
+	if err := l.runner.Start(ctx); err != nil {
+		return err
+	}
+	a.onClose(func(context.Context) error { return l.runner.Close() })
+	if l.media, err = media.New(media.Config{Dir: a.cfg.MediaDir, Secret: derive(a.cfg.JWTSecret, "media"), Logger: log}); err != nil {
+		return err
+	}
+	a.onClose(func(context.Context) error { return l.media.Close() })
+	l.ids = db.NewIDs(a.db, 100)
+	l.conns, l.guard = a.stores.connections, connection.NewGuard(a.db)
+	l.contacts = a.stores.contacts
+
+	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
+		History: webchat.HistoryFunc(l.webchatHistory),
+		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
+			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
+		}}); err != nil {
+		return err
+	}
+	a.onClose(func(ctx context.Context) error { return l.webchat.Shutdown(ctx) })
+
+	l.routines = &actors.Routines{}
+	kinds := []*cluster.Kind{
+		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
+		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
+			IDs: l.ids, Channels: channelFactory{webchat: l.webchat}, Journal: l.journal, Logger: log, Routines: l.routines}),
+	}
+	if l.node, err = actors.StartNode(actors.NodeConfig{Kinds: kinds, Logger: log}); err != nil {
+		return err
+	}
+	a.onClose(func(context.Context) error {
+		l.node.Stop(false)
+		l.routines.Close()
+		return nil
+	})
+	l.commander = actors.Commander{Node: l.node, Connections: l.conns}
+
+	head, err := l.journal.Head(ctx)
+	if err != nil {
+		return err
+	}
+	start := max(0, head-replayWindow)
+	l.backlog = socket.NewPositionBacklog(start, 0, 0, nil)
+	if l.hub, err = socket.NewHub(socket.HubConfig{Backlog: l.backlog, Logger: log}); err != nil {
+		return err
+	}
+	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
+		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
+			p, err := a.tokens.Authenticate(ctx, tok)
+			if err != nil {
+				return socket.Principal{}, err
+			}
+			return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs}, nil
+		}),
+		Authorizer: socket.AuthorizerFunc(l.authorizeJoin),
+	}); err != nil {
+		return err
+	}
+	a.onClose(func(ctx context.Context) error { return l.sockets.Shutdown(ctx) })
+	if l.publisher, err = realtime.New(realtime.Config{Source: l.journal, Hub: l.hub, Backlog: l.backlog,
+		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log,
+		SignMedia: func(companyID engine.ID, path string) string {
+			u, err := l.media.URL(companyID, path, 12*time.Hour)
+			if err != nil {
+				return ""
+			}
+			return u
+		}}); err != nil {
+		return err
+	}
+	l.publisher.Start()
+	a.onClose(func(context.Context) error { l.publisher.Close(); return nil })
+	return nil
+}
+
+// activateConnections starts every connection's actor (and so its channel session).
+func (l *live) activateConnections(ctx context.Context, log zerolog.Logger) {
+	all, err := l.conns.All(ctx)
+	if err != nil {
+		log.Error().Err(err).Msg("list connections to activate")
+		return
+	}
+	for _, c := range all {
+		if _, err := (actors.Connections{Node: l.node}).Start(ctx, c.ID); err != nil {
+			log.Error().Err(err).Int64("conn_id", c.ID).Msg("activate connection")
+		}
+	}
+}
+
+// authorizeJoin decides the socket joins: any member of staff may watch a ticket of
+// their tenant (reading is open to all, spec section 6) and the ticket tabs; the
+// notification room needs notifications:view.
+func (l *live) authorizeJoin(ctx context.Context, p socket.Principal, room socket.Room) error {
+	switch room.Kind {
+	case socket.RoomChatBox:
+		id, err := strconv.ParseInt(room.ID, 10, 64)
+		if err != nil {
+			return engine.E(engine.ErrNoTicketFound)
+		}
+		_, err = l.queries.GetTicket(ctx, p.CompanyID, id)
+		return err
+	case socket.RoomTickets:
+		switch room.ID {
+		case engine.StatusOpen, engine.StatusPending, engine.StatusClosed:
+			return nil
+		}
+		return engine.E(engine.ErrValidation)
+	case socket.RoomNotification:
+		if !engine.Can(p.Profile, engine.ActViewNotifications) {
+			return engine.E(engine.ErrNoPermission)
+		}
+		return nil
+	}
+	return engine.E(engine.ErrNoPermission)
+}
+
+// webchatHistory is what a returning visitor sees: the messages of their current
+// ticket on that connection, oldest first, without internal notes.
+func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visitor string, limit int) ([]webchat.HistoryItem, error) {
+	conn, err := l.conns.Lookup(ctx, connectionID)
+	if err != nil {
+		return nil, err
+	}
+	contact, err := l.contacts.FindByNumber(ctx, conn.CompanyID, visitor)
+	if engine.CodeOf(err) == engine.ErrNoContactFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	tid, err := l.guard.Current(ctx, connectionID, contact.ID)
+	if err != nil || tid == 0 {
+		return nil, err
+	}
+	page, err := l.queries.ListMessages(ctx, conn.CompanyID, tid, engine.MessageQuery{})
+	if err != nil {
+		if engine.CodeOf(err) == engine.ErrNoTicketFound {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []webchat.HistoryItem
+	for _, m := range page.Messages {
+		if m.MediaType == engine.MediaWhisper || m.IsDeleted {
+			continue
+		}
+		out = append(out, webchat.HistoryItem{MessageID: m.ID, ProviderID: m.ProviderID, FromMe: m.FromMe, Ack: m.Ack,
+			Body: m.Body, MediaType: m.MediaType, MediaPath: m.MediaURL, At: m.CreatedAt})
+	}
+	if limit > 0 && len(out) > limit {
+		out = out[len(out)-limit:]
+	}
+	return out, nil
+}
+
+// channelFactory builds the channel of each connection by its kind.
+type channelFactory struct {
+	webchat *webchat.Server
+}
+
+func (f channelFactory) NewChannel(conn engine.Connection) (engine.Channel, error) {
+	switch conn.Channel {
+	case engine.ChannelSocket:
+		return f.webchat.NewChannel(conn)
+	}
+	return nil, fmt.Errorf("no adapter for channel %q yet", conn.Channel)
+}

@@ -1,0 +1,244 @@
+package readmodel
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"atende/engine"
+	"atende/persistence/db"
+)
+
+// ListTickets implements engine.TicketQueries.
+//
+// How a page is read: the query's visibility and queue/attendant filters reduce to a
+// few index walks (branches, see tickets_scope.go), each reading at most one page
+// backwards from the cursor in (updated_at, id) order with the other filters as
+// residual conditions; the walks merge by UNION ALL and the first page of the merge
+// is the answer. A page therefore costs a handful of index seeks plus the rows read,
+// at any depth, whatever the tenant's size. PostgreSQL may still drive a walk from a
+// more selective index (a rare word, a tag, a contact) when its statistics say so.
+//
+// Count: without tags, date, unread or search it is the exact sum of the query's
+// cells of ticket_counts; otherwise the matching tickets are counted up to
+// engine.TicketCountCap (CountCapped above). A word search for a word common enough to
+// be searched by walking the list (see wordPlan) is not counted: it answers
+// TicketCountCap, CountCapped — the statistics put the word in thousands of tickets.
+func (s *Queries) ListTickets(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketPage, error) {
+	page := engine.TicketPage{Tickets: []engine.Ticket{}}
+	if !p.Valid() {
+		return page, errPrincipal(p)
+	}
+	if err := q.Validate(); err != nil {
+		return page, err
+	}
+	var after *keyset
+	if q.Cursor != "" {
+		t, id, err := decodeTicketCursor(q.Cursor)
+		if err != nil {
+			return page, err
+		}
+		after = &keyset{t: t, id: id}
+	}
+	search := engine.ParseTicketSearch(q.SearchParam)
+	if search.Kind == engine.SearchNothing {
+		return page, nil
+	}
+	f := s.filters(p.CompanyID, q, search)
+	if search.Kind == engine.SearchWord && s.db.Dialect == db.Postgres {
+		var err error
+		if f.wordHits, f.wordWalk, err = s.wordPlan(ctx, p.CompanyID, search.Words); err != nil {
+			return page, err
+		}
+	}
+	scs := scopes(p, q, search.Kind != engine.SearchNone)
+	offset := 0
+	if after == nil && q.PageNumber > 1 {
+		offset = (q.PageNumber - 1) * engine.TicketPageSize
+	}
+	keys, err := s.pageKeys(ctx, p.CompanyID, branches(scs), f, after, offset, engine.TicketPageSize+1)
+	if err != nil {
+		return page, fmt.Errorf("list tickets of company %d: %w", p.CompanyID, err)
+	}
+	if len(keys) > engine.TicketPageSize {
+		keys = keys[:engine.TicketPageSize]
+		page.HasMore = true
+		last := keys[len(keys)-1]
+		page.NextCursor = encodeTicketCursor(last.t, last.id)
+	}
+	ids := make([]engine.ID, len(keys))
+	for i, k := range keys {
+		ids[i] = k.id
+	}
+	if page.Tickets, err = s.hydrate(ctx, p.CompanyID, ids); err != nil {
+		return page, err
+	}
+	if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, f); err != nil {
+		return page, err
+	}
+	return page, nil
+}
+
+// CountsByStatus implements engine.TicketQueries.
+func (s *Queries) CountsByStatus(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketCounts, error) {
+	var out engine.TicketCounts
+	if !p.Valid() {
+		return out, errPrincipal(p)
+	}
+	q.SearchParam, q.Cursor, q.PageNumber, q.Status = "", "", 0, ""
+	if err := q.Validate(); err != nil {
+		return out, err
+	}
+	f := s.filters(p.CompanyID, q, engine.TicketSearch{})
+	for _, c := range []struct {
+		status string
+		n      *int
+	}{{engine.StatusOpen, &out.Open}, {engine.StatusPending, &out.Pending}} {
+		q.Status = c.status
+		n, capped, err := s.count(ctx, p.CompanyID, scopes(p, q, false), f)
+		if err != nil {
+			return out, err
+		}
+		*c.n = n
+		out.Capped = out.Capped || capped
+	}
+	return out, nil
+}
+
+// UnreadTickets implements engine.TicketQueries: one walk of the partial index
+// tickets_unread, which holds only tickets with unread messages.
+func (s *Queries) UnreadTickets(ctx context.Context, p engine.Principal) ([]engine.Ticket, error) {
+	if !p.Valid() {
+		return []engine.Ticket{}, errPrincipal(p)
+	}
+	scs := append(scopes(p, engine.TicketQuery{Status: engine.StatusOpen}, false),
+		scopes(p, engine.TicketQuery{Status: engine.StatusPending}, false)...)
+	var a args
+	query := `SELECT t.id FROM tickets t WHERE t.company_id = ` + a.add(p.CompanyID) +
+		` AND t.unread_messages > 0 AND t.deleted = FALSE AND ` + scopesPredicate(&a, scs) +
+		` ORDER BY t.updated_at DESC, t.id DESC LIMIT ` + a.add(engine.UnreadTicketsLimit)
+	rs, err := s.db.SQL.QueryContext(ctx, query, a.list...)
+	if err != nil {
+		return nil, fmt.Errorf("unread tickets of user %d: %w", p.UserID, err)
+	}
+	defer rs.Close()
+	var ids []engine.ID
+	for rs.Next() {
+		var id engine.ID
+		if err := rs.Scan(&id); err != nil {
+			return nil, fmt.Errorf("unread tickets of user %d: %w", p.UserID, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rs.Err(); err != nil {
+		return nil, fmt.Errorf("unread tickets of user %d: %w", p.UserID, err)
+	}
+	return s.hydrate(ctx, p.CompanyID, ids)
+}
+
+// keyset is a position in the ticket list order.
+type keyset struct {
+	t  time.Time
+	id engine.ID
+}
+
+func (s *Queries) filters(company engine.ID, q engine.TicketQuery, search engine.TicketSearch) filters {
+	f := filters{tags: q.TagIDs, unread: q.WithUnreadMessages, search: search, company: company}
+	if q.Date != "" {
+		if day, ok := engine.ParseTicketDate(q.Date); ok {
+			r := dayRange(day, s.loc)
+			f.day = &r
+		}
+	}
+	return f
+}
+
+// pageKeys reads up to limit keys after skipping offset, following the branches.
+func (s *Queries) pageKeys(ctx context.Context, company engine.ID, bs []branch, f filters, after *keyset, offset, limit int) ([]keyset, error) {
+	if len(bs) == 0 {
+		return nil, nil
+	}
+	var a args
+	c := a.add(company)
+	extra := f.sql(&a, s.db.Dialect, s.loc)
+	var ks string
+	if after != nil {
+		ks = "(t.updated_at, t.id) < (" + a.add(tsArg(s.db.Dialect, after.t)) + ", " + a.add(after.id) + ")"
+	}
+	walk := func(b branch, tail string) string {
+		w := "t.company_id = " + c + " AND " + b.where(&a) + " AND t.deleted = FALSE"
+		if extra != "" {
+			w += " AND " + extra
+		}
+		if ks != "" {
+			w += " AND " + ks
+		}
+		return "SELECT t.id, t.updated_at FROM tickets t WHERE " + w + " ORDER BY t.updated_at DESC, t.id DESC " + tail
+	}
+	var query string
+	if len(bs) == 1 {
+		query = walk(bs[0], "LIMIT "+a.add(limit)+" OFFSET "+a.add(offset))
+	} else {
+		each := "LIMIT " + a.add(offset+limit)
+		parts := make([]string, len(bs))
+		for i, b := range bs {
+			parts[i] = fmt.Sprintf("SELECT * FROM (%s) AS b%d", walk(b, each), i)
+		}
+		query = "SELECT id, updated_at FROM (" + strings.Join(parts, " UNION ALL ") +
+			") AS u ORDER BY updated_at DESC, id DESC LIMIT " + a.add(limit) + " OFFSET " + a.add(offset)
+	}
+	rs, err := s.db.SQL.QueryContext(ctx, query, a.list...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []keyset
+	for rs.Next() {
+		var k keyset
+		if err := rs.Scan(&k.id, timeCol{&k.t}); err != nil {
+			return nil, err
+		}
+		out = append(out, k)
+	}
+	return out, rs.Err()
+}
+
+// count counts what the scopes and filters select: exactly from ticket_counts when
+// the filters are scope only, else by reading up to TicketCountCap+1 matching rows.
+func (s *Queries) count(ctx context.Context, company engine.ID, scs []statusScope, f filters) (int, bool, error) {
+	if f.wordWalk {
+		return engine.TicketCountCap, true, nil
+	}
+	var a args
+	var query string
+	if f.dimensional() {
+		query = `SELECT CAST(coalesce(sum(t.n), 0) AS BIGINT) FROM ticket_counts t WHERE t.company_id = ` +
+			a.add(company) + " AND " + scopesPredicate(&a, scs)
+	} else {
+		bs := branches(scs)
+		if len(bs) == 0 {
+			return 0, false, nil
+		}
+		c := a.add(company)
+		extra := f.sql(&a, s.db.Dialect, s.loc)
+		lim := a.add(engine.TicketCountCap + 1)
+		parts := make([]string, len(bs))
+		for i, b := range bs {
+			w := "t.company_id = " + c + " AND " + b.where(&a) + " AND t.deleted = FALSE"
+			if extra != "" {
+				w += " AND " + extra
+			}
+			parts[i] = fmt.Sprintf("SELECT * FROM (SELECT t.id FROM tickets t WHERE %s LIMIT %s) AS b%d", w, lim, i)
+		}
+		query = "SELECT count(*) FROM (SELECT * FROM (" + strings.Join(parts, " UNION ALL ") + ") AS u LIMIT " + lim + ") AS n"
+	}
+	var n int64
+	if err := s.db.SQL.QueryRowContext(ctx, query, a.list...).Scan(&n); err != nil {
+		return 0, false, fmt.Errorf("count tickets of company %d: %w", company, err)
+	}
+	if n > engine.TicketCountCap && !f.dimensional() {
+		return engine.TicketCountCap, true, nil
+	}
+	return int(n), false, nil
+}

@@ -1,0 +1,197 @@
+package readmodel
+
+import (
+	"slices"
+	"strings"
+
+	"atende/engine"
+)
+
+// statusScope is what a ticket query admits of one status, over the two columns the
+// indexes are keyed by: rows with
+//
+//	status = status AND ((queue_id IN queues) AND (user_id IN users)) OR (orMe AND user_id = me)
+//
+// where a nil list means "any" and an empty one "none". The visibility rules and the
+// queue and attendant filters of engine.TicketQuery all reduce to this shape.
+type statusScope struct {
+	status string
+	queues []engine.ID // nil: any queue (0 is "no queue")
+	users  []engine.ID // nil: any user
+	orMe   bool        // also the tickets assigned to me, whatever their queue
+	me     engine.ID
+}
+
+// scopes computes the statusScopes of query q for principal p (see engine.TicketQuery
+// for the rules). searching: a search is under way, which shows the whole tenant.
+func scopes(p engine.Principal, q engine.TicketQuery, searching bool) []statusScope {
+	privileged := p.Can(engine.ActShowAllTickets)
+	showAll := q.ShowAll && privileged
+	statuses := []string{engine.StatusOpen, engine.StatusPending, engine.StatusClosed}
+	if q.Status != "" {
+		statuses = []string{q.Status}
+	}
+	out := make([]statusScope, 0, len(statuses))
+	for _, status := range statuses {
+		if q.WithUnreadMessages && status == engine.StatusClosed {
+			continue // closed tickets never have unread messages (engine.TicketState)
+		}
+		sc := statusScope{status: status, me: p.UserID}
+		wholeTenant := searching || showAll || status == engine.StatusClosed ||
+			(status == engine.StatusPending && privileged)
+		mine := false // every row the scope admits is assigned to me
+		if !wholeTenant {
+			switch status {
+			case engine.StatusOpen:
+				sc.users, mine = []engine.ID{p.UserID}, true
+			case engine.StatusPending:
+				sc.queues = withNoQueue(p.QueueIDs)
+			}
+		}
+		if len(q.QueueIDs) > 0 && !mine {
+			// Tickets with no queue and tickets assigned to me pass the queue filter.
+			filter := withNoQueue(q.QueueIDs)
+			if sc.queues == nil {
+				sc.queues = filter
+				sc.orMe = status != engine.StatusPending // pending tickets have no user
+			} else {
+				sc.queues = intersect(sc.queues, filter)
+			}
+		}
+		if len(q.UserIDs) > 0 {
+			if sc.users == nil {
+				sc.users = unique(q.UserIDs)
+			} else {
+				sc.users = intersect(sc.users, q.UserIDs)
+			}
+			if !slices.Contains(q.UserIDs, p.UserID) {
+				sc.orMe = false
+			}
+		}
+		out = append(out, sc)
+	}
+	return out
+}
+
+// predicate is the scope as a condition over alias t (tickets or ticket_counts).
+func (sc statusScope) predicate(a *args) string {
+	var conj []string
+	conj = append(conj, "t.status = "+a.add(sc.status))
+	var inner []string
+	if sc.queues != nil {
+		inner = append(inner, a.inList("t.queue_id", sc.queues))
+	}
+	if sc.users != nil {
+		inner = append(inner, a.inList("t.user_id", sc.users))
+	}
+	switch {
+	case len(inner) == 0:
+	case sc.orMe:
+		conj = append(conj, "(("+strings.Join(inner, " AND ")+") OR t.user_id = "+a.add(sc.me)+")")
+	default:
+		conj = append(conj, inner...)
+	}
+	return strings.Join(conj, " AND ")
+}
+
+// scopesPredicate is the disjunction of every scope's predicate.
+func scopesPredicate(a *args, scs []statusScope) string {
+	parts := make([]string, len(scs))
+	for i, sc := range scs {
+		parts[i] = "(" + sc.predicate(a) + ")"
+	}
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return "(" + strings.Join(parts, " OR ") + ")"
+}
+
+// branch is one index walk of a ticket list: equality on status and on at most one of
+// user_id and queue_id (the keys of the indexes of migration 0210), plus a residual
+// condition. The branches of a query select disjoint sets of rows, so their pages
+// merge by UNION ALL without duplicates.
+type branch struct {
+	status   string
+	column   string // "", "t.user_id" or "t.queue_id"
+	value    engine.ID
+	residual func(a *args) string // nil: none
+}
+
+// maxBranchesPerScope: past this many values a scope is read as one walk with an IN
+// list (the planner's choice) instead of one walk per value.
+const maxBranchesPerScope = 12
+
+// branches splits the scopes into index walks.
+func branches(scs []statusScope) []branch {
+	var out []branch
+	for _, sc := range scs {
+		sc := sc
+		switch {
+		case sc.users != nil && len(sc.users) <= maxBranchesPerScope:
+			for _, u := range sc.users {
+				b := branch{status: sc.status, column: "t.user_id", value: u}
+				if sc.queues != nil && !(sc.orMe && u == sc.me) {
+					b.residual = func(a *args) string { return a.inList("t.queue_id", sc.queues) }
+				}
+				out = append(out, b)
+			}
+			if sc.orMe && !slices.Contains(sc.users, sc.me) {
+				out = append(out, branch{status: sc.status, column: "t.user_id", value: sc.me})
+			}
+		case sc.users == nil && sc.queues != nil && len(sc.queues) <= maxBranchesPerScope:
+			for _, q := range sc.queues {
+				out = append(out, branch{status: sc.status, column: "t.queue_id", value: q})
+			}
+			if sc.orMe {
+				out = append(out, branch{status: sc.status, column: "t.user_id", value: sc.me,
+					residual: func(a *args) string { return "NOT (" + a.inList("t.queue_id", sc.queues) + ")" }})
+			}
+		default:
+			b := branch{status: sc.status}
+			if sc.users != nil || sc.queues != nil {
+				b.residual = func(a *args) string { return sc.predicate(a) }
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// where is the branch's condition over alias t, without the tenant.
+func (b branch) where(a *args) string {
+	w := "t.status = " + a.add(b.status)
+	if b.column != "" {
+		w += " AND " + b.column + " = " + a.add(b.value)
+	}
+	if b.residual != nil {
+		w += " AND " + b.residual(a)
+	}
+	return w
+}
+
+// withNoQueue is ids plus 0 ("no queue"), unique.
+func withNoQueue(ids []engine.ID) []engine.ID {
+	return unique(append(slices.Clone(ids), 0))
+}
+
+// unique sorts ids and drops repeats; never nil.
+func unique(ids []engine.ID) []engine.ID {
+	out := slices.Clone(ids)
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if out == nil {
+		out = []engine.ID{}
+	}
+	return out
+}
+
+// intersect is the sorted set of ids in both lists; never nil.
+func intersect(a, b []engine.ID) []engine.ID {
+	out := []engine.ID{}
+	for _, id := range unique(a) {
+		if slices.Contains(b, id) {
+			out = append(out, id)
+		}
+	}
+	return out
+}
