@@ -91,9 +91,9 @@ func TestWebChatToAttendantEndToEnd(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(string(dialect), func(t *testing.T) {
 			ta := startApp(t, testConfig(t, dbtest.URL(t, dialect)))
-			ana := login(t, ta.base, "ana@atende.local", "atende123")       // queues Atendimento, Financeiro
-			bruno := login(t, ta.base, "bruno@atende.local", "atende123")   // queue Suporte
-			carla := login(t, ta.base, "carla@atende.local", "atende123")   // supervisor
+			ana := login(t, ta.base, "ana@atende.local", "atende123")     // queues Atendimento, Financeiro
+			bruno := login(t, ta.base, "bruno@atende.local", "atende123") // queue Suporte
+			carla := login(t, ta.base, "carla@atende.local", "atende123") // supervisor
 			anaSock := dialSocket(t, ta.base, ana.token, 0)
 			brunoSock := dialSocket(t, ta.base, bruno.token, 0)
 			carlaSock := dialSocket(t, ta.base, carla.token, 0)
