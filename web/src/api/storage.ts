@@ -1,0 +1,36 @@
+// Local storage keys of spec section 3, in one place.
+export const storageKeys = {
+  token: 'token',
+  userId: 'userId',
+  companyId: 'companyId',
+  allHistory: 'allHistory',
+  clientTimestampDiff: 'clientTimestampDiff',
+  showAllTickets: 'showAllTickets',
+} as const;
+
+export type StorageKey = (typeof storageKeys)[keyof typeof storageKeys];
+
+// KeyValueStore is the part of window.localStorage the api layer uses; tests pass a Map.
+export interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export function memoryStore(): KeyValueStore {
+  const m = new Map<string, string>();
+  return {
+    getItem: (k) => m.get(k) ?? null,
+    setItem: (k, v) => void m.set(k, v),
+    removeItem: (k) => void m.delete(k),
+  };
+}
+
+export function browserStore(): KeyValueStore {
+  try {
+    if (typeof window !== 'undefined' && window.localStorage) return window.localStorage;
+  } catch {
+    // Storage can throw in private modes; fall through.
+  }
+  return memoryStore();
+}

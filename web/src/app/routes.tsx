@@ -1,0 +1,126 @@
+// The routes of spec section 2. The inbox (/ and /tickets/:ticketId?) is in the first
+// bundle; every other page is loaded on demand.
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Outlet, type RouteObject } from 'react-router';
+import { PrivateRoute, PublicRoute } from './guards';
+import { AppShell } from './AppShell';
+import { MainLayout } from '../features/layout/MainLayout';
+import { TicketsPage } from '../features/tickets/TicketsPage';
+import { Splash } from '../components/Splash';
+import type { PlaceholderPageName } from '../features/placeholder/PlaceholderPage';
+
+const LoginPage = lazy(() => import('../features/login/LoginPage'));
+const UpgradeInfoPage = lazy(() => import('../features/upgrade/UpgradeInfoPage'));
+const PlaceholderPage = lazy(() => import('../features/placeholder/PlaceholderPage'));
+const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Splash />}>{children}</Suspense>;
+}
+
+// Private pages not built yet: they render a titled placeholder.
+export const placeholderRoutes: [string, PlaceholderPageName][] = [
+  ['connections', 'connections'],
+  ['users', 'users'],
+  ['catalog', 'catalog'],
+  ['quickAnswers', 'quickAnswers'],
+  ['scheduledMessages', 'scheduledMessages'],
+  ['Bots', 'bots'],
+  ['Settings', 'settings'],
+  ['Queues', 'queues'],
+  ['Campaign', 'campaign'],
+  ['Categories', 'categories'],
+  ['NLPConfig', 'nlpConfig'],
+  ['Support', 'support'],
+  ['Super', 'super'],
+  ['advscheduler', 'agenda'],
+  ['Broadcasts', 'broadcasts'],
+  ['Tags', 'tags'],
+  ['BizFlow', 'bizFlow'],
+  ['Kanban', 'kanban'],
+  ['chats/:id?', 'chats'],
+  ['Groups', 'groups'],
+  ['MessagingAPI', 'messagingApi'],
+  ['announcements', 'announcements'],
+  ['waitpanel', 'waitPanel'],
+  ['ClientMap', 'clientMap'],
+  ['LeafletMap', 'leafletMap'],
+  ['newticket', 'newTicket'],
+  ['tableaux', 'dashboard'],
+  ['googlecalendar', 'googleCalendar'],
+  ['iaconfig', 'iaConfig'],
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    children: [
+      {
+        path: '/login',
+        element: (
+          <PublicRoute>
+            <Lazy>
+              <LoginPage />
+            </Lazy>
+          </PublicRoute>
+        ),
+      },
+      {
+        path: '/groupjoin',
+        element: (
+          <PublicRoute>
+            <Lazy>
+              <PlaceholderPage name="groupJoin" />
+            </Lazy>
+          </PublicRoute>
+        ),
+      },
+      {
+        path: '/',
+        element: (
+          <PrivateRoute>
+            <MainLayout>
+              <Outlet />
+            </MainLayout>
+          </PrivateRoute>
+        ),
+        children: [
+          { index: true, element: <TicketsPage /> },
+          { path: 'tickets/:ticketId?', element: <TicketsPage /> },
+          {
+            path: 'contacts',
+            element: (
+              <Lazy>
+                <ContactsPage />
+              </Lazy>
+            ),
+          },
+          {
+            path: 'upgradeinfo',
+            element: (
+              <Lazy>
+                <UpgradeInfoPage />
+              </Lazy>
+            ),
+          },
+          ...placeholderRoutes.map(([path, name]) => ({
+            path,
+            element: (
+              <Lazy>
+                <PlaceholderPage name={name} />
+              </Lazy>
+            ),
+          })),
+          {
+            path: '*',
+            element: (
+              <Lazy>
+                <PlaceholderPage name="notFound" />
+              </Lazy>
+            ),
+          },
+        ],
+      },
+    ],
+  },
+];

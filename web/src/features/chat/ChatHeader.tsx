@@ -1,0 +1,158 @@
+// Header of the conversation: back to /tickets, the contact, and the ticket actions of
+// spec section 2 driven by the ticket lifecycle machine (return, resolve, reopen, accept,
+// transfer, delete with ticket-options:deleteTicket, history).
+import { useEffect, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useActorRef, useSelector } from '@xstate/react';
+import { usePermissions, useUser } from '../../app/session';
+import { actions as perms } from '../../app/permissions';
+import { toastError } from '../../app/errors';
+import { useMediaQuery } from '../../app/hooks';
+import { MenuItem, Popover } from '../../components/Popover';
+import { toast } from '../../components/toast/toastStore';
+import { Avatar } from '../../components/Avatar';
+import { Icon, type IconName } from '../../components/Icon';
+import { IconButton } from '../../components/primitives';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { liveTicketMachine } from '../tickets/ticketCommands';
+import { TransferModal } from '../tickets/TransferModal';
+import { ChannelMark } from '../tickets/ChannelMark';
+import type { Ticket } from '../../api/types';
+import { HistoryModal } from './HistoryModal';
+import { HeaderActions, HeaderBar, HeaderContact, HeaderName, HeaderSub } from './style';
+
+export function ChatHeader({
+  ticket,
+  onTicketChanged,
+  onToggleContact,
+}: {
+  ticket: Ticket;
+  onTicketChanged: (t: Ticket) => void;
+  onToggleContact: () => void;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const user = useUser();
+  const { list, can } = usePermissions();
+  const actor = useActorRef(liveTicketMachine, { input: { ticket, userId: user.id, permissions: list } });
+  const busy = useSelector(actor, (s) => s.hasTag('busy'));
+  const state = useSelector(actor, (s) => (s.matches('pending') ? 'pending' : s.matches('open') ? 'open' : s.matches('closed') ? 'closed' : 'other'));
+  const [transferOpen, setTransferOpen] = useState(false);
+  const [deleteOpen, setDeleteOpen] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
+  // On a phone the secondary actions fold into a menu so the contact name keeps room.
+  const compact = useMediaQuery('(max-width: 477px)');
+
+  // Follow the ticket as the socket and the chat machine see it.
+  useEffect(() => {
+    if (actor.getSnapshot().context.ticket !== ticket) actor.send({ type: 'ticket.synced', ticket });
+  }, [actor, ticket]);
+
+  useEffect(() => {
+    const subs = [
+      actor.on('changed', (e) => {
+        onTicketChanged(e.ticket);
+        navigate(e.openForMe ? `/tickets/${e.ticket.id}` : '/tickets');
+      }),
+      actor.on('deleted', () => {
+        toast.success(t('chat.toast.deleted'));
+        navigate('/tickets');
+      }),
+      actor.on('failed', (e) => toastError(e.error)),
+    ];
+    return () => subs.forEach((s) => s.unsubscribe());
+  }, [actor, navigate, onTicketChanged, t]);
+
+  const contact = ticket.contact;
+  type Act = { key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'history' | 'delete'; icon: IconName; run: () => void };
+  const primary: Act[] = [];
+  const secondary: Act[] = [];
+  if (state === 'pending') primary.push({ key: 'accept', icon: 'check', run: () => actor.send({ type: 'ticket.accept' }) });
+  if (state === 'open') {
+    primary.push({ key: 'return', icon: 'undo', run: () => actor.send({ type: 'ticket.return' }) });
+    primary.push({ key: 'resolve', icon: 'doneAll', run: () => actor.send({ type: 'ticket.resolve' }) });
+  }
+  if (state === 'closed') primary.push({ key: 'reopen', icon: 'replay', run: () => actor.send({ type: 'ticket.reopen' }) });
+  if (state !== 'closed') secondary.push({ key: 'transfer', icon: 'swap', run: () => setTransferOpen(true) });
+  secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
+  if (can(perms.deleteTicket)) secondary.push({ key: 'delete', icon: 'delete', run: () => setDeleteOpen(true) });
+
+  const button = (a: Act): ReactNode => (
+    <IconButton key={a.key} type="button" aria-label={t(`chat.header.${a.key}`)} title={t(`chat.header.${a.key}`)} disabled={busy} onClick={a.run}>
+      <Icon name={a.icon} />
+    </IconButton>
+  );
+
+  return (
+    <HeaderBar>
+      <IconButton type="button" aria-label={t('chat.header.back')} onClick={() => navigate('/tickets')}>
+        <Icon name="arrowBack" />
+      </IconButton>
+      <HeaderContact type="button" onClick={onToggleContact} aria-label={t('chat.header.contactInfo')}>
+        <Avatar name={contact?.name} src={contact?.profilePicUrl || contact?.displayPic} size={40} />
+        <span>
+          <HeaderName>{contact?.name ?? `#${ticket.id}`}</HeaderName>
+          <HeaderSub>
+            <ChannelMark channel={ticket.channel} /> {contact?.number}
+            {ticket.user?.name && ` · ${t('chat.header.assignedTo', { name: ticket.user.name })}`}
+          </HeaderSub>
+        </span>
+      </HeaderContact>
+      <HeaderActions>
+        {primary.map(button)}
+        {compact ? (
+          <Popover
+            open={moreOpen}
+            onClose={() => setMoreOpen(false)}
+            align="right"
+            label={t('chat.header.more')}
+            anchor={
+              <IconButton type="button" aria-label={t('chat.header.more')} aria-expanded={moreOpen} onClick={() => setMoreOpen((o) => !o)}>
+                <Icon name="menu" />
+              </IconButton>
+            }
+          >
+            {secondary.map((a) => (
+              <MenuItem
+                key={a.key}
+                type="button"
+                disabled={busy}
+                onClick={() => {
+                  setMoreOpen(false);
+                  a.run();
+                }}
+              >
+                <Icon name={a.icon} size={18} />
+                {t(`chat.header.${a.key}`)}
+              </MenuItem>
+            ))}
+          </Popover>
+        ) : (
+          secondary.map(button)
+        )}
+      </HeaderActions>
+      <TransferModal
+        ticketId={ticket.id}
+        open={transferOpen}
+        onClose={() => setTransferOpen(false)}
+        onSubmit={(target) => actor.send({ type: 'ticket.transfer', ...target })}
+      />
+      <ConfirmDialog
+        open={deleteOpen}
+        title={t('chat.deleteTicket.title')}
+        confirmLabel={t('common.actions.delete')}
+        busy={busy}
+        onClose={() => setDeleteOpen(false)}
+        onConfirm={() => {
+          setDeleteOpen(false);
+          actor.send({ type: 'ticket.delete' });
+        }}
+      >
+        {t('chat.deleteTicket.body')}
+      </ConfirmDialog>
+      <HistoryModal ticketId={ticket.id} open={historyOpen} onClose={() => setHistoryOpen(false)} />
+    </HeaderBar>
+  );
+}

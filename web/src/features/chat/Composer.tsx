@@ -1,0 +1,239 @@
+// The message composer (spec section 2): up to 5 rows, Enter sends, Shift+Enter breaks
+// the line, the send button shows only with text, the emoji picker, '/' quick answers,
+// the mutually exclusive mode toggles and the independent signature. Enabled only
+// while the ticket is open; otherwise a placeholder says to reopen or accept.
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { composerMachine, modeOf, translationLanguages, type TranslationLanguage } from '../../machines/composer.machine';
+import { useDebounced } from '../../app/hooks';
+import { toastError } from '../../app/errors';
+import { quickAnswersApi } from '../../api/endpoints';
+import { Icon } from '../../components/Icon';
+import { IconButton, Select } from '../../components/primitives';
+import { Popover, MenuItem } from '../../components/Popover';
+import type { ID, QuickAnswer, TicketStatus } from '../../api/types';
+import { emojiPerLine, emojis } from './emojis';
+import { liveComposerMachine } from './liveComposer';
+import { AudioRecorder } from './AudioRecorder';
+import {
+  ComposerBox,
+  ComposerInputRow,
+  EmojiCell,
+  EmojiGrid,
+  QuickList,
+  ReplyPreview,
+  TextArea,
+  ToggleBar,
+} from './style';
+
+export const composerMaxRows = 5;
+export const quickAnswerDebounceMs = 500;
+
+export type ComposerActor = ActorRefFrom<typeof composerMachine>;
+
+export function useComposer(ticketId: ID, enabled: boolean, canSign: boolean, userName: string): ComposerActor {
+  const machine = useMemo(() => liveComposerMachine(userName), [userName]);
+  const actor = useActorRef(machine, { input: { ticketId, enabled, canSign } });
+  useEffect(() => {
+    actor.send({ type: 'composer.setEnabled', enabled });
+  }, [actor, enabled]);
+  useEffect(() => {
+    const sub = actor.on('failed', (e) => toastError(e.error));
+    return () => sub.unsubscribe();
+  }, [actor]);
+  return actor;
+}
+
+export function Composer({
+  actor,
+  ticketId,
+  status,
+  canSign,
+}: {
+  actor: ComposerActor;
+  ticketId: ID;
+  status: TicketStatus;
+  canSign: boolean;
+}) {
+  const { t } = useTranslation();
+  const text = useSelector(actor, (s) => s.context.text);
+  const quoted = useSelector(actor, (s) => s.context.quoted);
+  const language = useSelector(actor, (s) => s.context.language);
+  const mode = useSelector(actor, (s) => modeOf(s));
+  const signedOn = useSelector(actor, (s) => s.hasTag('signed'));
+  const sending = useSelector(actor, (s) => s.hasTag('sending'));
+  const [emojiOpen, setEmojiOpen] = useState(false);
+  const [recording, setRecording] = useState(false);
+  const enabled = status === 'open';
+
+  const quickQuery = text.startsWith('/') ? text.slice(1) : null;
+  const debouncedQuick = useDebounced(quickQuery, quickAnswerDebounceMs);
+  const [quick, setQuick] = useState<QuickAnswer[]>([]);
+  useEffect(() => {
+    if (debouncedQuick === null || !enabled) {
+      setQuick([]);
+      return;
+    }
+    let live = true;
+    quickAnswersApi.search(debouncedQuick).then(
+      (r) => live && setQuick(r.quickAnswers ?? []),
+      // A failed search silently hides the list (spec section 8).
+      () => live && setQuick([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [debouncedQuick, enabled]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      actor.send({ type: 'composer.send' });
+    }
+  };
+
+  const rows = Math.min(composerMaxRows, Math.max(1, text.split('\n').length));
+  const hasText = text.trim().length > 0;
+  const placeholder = !enabled
+    ? t('chat.composer.closedPlaceholder')
+    : mode === 'whisper'
+      ? t('chat.composer.whisperPlaceholder')
+      : mode === 'askAI'
+        ? t('chat.composer.askAIPlaceholder')
+        : t('chat.composer.placeholder');
+
+  const toggle = (m: 'whisper' | 'askAI' | 'textToAudio' | 'translation') => {
+    const type = {
+      whisper: 'composer.toggleWhisper',
+      askAI: 'composer.toggleAskAI',
+      textToAudio: 'composer.toggleTextToAudio',
+      translation: 'composer.toggleTranslation',
+    } as const;
+    actor.send({ type: type[m] });
+  };
+
+  return (
+    <ComposerBox $whisper={mode === 'whisper'} aria-label={t('chat.composer.label')}>
+      {quoted && (
+        <ReplyPreview>
+          <span>
+            <strong>{t('chat.composer.replyingTo')}</strong> {quoted.body}
+          </span>
+          <IconButton type="button" $size={28} aria-label={t('chat.composer.cancelReply')} onClick={() => actor.send({ type: 'composer.cancelReply' })}>
+            <Icon name="close" size={16} />
+          </IconButton>
+        </ReplyPreview>
+      )}
+      <ToggleBar role="group" aria-label={t('chat.composer.modes')}>
+        {(
+          [
+            ['whisper', 'lock'],
+            ['askAI', 'sparkle'],
+            ['textToAudio', 'volume'],
+            ['translation', 'translate'],
+          ] as const
+        ).map(([m, icon]) => (
+          <IconButton
+            key={m}
+            type="button"
+            $size={32}
+            $active={mode === m}
+            aria-pressed={mode === m}
+            aria-label={t(`chat.composer.modeNames.${m}`)}
+            title={t(`chat.composer.modeNames.${m}`)}
+            disabled={!enabled}
+            onClick={() => toggle(m)}
+          >
+            <Icon name={icon} size={18} />
+          </IconButton>
+        ))}
+        {mode === 'translation' && (
+          <Select
+            aria-label={t('chat.composer.language')}
+            value={language}
+            disabled={!enabled}
+            onChange={(e) => actor.send({ type: 'composer.setLanguage', language: e.target.value as TranslationLanguage })}
+            style={{ width: 'auto', minHeight: 32 }}
+          >
+            {translationLanguages.map((l) => (
+              <option key={l} value={l}>
+                {t(`chat.composer.languages.${l}`)}
+              </option>
+            ))}
+          </Select>
+        )}
+        {canSign && (
+          <IconButton
+            type="button"
+            $size={32}
+            $active={signedOn}
+            aria-pressed={signedOn}
+            aria-label={t('chat.composer.sign')}
+            title={t('chat.composer.sign')}
+            disabled={!enabled}
+            onClick={() => actor.send({ type: 'composer.toggleSignature' })}
+          >
+            <Icon name="edit" size={18} />
+          </IconButton>
+        )}
+      </ToggleBar>
+      <ComposerInputRow>
+        <Popover
+          open={emojiOpen}
+          onClose={() => setEmojiOpen(false)}
+          up
+          width={emojiPerLine * 32 + 16}
+          label={t('chat.composer.emoji')}
+          anchor={
+            <IconButton type="button" aria-label={t('chat.composer.emoji')} disabled={!enabled} onClick={() => setEmojiOpen((o) => !o)}>
+              <Icon name="mood" />
+            </IconButton>
+          }
+        >
+          <EmojiGrid $perLine={emojiPerLine}>
+            {emojis.map((e) => (
+              <EmojiCell key={e} type="button" onClick={() => actor.send({ type: 'composer.insert', text: e })}>
+                {e}
+              </EmojiCell>
+            ))}
+          </EmojiGrid>
+        </Popover>
+        {recording ? (
+          <AudioRecorder ticketId={ticketId} onDone={() => setRecording(false)} />
+        ) : (
+          <>
+            <TextArea
+              aria-label={t('chat.composer.input')}
+              rows={rows}
+              value={text}
+              placeholder={placeholder}
+              disabled={!enabled}
+              onChange={(e) => actor.send({ type: 'composer.type', text: e.target.value })}
+              onKeyDown={onKeyDown}
+            />
+            {hasText ? (
+              <IconButton type="button" aria-label={t('chat.composer.send')} disabled={!enabled || sending} onClick={() => actor.send({ type: 'composer.send' })}>
+                <Icon name="send" />
+              </IconButton>
+            ) : (
+              <IconButton type="button" aria-label={t('chat.recorder.start')} disabled={!enabled} onClick={() => setRecording(true)}>
+                <Icon name="mic" />
+              </IconButton>
+            )}
+          </>
+        )}
+      </ComposerInputRow>
+      {quick.length > 0 && (
+        <QuickList role="listbox" aria-label={t('chat.composer.quickAnswers')}>
+          {quick.map((q) => (
+            <MenuItem key={q.id} type="button" role="option" onClick={() => actor.send({ type: 'composer.replace', text: q.message })}>
+              <strong>/{q.shortcut}</strong> <span>{q.message}</span>
+            </MenuItem>
+          ))}
+        </QuickList>
+      )}
+    </ComposerBox>
+  );
+}

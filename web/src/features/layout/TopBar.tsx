@@ -1,0 +1,41 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { usePermissions, useUser } from '../../app/session';
+import { actions } from '../../app/permissions';
+import { useNow, useMediaQuery } from '../../app/hooks';
+import { appVersion } from '../../app/version';
+import { useOnline } from '../../app/realtime';
+import { Icon } from '../../components/Icon';
+import { IconButton } from '../../components/primitives';
+import { NotificationBell } from './NotificationBell';
+import { UserMenu } from './UserMenu';
+import { greetingFor } from './menu';
+import { AppBar, Greeting, OfflineDot, Spacer, VersionButton } from './style';
+
+export function TopBar({ onMenu }: { onMenu: () => void }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const { can } = usePermissions();
+  const navigate = useNavigate();
+  const now = useNow(60_000);
+  const online = useOnline();
+  const narrow = useMediaQuery('(max-width: 477px)');
+  const greeting = greetingFor(new Date(now).getHours());
+  return (
+    <AppBar>
+      <IconButton type="button" aria-label={t('layout.topBar.menu')} onClick={onMenu}>
+        <Icon name="menu" />
+      </IconButton>
+      <Greeting>{t(`layout.greeting.${greeting}`, { name: user.name })}</Greeting>
+      <Spacer />
+      {!online && <OfflineDot role="status" title={t('layout.topBar.offline')} aria-label={t('layout.topBar.offline')} />}
+      {!narrow && (
+        <VersionButton type="button" onClick={() => navigate('/upgradeinfo')} title={t('layout.topBar.versionHint')}>
+          {t('layout.topBar.version', { version: appVersion })}
+        </VersionButton>
+      )}
+      {can(actions.viewNotifications) && <NotificationBell />}
+      <UserMenu />
+    </AppBar>
+  );
+}

@@ -1,0 +1,129 @@
+import { render, screen, waitFor, within, act } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { ThemeProvider } from 'styled-components';
+import { I18nextProvider } from 'react-i18next';
+import i18n from '../../i18n';
+import { theme } from '../../theme';
+import { routes } from '../../app/routes';
+import { mockFetch, route } from '../../test/fetch';
+import { toastDurationMs, toastStore } from '../../components/toast/toastStore';
+
+// The socket is the api layer's other door: keep it shut in page tests.
+vi.mock('../../api/socket', () => ({
+  serverEvents: [],
+  socketIoTransport: () => ({ emit: () => {}, reconnect: () => {}, close: () => {} }),
+}));
+
+const user = { id: 7, name: 'Ana Souza', email: 'ana@atende.dev', profile: 'admin', companyId: 1, queues: [] };
+
+function app() {
+  const router = createMemoryRouter(routes, { initialEntries: ['/login'] });
+  render(
+    <I18nextProvider i18n={i18n}>
+      <ThemeProvider theme={theme}>
+        <RouterProvider router={router} />
+      </ThemeProvider>
+    </I18nextProvider>,
+  );
+  return router;
+}
+
+const inbox = [
+  route('GET', '/settings', { body: [{ key: 'sideMenu', value: 'enabled' }] }),
+  route('GET', '/tickets', { body: { tickets: [], count: 0, hasMore: false } }),
+  route('GET', '/tags/list', { body: [] }),
+  route('GET', '/users/list', { body: [] }),
+];
+
+describe('LoginPage', () => {
+  beforeEach(() => toastStore.clear());
+
+  it('asks for email and password before calling the server', async () => {
+    const { calls } = mockFetch(...inbox);
+    app();
+    await userEvent.click(await screen.findByRole('button', { name: 'Entrar' }));
+    expect(screen.getAllByRole('alert').map((e) => e.textContent)).toEqual(['Obrigatório', 'Obrigatório']);
+    expect(calls.filter((c) => c.url === '/auth/login')).toEqual([]);
+  });
+
+  it('toggles the password visibility', async () => {
+    mockFetch(...inbox);
+    app();
+    const password = await screen.findByLabelText('Senha');
+    expect(password).toHaveAttribute('type', 'password');
+    await userEvent.click(screen.getByRole('button', { name: 'Mostrar senha' }));
+    expect(password).toHaveAttribute('type', 'text');
+    await userEvent.click(screen.getByRole('button', { name: 'Ocultar senha' }));
+    expect(password).toHaveAttribute('type', 'password');
+  });
+
+  it('shows the terms of use: liability, LGPD and channel providers', async () => {
+    mockFetch(...inbox);
+    app();
+    await userEvent.click(await screen.findByRole('button', { name: 'termos de uso' }));
+    const dialog = screen.getByRole('dialog', { name: 'Termos de uso' });
+    expect(within(dialog).getByRole('heading', { name: 'Limites de responsabilidade' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Proteção de dados (LGPD)' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('heading', { name: 'Provedores dos canais' })).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Entendi' }));
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('logs in: posts the credentials, stores the token, toasts and goes to /tickets', async () => {
+    const { calls } = mockFetch(route('POST', '/auth/login', { body: { token: 'jwt-1', user } }), ...inbox);
+    const router = app();
+    await userEvent.type(await screen.findByLabelText('E-mail'), ' ana@atende.dev ');
+    await userEvent.type(screen.getByLabelText('Senha'), 's3cret!');
+    await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText('Login efetuado com sucesso!')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/tickets'));
+    expect(calls.find((c) => c.url === '/auth/login')?.body).toEqual({ email: 'ana@atende.dev', password: 's3cret!' });
+    expect(window.localStorage.getItem('token')).toBe('jwt-1');
+    expect(window.localStorage.getItem('userId')).toBe('7');
+    // The main layout greets the user by name.
+    expect(await screen.findByText(/Ana Souza/)).toBeInTheDocument();
+  });
+
+  it('shows the translated server error on wrong credentials and stays', async () => {
+    mockFetch(route('POST', '/auth/login', { status: 401, body: { error: 'ERR_INVALID_CREDENTIALS' } }), ...inbox);
+    const router = app();
+    await userEvent.type(await screen.findByLabelText('E-mail'), 'ana@atende.dev');
+    await userEvent.type(screen.getByLabelText('Senha'), 'nope');
+    await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText('Erro de autenticação. Tente novamente.')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(window.localStorage.getItem('token')).toBeNull();
+  });
+
+  it('sends a signed-in visitor of /login to the inbox after the start-up refresh', async () => {
+    window.localStorage.setItem('token', 'old');
+    const { calls } = mockFetch(route('POST', '/auth/refresh_token', { body: { token: 'new', user } }), ...inbox);
+    const router = app();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(calls[0].url).toBe('/auth/refresh_token');
+    expect(window.localStorage.getItem('token')).toBe('new');
+  });
+});
+
+describe('toasts', () => {
+  it('close themselves after 3 s', () => {
+    vi.useFakeTimers();
+    try {
+      const { toast } = toastApi();
+      toast.success('x');
+      expect(toastStore.getSnapshot()).toHaveLength(1);
+      act(() => vi.advanceTimersByTime(toastDurationMs - 1));
+      expect(toastStore.getSnapshot()).toHaveLength(1);
+      act(() => vi.advanceTimersByTime(1));
+      expect(toastStore.getSnapshot()).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+import * as toastModule from '../../components/toast/toastStore';
+function toastApi() {
+  return toastModule;
+}

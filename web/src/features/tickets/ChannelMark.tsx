@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import { ChannelDot } from './style';
+
+const known = ['whatsapp', 'waba', 'facebook', 'instagram', 'telegram', 'socket'] as const;
+export type KnownChannel = (typeof known)[number];
+
+export function channelOf(c: string | undefined): KnownChannel {
+  return (known as readonly string[]).includes(c ?? '') ? (c as KnownChannel) : 'whatsapp';
+}
+
+const short: Record<KnownChannel, string> = {
+  whatsapp: 'W',
+  waba: 'WB',
+  facebook: 'f',
+  instagram: 'IG',
+  telegram: 'T',
+  socket: '</>',
+};
+
+export function ChannelMark({ channel }: { channel: string | undefined }) {
+  const { t } = useTranslation();
+  const c = channelOf(channel);
+  const name = t(`tickets.channels.${c}`);
+  return (
+    <ChannelDot $channel={c} title={name} role="img" aria-label={name}>
+      {short[c]}
+    </ChannelDot>
+  );
+}

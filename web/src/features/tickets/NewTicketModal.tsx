@@ -1,0 +1,74 @@
+// New ticket: search a contact (from 3 characters, debounced) and open a ticket for it.
+import { useEffect, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
+import { Field, Input, Muted } from '../../components/primitives';
+import { MenuItem } from '../../components/Popover';
+import { Avatar } from '../../components/Avatar';
+import { useDebounced } from '../../app/hooks';
+import { useUser } from '../../app/session';
+import { toastError } from '../../app/errors';
+import { contactsApi, ticketsApi } from '../../api/endpoints';
+import { ticketStore } from '../../machines/ticketStore';
+import type { Contact } from '../../api/types';
+
+export const contactSearchMinChars = 3;
+
+export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const user = useUser();
+  const navigate = useNavigate();
+  const [text, setText] = useState('');
+  const query = useDebounced(text.trim(), 500);
+  const [found, setFound] = useState<Contact[]>([]);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open || query.length < contactSearchMinChars) {
+      setFound([]);
+      return;
+    }
+    let live = true;
+    contactsApi.search(query).then(
+      (r) => live && setFound(r.contacts ?? []),
+      () => live && setFound([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [open, query]);
+
+  const create = async (c: Contact) => {
+    setBusy(true);
+    try {
+      const ticket = await ticketsApi.create({ contactId: c.id, userId: user.id, status: 'open' });
+      ticketStore.upsert(ticket);
+      onClose();
+      navigate(`/tickets/${ticket.id}`);
+    } catch (e) {
+      toastError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={onClose} title={t('tickets.newTicket.title')}>
+      <Field>
+        {t('tickets.newTicket.search')}
+        <Input value={text} onChange={(e) => setText(e.target.value)} placeholder={t('tickets.newTicket.placeholder')} />
+      </Field>
+      {text.trim().length > 0 && text.trim().length < contactSearchMinChars && <Muted>{t('tickets.newTicket.minChars')}</Muted>}
+      <div role="listbox" aria-label={t('tickets.newTicket.results')}>
+        {found.map((c) => (
+          <MenuItem key={c.id} type="button" role="option" disabled={busy} onClick={() => void create(c)}>
+            <Avatar name={c.name} src={c.profilePicUrl} size={28} />
+            <span>{c.name}</span>
+            <Muted>{c.number}</Muted>
+          </MenuItem>
+        ))}
+      </div>
+    </Dialog>
+  );
+}

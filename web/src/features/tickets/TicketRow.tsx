@@ -1,0 +1,122 @@
+// One row of the ticket list (spec section 2, Ticket row). It reads its ticket from the
+// store by id. Clicking opens the conversation, except for pending rows, which only act
+// through Accept, Spy (open without accepting) and Transfer.
+import { memo, type CSSProperties, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNow } from '../../app/hooks';
+import { formatListTime } from '../../app/format';
+import { Avatar } from '../../components/Avatar';
+import { Badge, Button } from '../../components/primitives';
+import { AgeBadge } from './AgeBadge';
+import { ChannelMark } from './ChannelMark';
+import { useTicket } from './useTicket';
+import type { ID, Ticket } from '../../api/types';
+import {
+  RowActions,
+  RowBody,
+  RowLine,
+  RowName,
+  RowPreview,
+  RowShell,
+  RowTime,
+  QueueStripe,
+  UserTag,
+} from './style';
+
+export interface TicketRowActions {
+  onOpen: (id: ID) => void;
+  onAccept: (ticket: Ticket) => void;
+  onSpy: (id: ID) => void;
+  onTransfer: (ticket: Ticket) => void;
+}
+
+export interface TicketRowProps extends TicketRowActions {
+  id: ID;
+  selected?: boolean;
+  style?: CSSProperties;
+  ariaAttributes?: Record<string, unknown>;
+}
+
+export const TicketRow = memo(function TicketRow({
+  id,
+  selected,
+  style,
+  ariaAttributes,
+  onOpen,
+  onAccept,
+  onSpy,
+  onTransfer,
+}: TicketRowProps) {
+  const { t } = useTranslation();
+  const ticket = useTicket(id);
+  const now = useNow(60_000);
+  if (!ticket) return <div style={style} {...ariaAttributes} />;
+  const pending = ticket.status === 'pending';
+  const name = ticket.contact?.name || ticket.contact?.number || t('tickets.row.unknownContact');
+  const open = () => {
+    if (!pending) onOpen(id);
+  };
+  const onKey = (e: KeyboardEvent) => {
+    if ((e.key === 'Enter' || e.key === ' ') && e.target === e.currentTarget) {
+      e.preventDefault();
+      open();
+    }
+  };
+  return (
+    <RowShell
+      style={style}
+      {...ariaAttributes}
+      $selected={!!selected}
+      $clickable={!pending}
+      tabIndex={0}
+      aria-current={selected ? 'true' : undefined}
+      aria-label={name}
+      data-testid={`ticket-row-${id}`}
+      onClick={open}
+      onKeyDown={onKey}
+    >
+      <QueueStripe
+        $color={ticket.queue?.color}
+        title={ticket.queue?.name ?? t('tickets.row.noQueue')}
+        aria-label={ticket.queue?.name ?? t('tickets.row.noQueue')}
+        role="img"
+      />
+      <Avatar name={name} src={ticket.contact?.profilePicUrl || ticket.contact?.displayPic} size={44} />
+      <RowBody>
+        <RowLine>
+          <RowName>{name}</RowName>
+          {ticket.status === 'closed' && <Badge $tone="muted">{t('tickets.row.resolved')}</Badge>}
+          <RowTime>{formatListTime(ticket.updatedAt, now)}</RowTime>
+        </RowLine>
+        <RowLine>
+          <RowPreview>{ticket.lastMessage}</RowPreview>
+          {ticket.unreadMessages > 0 && (
+            <Badge $tone="success" aria-label={t('tickets.row.unread', { count: ticket.unreadMessages })}>
+              {ticket.unreadMessages}
+            </Badge>
+          )}
+        </RowLine>
+        <RowLine>
+          <ChannelMark channel={ticket.channel} />
+          {ticket.user?.name && <UserTag>{ticket.user.name}</UserTag>}
+          <AgeBadge updatedAt={ticket.updatedAt} />
+        </RowLine>
+        {pending && (
+          <RowLine>
+            <RowActions onClick={(e) => e.stopPropagation()}>
+              <Button type="button" $small onClick={() => onAccept(ticket)}>
+                {t('tickets.actions.accept')}
+              </Button>
+              <Button type="button" $small $variant="secondary" onClick={() => onSpy(id)}>
+                {t('tickets.actions.spy')}
+              </Button>
+              <Button type="button" $small $variant="ghost" onClick={() => onTransfer(ticket)}>
+                {t('tickets.actions.transfer')}
+              </Button>
+            </RowActions>
+          </RowLine>
+        )}
+      </RowBody>
+    </RowShell>
+  );
+});

@@ -1,0 +1,31 @@
+// Keys are type-checked against the default locale (pt-BR).
+import 'i18next';
+import type backendErrors from './locales/pt-BR/backendErrors.json';
+import type chat from './locales/pt-BR/chat.json';
+import type common from './locales/pt-BR/common.json';
+import type contacts from './locales/pt-BR/contacts.json';
+import type layout from './locales/pt-BR/layout.json';
+import type login from './locales/pt-BR/login.json';
+import type pages from './locales/pt-BR/pages.json';
+import type tickets from './locales/pt-BR/tickets.json';
+import type validation from './locales/pt-BR/validation.json';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'translation';
+    returnNull: false;
+    resources: {
+      translation: {
+        backendErrors: typeof backendErrors;
+        chat: typeof chat;
+        common: typeof common;
+        contacts: typeof contacts;
+        layout: typeof layout;
+        login: typeof login;
+        pages: typeof pages;
+        tickets: typeof tickets;
+        validation: typeof validation;
+      };
+    };
+  }
+}
