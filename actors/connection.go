@@ -67,8 +67,11 @@ type ConnectionConfig struct {
 	Channels    engine.ChannelFactory
 	// Journal receives the connection's status changes (stream connection/<id>).
 	Journal engine.Journal
-	Clock   engine.Clock // engine.SystemClock when nil
-	Logger  zerolog.Logger
+	// Outbox, when set, lists messages recorded but never sent; the actor sends them
+	// once its channel has started (after a crash of the node that held it).
+	Outbox engine.Outbox
+	Clock  engine.Clock // engine.SystemClock when nil
+	Logger zerolog.Logger
 	// CallTimeout bounds one call to a ticket actor or a store (5 s when zero).
 	CallTimeout time.Duration
 	// SendAttempts is how often a temporary send failure is retried (8 when zero),
@@ -144,7 +147,7 @@ func (a *connActor) Receive(ctx actor.Context) {
 	case *statusMsg:
 		ctx.Respond(&sinkAnswer{err: a.onStatus(msg.s)})
 	case *startResult:
-		a.onStartResult(msg)
+		a.onStartResult(ctx, msg)
 	case *sendResult:
 		a.onSendResult(ctx, msg)
 	case *retryDeliver:
@@ -250,7 +253,7 @@ type startResult struct {
 	err error
 }
 
-func (a *connActor) onStartResult(m *startResult) {
+func (a *connActor) onStartResult(ctx actor.Context, m *startResult) {
 	if m.gen != a.gen {
 		return
 	}
@@ -261,6 +264,31 @@ func (a *connActor) onStartResult(m *startResult) {
 	}
 	a.started = true
 	a.log.Info().Str("channel", a.conn.Channel).Msg("channel started")
+	a.resendPending(ctx)
+}
+
+// resendPending hands the channel what tickets recorded for it but no channel ever
+// accepted. A message whose send completed just before a crash, but whose ack had not
+// been recorded yet, goes out a second time: delivery is at least once, and channels
+// that accept our message id de-duplicate it.
+func (a *connActor) resendPending(ctx actor.Context) {
+	if a.cfg.Outbox == nil {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	pending, err := a.cfg.Outbox.PendingOutbound(cctx, a.id, 500)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("read unsent messages")
+		return
+	}
+	for _, p := range pending {
+		a.deliver(ctx, DeliverRequest{TicketID: p.TicketID, MessageID: p.MessageID, ContactID: p.ContactID,
+			Body: p.Body, MediaType: p.MediaType, MediaURL: p.MediaURL, QuotedID: p.QuotedID}, 0)
+	}
+	if len(pending) > 0 {
+		a.log.Info().Int("messages", len(pending)).Msg("re-sending messages recorded but not sent")
+	}
 }
 
 func (a *connActor) stopChannel() {

@@ -222,3 +222,35 @@ func TestConnectionRetriesTemporarySendFailures(t *testing.T) {
 		}
 	})
 }
+
+// settableOutbox answers what the test put in it.
+type settableOutbox struct {
+	mu      sync.Mutex
+	pending []engine.PendingOutbound
+}
+
+func (o *settableOutbox) PendingOutbound(context.Context, engine.ID, int) ([]engine.PendingOutbound, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.pending, nil
+}
+
+// A connection that starts sends what its tickets recorded but no channel accepted
+// (its previous node died between the append and the send) — once, even when the
+// ticket's dispatch hands it the same message again.
+func TestConnectionResendsUnsentMessagesOnStart(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	ctx := context.Background()
+	ob := &settableOutbox{}
+	r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Outbox = ob })
+	ct, _, err := r.contacts.FindOrCreateByNumber(ctx, 1, "webchat:late", "Atrasado")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob.pending = []engine.PendingOutbound{{TicketID: 1, MessageID: 41, ContactID: ct.ID, Body: "ficou para trás"}}
+	_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	eventually(t, "the unsent message", func() bool { return len(ch.sentTo("webchat:late")) == 1 })
+	if got := ch.sentTo("webchat:late")[0]; got.MessageID != 41 || got.Body != "ficou para trás" {
+		t.Fatalf("sent %+v", got)
+	}
+}

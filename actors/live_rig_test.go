@@ -91,7 +91,7 @@ type liveRig struct {
 	factory  *recFactory
 }
 
-func newLiveRig(t *testing.T, d *db.DB) *liveRig {
+func newLiveRig(t *testing.T, d *db.DB, opts ...func(*ConnectionConfig)) *liveRig {
 	t.Helper()
 	j, err := journal.New(d, journal.Config{Logger: zerolog.Nop()})
 	if err != nil {
@@ -102,11 +102,15 @@ func newLiveRig(t *testing.T, d *db.DB) *liveRig {
 	r := &liveRig{d: d, journal: j, conns: connection.New(d, nil), guard: connection.NewGuard(d),
 		contacts: store.NewContacts(d, nil), factory: &recFactory{chs: map[engine.ID]*recChannel{}}}
 	routines := &Routines{}
+	cc := ConnectionConfig{Connections: r.conns, Contacts: r.contacts, Guard: r.guard,
+		IDs: db.NewIDs(d, 100), Channels: r.factory, Journal: j, Logger: zerolog.Nop(),
+		SendBackoff: 5 * time.Millisecond, Routines: routines}
+	for _, o := range opts {
+		o(&cc)
+	}
 	kinds := []*cluster.Kind{
 		TicketKind(TicketConfig{Journal: j, Logger: zerolog.Nop(), Dispatch: DispatchToConnections}),
-		ConnectionKind(ConnectionConfig{Connections: r.conns, Contacts: r.contacts, Guard: r.guard,
-			IDs: db.NewIDs(d, 100), Channels: r.factory, Journal: j, Logger: zerolog.Nop(),
-			SendBackoff: 5 * time.Millisecond, Routines: routines}),
+		ConnectionKind(cc),
 	}
 	n, err := StartNode(NodeConfig{Kinds: kinds, Logger: zerolog.Nop()})
 	if err != nil {

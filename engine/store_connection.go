@@ -39,3 +39,22 @@ type TicketGuard interface {
 type IDAllocator interface {
 	Next(ctx context.Context, name string) (ID, error)
 }
+
+// PendingOutbound is a message of ours that no channel has accepted yet (ack 0).
+type PendingOutbound struct {
+	TicketID  ID
+	MessageID ID
+	ContactID ID
+	Body      string
+	MediaType string
+	MediaURL  string
+	QuotedID  ID
+}
+
+// Outbox finds what a connection still has to send: messages recorded by tickets
+// (the journal is the outbox) whose send never completed, e.g. because the node that
+// held the connection died between the append and the send.
+type Outbox interface {
+	// PendingOutbound lists at most limit unsent messages of connectionID, oldest first.
+	PendingOutbound(ctx context.Context, connectionID ID, limit int) ([]PendingOutbound, error)
+}

@@ -96,7 +96,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
-			IDs: l.ids, Channels: channelFactory{webchat: l.webchat}, Journal: l.journal, Logger: log, Routines: l.routines}),
+			IDs: l.ids, Channels: channelFactory{webchat: l.webchat}, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
+			Logger: log, Routines: l.routines}),
 	}
 	if l.node, err = actors.StartNode(actors.NodeConfig{Kinds: kinds, Logger: log}); err != nil {
 		return err
