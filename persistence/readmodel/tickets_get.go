@@ -45,7 +45,7 @@ func (s *Queries) hydrate(ctx context.Context, company engine.ID, ids []engine.I
 		LEFT JOIN users u ON u.id = t.user_id AND u.company_id = t.company_id
 		LEFT JOIN queues q ON q.id = t.queue_id AND q.company_id = t.company_id
 		WHERE t.company_id = ` + c + ` AND t.deleted = FALSE AND ` + a.inList("t.id", ids)
-	rs, err := s.db.SQL.QueryContext(ctx, query, a.list...)
+	rs, err := s.query(ctx, query, a.list)
 	if err != nil {
 		return nil, fmt.Errorf("read tickets of company %d: %w", company, err)
 	}
@@ -126,7 +126,7 @@ func (s *Queries) fillTags(ctx context.Context, company engine.ID, byID map[engi
 		JOIN tags g ON g.id = tt.tag_id AND g.company_id = tt.company_id
 		WHERE tt.company_id = ` + a.add(company) + ` AND ` + a.inList("tt.ticket_id", unique(ids)) + `
 		ORDER BY tt.ticket_id, g.name_key, g.id`
-	rs, err := s.db.SQL.QueryContext(ctx, query, a.list...)
+	rs, err := s.query(ctx, query, a.list)
 	if err != nil {
 		return fmt.Errorf("read ticket tags of company %d: %w", company, err)
 	}
@@ -145,4 +145,14 @@ func (s *Queries) fillTags(ctx context.Context, company engine.ID, byID map[engi
 		return fmt.Errorf("read ticket tags of company %d: %w", company, err)
 	}
 	return nil
+}
+
+// GetTickets reads many tickets of one company at once (in the order of ids, missing
+// or deleted ones left out): the realtime publisher reads every ticket a batch of
+// journal events touches with one query instead of one per ticket.
+func (s *Queries) GetTickets(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Ticket, error) {
+	if companyID <= 0 {
+		return nil, nil
+	}
+	return s.hydrate(ctx, companyID, ids)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,42 @@ type ticketCache struct {
 
 func newTicketCache(q engine.TicketQueries) *ticketCache {
 	return &ticketCache{q: q, seen: map[engine.ID]*engine.Ticket{}}
+}
+
+// bulkTickets is implemented by read models that read many tickets in one query.
+type bulkTickets interface {
+	GetTickets(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Ticket, error)
+}
+
+// prefetch reads at once every ticket the batch's events touch, when the read model
+// can; what it cannot find stays for get to read (or mark missing) one by one.
+func (c *ticketCache) prefetch(ctx context.Context, evs []engine.RecordedEvent) {
+	bulk, ok := c.q.(bulkTickets)
+	if !ok {
+		return
+	}
+	byCompany := map[engine.ID][]engine.ID{}
+	for _, ev := range evs {
+		if !strings.HasPrefix(ev.StreamID, "ticket/") {
+			continue
+		}
+		id, err := strconv.ParseInt(strings.TrimPrefix(ev.StreamID, "ticket/"), 10, 64)
+		if err != nil {
+			continue
+		}
+		if _, seen := c.seen[id]; !seen && !slices.Contains(byCompany[ev.CompanyID], id) {
+			byCompany[ev.CompanyID] = append(byCompany[ev.CompanyID], id)
+		}
+	}
+	for company, ids := range byCompany {
+		ts, err := bulk.GetTickets(ctx, company, ids)
+		if err != nil {
+			return // get reads them one by one and reports the error
+		}
+		for i := range ts {
+			c.seen[ts[i].ID] = &ts[i]
+		}
+	}
 }
 
 func (c *ticketCache) get(ctx context.Context, company, id engine.ID) (*engine.Ticket, error) {

@@ -163,6 +163,7 @@ func (p *Publisher) step(ctx context.Context) (int, error) {
 		}
 	}
 	tickets := newTicketCache(p.cfg.Queries)
+	tickets.prefetch(ctx, evs)
 	for _, ev := range evs {
 		if err := p.publish(ctx, ev, tickets); err != nil {
 			// One event that cannot be published must not stop the others: clients

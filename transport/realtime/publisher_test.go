@@ -269,3 +269,72 @@ func TestUnknownAndDeletedTicketsDoNotStopThePublisher(t *testing.T) {
 		t.Fatalf("deletion → %s %v", name, body)
 	}
 }
+
+// bulkTicketsStub is tickets with the bulk read, counting how it is used.
+type bulkTicketsStub struct {
+	*tickets
+	bulkCalls, singleCalls int
+	mu                     sync.Mutex
+}
+
+func (b *bulkTicketsStub) GetTickets(ctx context.Context, company engine.ID, ids []engine.ID) ([]engine.Ticket, error) {
+	b.mu.Lock()
+	b.bulkCalls++
+	b.mu.Unlock()
+	var out []engine.Ticket
+	for _, id := range ids {
+		if t, err := b.tickets.GetTicket(ctx, company, id); err == nil {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func (b *bulkTicketsStub) GetTicket(ctx context.Context, company, id engine.ID) (engine.Ticket, error) {
+	b.mu.Lock()
+	b.singleCalls++
+	b.mu.Unlock()
+	return b.tickets.GetTicket(ctx, company, id)
+}
+
+// A batch touching many tickets reads them with one bulk query.
+func TestBatchReadsTicketsInBulk(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	j, err := journal.New(d, journal.Config{Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	q := &bulkTicketsStub{tickets: &tickets{m: map[engine.ID]engine.Ticket{}}}
+	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var last int64
+	for id := engine.ID(1); id <= 30; id++ {
+		q.set(engine.Ticket{ID: id, CompanyID: 1, Status: engine.StatusPending})
+		typ, body, _ := engine.EncodeTicketEvent(engine.TicketMessageReceived{MessageID: 100 + id, Body: "oi", At: at})
+		res, err := j.Append(context.Background(), 1, engine.TicketStream(id), engine.AnyVersion, engine.EventData{Type: typ, Data: body})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last = res.LastPosition()
+	}
+	backlog := socket.NewPositionBacklog(0, 0, 0, nil)
+	hub, _ := socket.NewHub(socket.HubConfig{Backlog: backlog})
+	pub, err := New(Config{Source: j, Hub: hub, Backlog: backlog, Queries: q, Poll: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub.Start()
+	defer pub.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for pub.Position() < last {
+		if time.Now().After(deadline) {
+			t.Fatal("publisher stuck")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.bulkCalls != 1 || q.singleCalls != 0 {
+		t.Fatalf("%d bulk and %d single reads for one batch of 30 tickets; want 1 and 0", q.bulkCalls, q.singleCalls)
+	}
+}
