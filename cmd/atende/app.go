@@ -15,7 +15,6 @@ import (
 	"atende/engine"
 	"atende/persistence/connection"
 	"atende/persistence/db"
-	"atende/persistence/ratelimit"
 	"atende/persistence/seed"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
@@ -72,8 +71,8 @@ func (s stores) seedDeps(log zerolog.Logger) seed.Deps {
 		RefDeps: seed.RefDeps{Contacts: s.contacts, Queues: s.queues, Tags: s.tags, QuickAnswers: s.quickAnswers}}
 }
 
-func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (a *app, err error) {
-	a = &app{cfg: cfg, log: log}
+func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err error) {
+	a := &app{cfg: cfg, log: log}
 	defer func() {
 		if err != nil {
 			a.close(context.Background())
@@ -96,11 +95,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (a *app, err er
 	if a.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL}, a.stores.users, clock); err != nil {
 		return nil, err
 	}
-	accounts, err := ratelimit.New(5, 15*time.Minute, 0, clock)
-	if err != nil {
-		return nil, err
-	}
-	addresses, err := ratelimit.New(20, 15*time.Minute, 0, clock)
+	accounts, addresses, err := a.sharedState(ctx, clock)
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +142,13 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	a.log.Info().Str("addr", ln.Addr().String()).Str("version", version).Str("db", a.db.Desc).Msg("serving")
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()
-	a.live.routines.Go(func() { a.live.activateConnections(context.Background(), a.log) })
+	keepCtx, stopKeeping := context.WithCancel(context.Background())
+	a.onClose(func(context.Context) error { stopKeeping(); return nil })
+	if a.cfg.Cluster {
+		a.live.routines.Go(func() { a.live.keepConnections(keepCtx, a.log, 2*time.Second) })
+	} else {
+		a.live.routines.Go(func() { a.live.activateConnections(keepCtx, a.log) })
+	}
 	select {
 	case err := <-errc:
 		a.close(context.Background())

@@ -20,13 +20,13 @@ import (
 
 // api is a logged-in REST client.
 type api struct {
-	t     *testing.T
+	t     testing.TB
 	base  string
 	token string
 	user  int64
 }
 
-func login(t *testing.T, base, email, password string) *api {
+func login(t testing.TB, base, email, password string) *api {
 	t.Helper()
 	a := &api{t: t, base: base}
 	var out struct {
@@ -77,11 +77,12 @@ func (a *api) call(method, path string, body any, want int, out any) {
 type sioEvent struct {
 	Name string
 	Body map[string]any
+	At   time.Time // when it arrived
 }
 
 // sioClient is a minimal Socket.IO v4 (Engine.IO 4, websocket) client for tests.
 type sioClient struct {
-	t    *testing.T
+	t    testing.TB
 	conn net.Conn
 	rw   io.ReadWriter // conn, reading first what the handshake buffered
 
@@ -92,7 +93,7 @@ type sioClient struct {
 	closed chan struct{}
 }
 
-func dialSocket(t *testing.T, base, token string, lastSeq int64) *sioClient {
+func dialSocket(t testing.TB, base, token string, lastSeq int64) *sioClient {
 	t.Helper()
 	u := strings.Replace(base, "http://", "ws://", 1) + "/socket.io/?EIO=4&transport=websocket"
 	conn, br, _, err := ws.Dial(context.Background(), u)
@@ -147,7 +148,7 @@ func (c *sioClient) loop() {
 			if json.Unmarshal([]byte(s[2:]), &arr) != nil || len(arr) < 2 {
 				continue
 			}
-			var ev sioEvent
+			ev := sioEvent{At: time.Now()}
 			_ = json.Unmarshal(arr[0], &ev.Name)
 			_ = json.Unmarshal(arr[1], &ev.Body)
 			c.mu.Lock()
@@ -201,6 +202,8 @@ func (c *sioClient) waitEvent(what string, match func(sioEvent) bool) sioEvent {
 	return got
 }
 
+func (c *sioClient) receivedAt() []sioEvent { return c.received() }
+
 func (c *sioClient) received() []sioEvent {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -209,7 +212,7 @@ func (c *sioClient) received() []sioEvent {
 
 // customer is a web chat visitor speaking the widget's protocol.
 type customer struct {
-	t      *testing.T
+	t      testing.TB
 	conn   net.Conn
 	token  string
 	mu     sync.Mutex
@@ -217,7 +220,7 @@ type customer struct {
 	wmu    sync.Mutex
 }
 
-func dialCustomer(t *testing.T, base string, connID int64, token string) *customer {
+func dialCustomer(t testing.TB, base string, connID int64, token string) *customer {
 	t.Helper()
 	u := fmt.Sprintf("%s/webchat/ws?c=%d", strings.Replace(base, "http://", "ws://", 1), connID)
 	if token != "" {
@@ -282,7 +285,7 @@ func (c *customer) say(id, body string) {
 	c.wait("ack of "+id, func(f map[string]any) bool { return f["type"] == "ack" && f["id"] == id })
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for !cond() {

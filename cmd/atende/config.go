@@ -30,6 +30,14 @@ type Config struct {
 	PublicURL       string        // PUBLIC_URL: how customers and providers reach this server (web chat, webhooks)
 	SeedDemo        bool          // SEED_DEMO: create the demo tenant at start (idempotent)
 	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: graceful shutdown budget, default 20s
+
+	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
+	Cluster         bool     // CLUSTER: join or start a cluster
+	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
+	GossipAdvertise string   // GOSSIP_ADVERTISE: address other nodes reach the gossip on
+	Seeds           []string // CLUSTER_SEEDS: gossip addresses of nodes to join; none starts a new cluster
+	ActorAddr       string   // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
+	ActorAdvertise  string   // ACTOR_ADVERTISE: host:port other nodes reach the actors on
 }
 
 // Production reports whether the server runs in production mode.
@@ -60,6 +68,13 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		cookieDefault = v == "true" || v == "1"
 	}
 	fs.BoolVar(&c.CookieSecure, "cookie-secure", cookieDefault, "send the refresh cookie only over HTTPS (COOKIE_SECURE)")
+	fs.BoolVar(&c.Cluster, "cluster", env("CLUSTER", "") == "true" || env("CLUSTER", "") == "1", "run as a member of a cluster (CLUSTER)")
+	fs.StringVar(&c.GossipAddr, "gossip-addr", env("GOSSIP_ADDR", "0.0.0.0:7946"), "memberlist bind address (GOSSIP_ADDR)")
+	fs.StringVar(&c.GossipAdvertise, "gossip-advertise", env("GOSSIP_ADVERTISE", ""), "gossip address other nodes reach (GOSSIP_ADVERTISE)")
+	var seeds string
+	fs.StringVar(&seeds, "seeds", env("CLUSTER_SEEDS", ""), "comma-separated gossip addresses to join (CLUSTER_SEEDS)")
+	fs.StringVar(&c.ActorAddr, "actor-addr", env("ACTOR_ADDR", ""), "actor remote bind host:port (ACTOR_ADDR)")
+	fs.StringVar(&c.ActorAdvertise, "actor-advertise", env("ACTOR_ADVERTISE", ""), "actor host:port other nodes reach (ACTOR_ADVERTISE)")
 	var access, refresh, shutdown string
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
 	fs.StringVar(&refresh, "refresh-ttl", env("REFRESH_TOKEN_TTL", "168h"), "refresh token lifetime (REFRESH_TOKEN_TTL)")
@@ -76,6 +91,17 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if c.ShutdownTimeout, err = parsePositive("shutdown-timeout", shutdown); err != nil {
 		return Config{}, err
+	}
+	for _, s := range strings.Split(seeds, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			c.Seeds = append(c.Seeds, s)
+		}
+	}
+	if c.ActorAddr == "" {
+		c.ActorAddr = "127.0.0.1:0"
+		if c.Cluster {
+			c.ActorAddr = "0.0.0.0:8090"
+		}
 	}
 	if c.MediaDir == "" {
 		c.MediaDir = filepath.Join(c.DataDir, "media")
@@ -104,6 +130,17 @@ func (c Config) validate() error {
 	case "json", "console":
 	default:
 		return fmt.Errorf("config: LOG_FORMAT must be json or console, got %q", c.LogFormat)
+	}
+	if c.Cluster {
+		if !strings.HasPrefix(c.DatabaseURL, "postgres://") && !strings.HasPrefix(c.DatabaseURL, "postgresql://") {
+			return errors.New("config: cluster mode needs PostgreSQL (DATABASE_URL=postgres://…); SQLite is one node's file")
+		}
+		if c.RedisURL == "" {
+			return errors.New("config: cluster mode needs Redis (REDIS_URL) for presence, rate limits and token revocation")
+		}
+		if c.JWTSecret == "" {
+			return errors.New("config: cluster mode needs JWT_SECRET, the same on every node")
+		}
 	}
 	if c.Production() {
 		if c.JWTSecret == "" {

@@ -50,6 +50,9 @@ func TestConfigRefusals(t *testing.T) {
 		{"unknown env", nil, map[string]string{"ATENDE_ENV": "staging"}, "development or production"},
 		{"bad ttl", []string{"--access-ttl", "-1s"}, nil, "positive duration"},
 		{"bad log format", nil, map[string]string{"LOG_FORMAT": "xml"}, "json or console"},
+		{"cluster on sqlite", []string{"--cluster"}, map[string]string{"REDIS_URL": "redis://x", "JWT_SECRET": strings.Repeat("k", 40)}, "needs PostgreSQL"},
+		{"cluster without redis", []string{"--cluster"}, map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": strings.Repeat("k", 40)}, "needs Redis"},
+		{"cluster without secret", []string{"--cluster"}, map[string]string{"DATABASE_URL": "postgres://x/y", "REDIS_URL": "redis://x"}, "needs JWT_SECRET"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -94,5 +97,20 @@ func TestDevSecretIsStable(t *testing.T) {
 	}
 	if info.Mode().Perm() != 0o600 {
 		t.Fatalf("secret file mode %v, want 0600", info.Mode().Perm())
+	}
+}
+
+func TestClusterConfig(t *testing.T) {
+	c, err := parseConfig([]string{"--cluster", "--seeds", "10.0.0.1:7946, 10.0.0.2:7946"}, envOf(map[string]string{
+		"DATABASE_URL": "postgres://x/y", "REDIS_URL": "redis://r", "JWT_SECRET": strings.Repeat("k", 40)}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Seeds) != 2 || c.Seeds[1] != "10.0.0.2:7946" || c.ActorAddr != "0.0.0.0:8090" || c.GossipAddr != "0.0.0.0:7946" {
+		t.Fatalf("cluster config %+v", c)
+	}
+	single, _ := parseConfig(nil, envOf(nil))
+	if single.ActorAddr != "127.0.0.1:0" || single.Cluster {
+		t.Fatalf("single node actor address %q", single.ActorAddr)
 	}
 }

@@ -24,14 +24,14 @@ type testApp struct {
 	done   chan error
 }
 
-func testConfig(t *testing.T, databaseURL string) Config {
+func testConfig(t testing.TB, databaseURL string) Config {
 	dir := t.TempDir()
 	return Config{Env: "development", DatabaseURL: databaseURL, DataDir: dir, MediaDir: filepath.Join(dir, "media"),
 		JWTSecret: strings.Repeat("e2e-secret-", 4), SeedDemo: true, AccessTTL: 15 * time.Minute,
 		RefreshTTL: 24 * time.Hour, ShutdownTimeout: 5 * time.Second, LogLevel: "error"}
 }
 
-func startApp(t *testing.T, cfg Config) *testApp {
+func startApp(t testing.TB, cfg Config) *testApp {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	a, err := newApp(ctx, cfg, zerolog.Nop())
@@ -59,7 +59,7 @@ func (ta *testApp) stop() {
 	ta.cancel = nil
 }
 
-func (ta *testApp) webChatID(t *testing.T) engine.ID {
+func (ta *testApp) webChatID(t testing.TB) engine.ID {
 	t.Helper()
 	conns, err := ta.app.stores.connections.List(context.Background(), 1)
 	if err != nil {

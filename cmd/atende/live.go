@@ -99,11 +99,19 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			IDs: l.ids, Channels: channelFactory{webchat: l.webchat}, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Logger: log, Routines: l.routines}),
 	}
-	if l.node, err = actors.StartNode(actors.NodeConfig{Kinds: kinds, Logger: log}); err != nil {
+	nc, prov, err := a.nodeConfig(kinds)
+	if err != nil {
+		return err
+	}
+	if l.node, err = actors.StartNode(nc); err != nil {
 		return err
 	}
 	a.onClose(func(context.Context) error {
-		l.node.Stop(false)
+		// A graceful stop hands this node's actors over before it returns.
+		l.node.Stop(a.cfg.Cluster)
+		if prov != nil {
+			_ = prov.Shutdown(false)
+		}
 		l.routines.Close()
 		return nil
 	})

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+)
+
+// BenchmarkIngestWebChat is B3 of BENCHMARKS.md: web chat customers write at a target
+// rate; each message goes through the connection and ticket actors into the durable
+// journal (PostgreSQL, fsync on), the read models and the realtime publisher, to the
+// sockets of supervisors watching the pending tab. It reports the latency from the
+// customer's send to the event's arrival on a watching socket, and checks that every
+// acknowledged message arrived exactly once.
+//
+// The load is bounded: ATENDE_B3_MESSAGES (default 2000) messages from
+// ATENDE_B3_CUSTOMERS (50) customers at ATENDE_B3_RATE (1000) messages/s, watched by
+// ATENDE_B3_WATCHERS (5) sockets. Customers, watchers and server share the box's two
+// cores, so the defaults stay at half the target rate; raise them on a bigger box.
+func BenchmarkIngestWebChat(b *testing.B) {
+	total := envInt("ATENDE_B3_MESSAGES", 2000)
+	customers := envInt("ATENDE_B3_CUSTOMERS", 50)
+	rate := envInt("ATENDE_B3_RATE", 1000)
+	watchers := envInt("ATENDE_B3_WATCHERS", 5)
+	for i := 0; i < b.N; i++ {
+		runIngest(b, total, customers, rate, watchers)
+	}
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+func runIngest(b *testing.B, total, customers, rate, watchers int) {
+	cfg := testConfig(b, dbtest.DurableURL(b, db.Postgres))
+	ta := startApp(b, cfg)
+	connID := ta.webChatID(b)
+	admin := login(b, ta.base, "carla@atende.local", "atende123")
+	var socks []*sioClient
+	for range watchers {
+		s := dialSocket(b, ta.base, admin.token, 0)
+		s.emit("joinTickets", "pending")
+		socks = append(socks, s)
+	}
+	custs := make([]*plainCustomer, customers)
+	for i := range custs {
+		c, err := rawCustomer(ta.base, connID, fmt.Sprintf("b3-%d-%d", time.Now().UnixNano(), i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		custs[i] = c
+	}
+	var mu sync.Mutex
+	sentAt := make(map[string]time.Time, total)
+	interval := time.Second / time.Duration(rate)
+	start := time.Now()
+	var wg sync.WaitGroup
+	perCustomer := total / customers
+	for i, c := range custs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range perCustomer {
+				// Customers take turns so that the whole load keeps the target rate.
+				due := start.Add(time.Duration(k*customers+i) * interval)
+				if d := time.Until(due); d > 0 {
+					time.Sleep(d)
+				}
+				body := fmt.Sprintf("b3 %d-%d", i, k)
+				mu.Lock()
+				sentAt[body] = time.Now()
+				mu.Unlock()
+				if err := c.say(fmt.Sprintf("m%d", k), body); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	sent := perCustomer * customers
+	var lat []time.Duration
+	dups, missing := 0, 0
+	deadline := time.Now().Add(30 * time.Second)
+	for _, s := range socks {
+		var got map[string]int
+		for {
+			got = map[string]int{}
+			for _, ev := range s.receivedAt() {
+				m, _ := ev.Body["message"].(map[string]any)
+				body, _ := m["body"].(string)
+				if ev.Name != "appMessage" || !strings.HasPrefix(body, "b3 ") {
+					continue
+				}
+				got[body]++
+				if got[body] == 1 && s == socks[0] {
+					mu.Lock()
+					lat = append(lat, ev.At.Sub(sentAt[body]))
+					mu.Unlock()
+				}
+			}
+			if len(got) >= sent || time.Now().After(deadline) {
+				break
+			}
+			lat = lat[:0]
+			time.Sleep(50 * time.Millisecond)
+		}
+		for body := range sentAt {
+			switch got[body] {
+			case 0:
+				missing++
+			case 1:
+			default:
+				dups++
+			}
+		}
+	}
+	if missing > 0 || dups > 0 {
+		b.Errorf("B3: %d deliveries missing, %d duplicated", missing, dups)
+	}
+	slices.Sort(lat)
+	q := func(p float64) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	b.ReportMetric(float64(sent)/elapsed.Seconds(), "msgs/s")
+	b.ReportMetric(q(0.50), "p50-ms")
+	b.ReportMetric(q(0.99), "p99-ms")
+	b.ReportMetric(float64(watchers), "watchers")
+	b.ReportMetric(float64(missing+dups), "lost+dup")
+	ta.stop()
+}
