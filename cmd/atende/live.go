@@ -214,7 +214,7 @@ func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visit
 	if err != nil || tid == 0 {
 		return nil, err
 	}
-	page, err := l.queries.ListMessages(ctx, conn.CompanyID, tid, engine.MessageQuery{})
+	msgs, err := l.queries.AllMessages(ctx, conn.CompanyID, tid)
 	if err != nil {
 		if engine.CodeOf(err) == engine.ErrNoTicketFound {
 			return nil, nil
@@ -222,7 +222,7 @@ func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visit
 		return nil, err
 	}
 	var out []webchat.HistoryItem
-	for _, m := range page.Messages {
+	for _, m := range msgs {
 		if m.MediaType == engine.MediaWhisper || m.IsDeleted {
 			continue
 		}

@@ -239,9 +239,23 @@ func (s *Contacts) Update(ctx context.Context, companyID, id engine.ID, in engin
 		if err := s.lock(ctx, tx, companyID, id); err != nil {
 			return err
 		}
+		// A channel's address (webchat:<visitor>, a page-scoped id) is not a phone
+		// number: sent back unchanged it is kept, so such contacts can be renamed.
+		var current string
+		if err := tx.QueryRowContext(ctx, `SELECT number FROM contacts WHERE id = $1 AND company_id = $2`,
+			id, companyID).Scan(&current); err != nil {
+			return fmt.Errorf("update contact %d: %w", id, err)
+		}
+		keep := current != "" && strings.TrimSpace(in.Number) == current && !allDigits(current)
+		if keep {
+			in.Number = ""
+		}
 		in, err := engine.ValidateContact(in)
 		if err != nil {
 			return err
+		}
+		if keep {
+			in.Number = current
 		}
 		nameNorm := refFold(in.Name)
 		_, err = tx.ExecContext(ctx, `UPDATE contacts SET name = $1, name_norm = $2, number = $3, email = $4,
@@ -302,4 +316,13 @@ func (s *Contacts) Delete(ctx context.Context, companyID, id engine.ID) error {
 		return engine.E(engine.ErrNoContactFound)
 	}
 	return nil
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }

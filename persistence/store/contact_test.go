@@ -562,3 +562,27 @@ func TestContactAppraisal(t *testing.T) {
 		refWantCode(t, s.AddAppraisal(ctx, refA, 424242, 1), engine.ErrNoContactFound)
 	})
 }
+
+// A contact a channel created keeps its channel address when staff rename it.
+func TestChannelContactCanBeRenamed(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'A')`)
+		s := store.NewContacts(d, nil)
+		c, _, err := s.FindOrCreateByNumber(ctx, 1, "webchat:v42", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Update(ctx, 1, c.ID, engine.ContactInput{Name: "Maria Visitante", Number: "webchat:v42", Email: "maria@example.com"})
+		if err != nil {
+			t.Fatalf("rename a web chat contact: %v", err)
+		}
+		if got.Name != "Maria Visitante" || got.Number != "webchat:v42" {
+			t.Fatalf("after rename %+v", got)
+		}
+		// Changing it to something that is not a phone number is still refused.
+		if _, err := s.Update(ctx, 1, c.ID, engine.ContactInput{Name: "Maria", Number: "webchat:other"}); engine.CodeOf(err) != engine.ErrValidation {
+			t.Fatalf("new non-phone number: %v", err)
+		}
+	})
+}
