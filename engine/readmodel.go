@@ -79,7 +79,10 @@ const (
 	// TicketCountCap: a count that cannot come from the per-status counters (it
 	// involves tags, a date, unread messages or a search) is counted up to this many
 	// tickets; a larger result answers Count = TicketCountCap and CountCapped true
-	// (the web app shows "1000+").
+	// (the web app shows "1000+"). On PostgreSQL the count is not run when the
+	// planner's statistics expect at least this many (nor for a word search common
+	// enough to be read by walking the list): Count is then the cap, CountCapped, an
+	// estimate. Searches that match few tickets are counted exactly.
 	TicketCountCap = 1000
 	// UnreadTicketsLimit bounds UnreadTickets.
 	UnreadTicketsLimit = 100
@@ -180,8 +183,8 @@ func (q TicketQuery) Validate() error {
 }
 
 // TicketPage is the answer of GET /tickets: {tickets, count, hasMore} plus the cursor
-// of the next page. Count is the number of tickets the query selects in all (capped,
-// see TicketCountCap). Each ticket carries contact (id, name, number, email,
+// of the next page. Count is the number of tickets the query selects in all; with
+// CountCapped it is a lower bound or an estimate (see TicketCountCap). Each ticket carries contact (id, name, number, email,
 // profilePicUrl, displayPic), user {id, name}, queue {id, name, color} and tags
 // [{id, name, color}].
 type TicketPage struct {
@@ -246,10 +249,10 @@ type TicketSearch struct {
 //
 //	joão silva       contact name, number or e-mail contains the text (accents and
 //	                 case ignored; "(65) 9999-0000" is read as digits)
-//	m:boleto vencido a message of the ticket contains every word (whole words, the
-//	                 last one also as a prefix when it has 3 or more characters:
-//	                 "m:bol" finds "boleto"); accents and case ignored; deleted
-//	                 messages are not searched
+//	m:boleto vencido the ticket's messages contain every word, not necessarily in the
+//	                 same message (whole words, the last one also as a prefix when it
+//	                 has 3 or more characters: "m:bol" finds "boleto"); accents and
+//	                 case ignored; whispers are searched, deleted messages are not
 //	p:20261122-0000  the protocol starts with the value
 //	t:65 99999       the contact's number contains the digits of the value
 //	d:22/11/2026     the ticket was created that day, Cuiabá time (also 2026-11-22)

@@ -1,14 +1,14 @@
 package readmodel
 
-// ForceWordPlan makes q search words by walking the list ("walk") or from the index
-// ("driven") whatever the statistics say, so tests cover both plans.
-func ForceWordPlan(q *Queries, plan string) {
+// ForceSearchPlan makes q read searches by walking the list ("walk") or from the
+// matching set ("driven") whatever the statistics say, so tests cover both plans.
+func ForceSearchPlan(q *Queries, plan string) {
 	switch plan {
 	case "walk":
-		q.wordMode = wordModeWalk
+		q.searchMode = searchModeWalk
 	case "driven":
-		q.wordMode = wordModeDriven
+		q.searchMode = searchModeDriven
 	default:
-		q.wordMode = wordModeAuto
+		q.searchMode = searchModeAuto
 	}
 }

@@ -71,8 +71,8 @@ func (s *Queries) ticketExists(ctx context.Context, company, ticket engine.ID) e
 		return errNoTicket(company, ticket)
 	}
 	var one int
-	err := s.db.SQL.QueryRowContext(ctx, `SELECT 1 FROM tickets WHERE id = $1 AND company_id = $2 AND deleted = FALSE`,
-		ticket, company).Scan(&one)
+	err := s.queryRow(ctx, `SELECT 1 FROM tickets WHERE id = $1 AND company_id = $2 AND deleted = FALSE`,
+		[]any{ticket, company}).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return errNoTicket(company, ticket)
 	}
@@ -96,7 +96,7 @@ const messageSelect = `SELECT m.id, m.company_id, m.ticket_id, m.seq, m.contact_
 // readMessages runs messageSelect with the rest of the query and returns the
 // messages with their seqs.
 func (s *Queries) readMessages(ctx context.Context, rest string, list []any) ([]engine.Message, []int64, error) {
-	rs, err := s.db.SQL.QueryContext(ctx, messageSelect+rest, list...)
+	rs, err := s.query(ctx, messageSelect+rest, list)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -41,6 +41,8 @@ func TestKeysetPagingWhileTicketsArrive(t *testing.T) {
 		{"one walk per queue", user, engine.TicketQuery{Status: engine.StatusPending}},
 		{"tag filter", principal(1, 1, engine.ProfileAdmin), engine.TicketQuery{Status: engine.StatusPending, TagIDs: []engine.ID{20}}},
 		{"all statuses", user, engine.TicketQuery{}},
+		{"contact search", principal(1, 1, engine.ProfileAdmin), engine.TicketQuery{SearchParam: "joao"}},
+		{"date search", user, engine.TicketQuery{SearchParam: "d:22/11/2026", Status: engine.StatusPending}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dbtest.Each(t, func(t *testing.T, d *db.DB) {
@@ -92,7 +94,9 @@ func TestKeysetPagingWhileTicketsArrive(t *testing.T) {
 							break
 						}
 					}
-					page = list(t, w, c.p, engine.TicketQuery{Status: c.q.Status, TagIDs: c.q.TagIDs, Cursor: page.NextCursor})
+					q := c.q
+					q.Cursor = page.NextCursor
+					page = list(t, w, c.p, q)
 				}
 				for id := range want {
 					if !seen[id] && !moved[id] {

@@ -98,18 +98,28 @@ func (x *wordIndex) flush(ctx context.Context) error {
 		return int(a.chunk - b.chunk)
 	})
 	rows := make([][]any, len(keys))
+	var multi []engine.ID // tickets that reached a second chunk
 	for i, k := range keys {
 		ws := x.added[k]
-		rows[i] = []any{k.ticket, k.chunk, ws.company, strings.Join(ws.list, " ")}
+		rows[i] = []any{k.ticket, k.chunk, ws.company, k.chunk > 0, strings.Join(ws.list, " ")}
+		if k.chunk > 0 && (len(multi) == 0 || multi[len(multi)-1] != k.ticket) {
+			multi = append(multi, k.ticket)
+		}
 	}
 	x.added = map[chunkKey]*wordSet{}
-	err := insertRows(ctx, x.tx, db.Postgres, "ticket_words", []string{"ticket_id", "chunk", "company_id", "words"},
-		[]string{"", "", "", "strip(to_tsvector('simple', %s))"}, rows,
+	err := insertRows(ctx, x.tx, db.Postgres, "ticket_words", []string{"ticket_id", "chunk", "company_id", "multi", "words"},
+		[]string{"", "", "", "", "strip(to_tsvector('simple', %s))"}, rows,
 		`ON CONFLICT (ticket_id, chunk) DO UPDATE SET words = strip(ticket_words.words || excluded.words)
 		WHERE strip(ticket_words.words || excluded.words) <> ticket_words.words
 			AND length(ticket_words.words) < `+strconv.Itoa(maxChunkWords), nil)
 	if err != nil {
 		return err
+	}
+	if len(multi) > 0 {
+		if _, err := x.tx.ExecContext(ctx, `UPDATE ticket_words SET multi = TRUE WHERE ticket_id = ANY($1) AND NOT multi`,
+			multi); err != nil {
+			return fmt.Errorf("mark multi-chunk tickets: %w", err)
+		}
 	}
 	tickets := make([]engine.ID, 0, len(x.removed))
 	for id := range x.removed {
@@ -171,10 +181,10 @@ func (x *wordIndex) rebuild(ctx context.Context, ticket engine.ID, d deletion) e
 		if err != nil {
 			return err
 		}
-		_, err = x.tx.ExecContext(ctx, `INSERT INTO ticket_words (ticket_id, chunk, company_id, words)
-			VALUES ($1, $2, $3, strip(to_tsvector('simple', $4)))
+		_, err = x.tx.ExecContext(ctx, `INSERT INTO ticket_words (ticket_id, chunk, company_id, multi, words)
+			VALUES ($1, $2, $3, $4, strip(to_tsvector('simple', $5)))
 			ON CONFLICT (ticket_id, chunk) DO UPDATE SET words = excluded.words`,
-			ticket, c, d.company, strings.Join(ws.list, " "))
+			ticket, c, d.company, c > 0, strings.Join(ws.list, " "))
 		if err != nil {
 			return err
 		}

@@ -16,9 +16,9 @@ type filters struct {
 	unread  bool
 	search  engine.TicketSearch
 	company engine.ID
-	// wordHits, on PostgreSQL, holds every ticket with the rarest searched word when
-	// there are few (see Queries.wordPlan); nil means walk the list and probe.
-	wordHits []engine.ID
+	// driver, on PostgreSQL, is the small set the page is read from (see
+	// tickets_driven.go); nil walks the list.
+	driver *driver
 	// wordWalk: a common word is searched by walking the list; its count is not read.
 	wordWalk bool
 }
@@ -41,11 +41,10 @@ func (f filters) sql(a *args, d db.Dialect, loc *time.Location) string {
 	if f.unread {
 		conj = append(conj, "t.unread_messages > 0")
 	}
-	if f.wordHits != nil {
-		conj = append(conj, "t.id = ANY("+a.add(f.wordHits)+")")
-	}
-	if s := searchSQL(a, d, loc, f.company, f.search); s != "" {
-		conj = append(conj, s)
+	if !f.driver.covers() {
+		if s := searchSQL(a, d, loc, f.company, f.search); s != "" {
+			conj = append(conj, s)
+		}
 	}
 	return strings.Join(conj, " AND ")
 }
@@ -80,12 +79,7 @@ func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s e
 	case engine.SearchWord:
 		// Every word must occur in the ticket (migration 0212).
 		if d == db.Postgres {
-			parts := make([]string, len(s.Words))
-			for i, w := range s.Words {
-				parts[i] = "EXISTS (SELECT 1 FROM ticket_words w WHERE w.ticket_id = t.id AND w.words @@ to_tsquery('simple', " +
-					a.add(tsTerm(w, i == len(s.Words)-1)) + "))"
-			}
-			return strings.Join(parts, " AND ")
+			return wordsSQL(a, s.Words)
 		}
 		c := a.add(company)
 		parts := make([]string, len(s.Words))
@@ -96,6 +90,17 @@ func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s e
 		return "t.id IN (" + strings.Join(parts, " INTERSECT ") + ")"
 	}
 	return ""
+}
+
+// wordsSQL is, on PostgreSQL, "ticket t holds every word": one probe per word of the
+// ticket's chunks of ticket_words.
+func wordsSQL(a *args, words []string) string {
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = "EXISTS (SELECT 1 FROM ticket_words w WHERE w.ticket_id = t.id AND w.words @@ to_tsquery('simple', " +
+			a.add(tsTerm(w, i == len(words)-1)) + "))"
+	}
+	return strings.Join(parts, " AND ")
 }
 
 // prefixMin is the length from which the last word of a word search also matches as

@@ -22,7 +22,10 @@ import (
 //
 // Count: without tags, date, unread or search it is the exact sum of the query's
 // cells of ticket_counts; otherwise the matching tickets are counted up to
-// engine.TicketCountCap (CountCapped above). A word search for a word common enough to
+// engine.TicketCountCap (CountCapped above) — on PostgreSQL only when the planner
+// expects fewer than the cap; otherwise Count is the cap, CountCapped, without
+// counting. A search read from a small driving set (tickets_driven.go) is counted
+// exactly from that set. A word search for a word common enough to
 // be searched by walking the list (see wordPlan) is not counted: it answers
 // TicketCountCap, CountCapped — the statistics put the word in thousands of tickets.
 func (s *Queries) ListTickets(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketPage, error) {
@@ -46,18 +49,23 @@ func (s *Queries) ListTickets(ctx context.Context, p engine.Principal, q engine.
 		return page, nil
 	}
 	f := s.filters(p.CompanyID, q, search)
-	if search.Kind == engine.SearchWord && s.db.Dialect == db.Postgres {
-		var err error
-		if f.wordHits, f.wordWalk, err = s.wordPlan(ctx, p.CompanyID, search.Words); err != nil {
-			return page, err
-		}
+	var err error
+	if f.driver, f.wordWalk, err = s.planSearch(ctx, p.CompanyID, search); err != nil {
+		return page, fmt.Errorf("list tickets of company %d: %w", p.CompanyID, err)
 	}
 	scs := scopes(p, q, search.Kind != engine.SearchNone)
 	offset := 0
 	if after == nil && q.PageNumber > 1 {
 		offset = (q.PageNumber - 1) * engine.TicketPageSize
 	}
-	keys, err := s.pageKeys(ctx, p.CompanyID, branches(scs), f, after, offset, engine.TicketPageSize+1)
+	var keys []keyset
+	counted := false
+	if f.driver != nil {
+		keys, page.Count, err = s.drivenPage(ctx, p.CompanyID, f.driver, scs, f, after, offset, engine.TicketPageSize+1)
+		counted = true
+	} else {
+		keys, err = s.pageKeys(ctx, p.CompanyID, branches(scs), f, after, offset, engine.TicketPageSize+1)
+	}
 	if err != nil {
 		return page, fmt.Errorf("list tickets of company %d: %w", p.CompanyID, err)
 	}
@@ -74,8 +82,10 @@ func (s *Queries) ListTickets(ctx context.Context, p engine.Principal, q engine.
 	if page.Tickets, err = s.hydrate(ctx, p.CompanyID, ids); err != nil {
 		return page, err
 	}
-	if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, f); err != nil {
-		return page, err
+	if !counted {
+		if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, f); err != nil {
+			return page, err
+		}
 	}
 	return page, nil
 }
@@ -118,7 +128,7 @@ func (s *Queries) UnreadTickets(ctx context.Context, p engine.Principal) ([]engi
 	query := `SELECT t.id FROM tickets t WHERE t.company_id = ` + a.add(p.CompanyID) +
 		` AND t.unread_messages > 0 AND t.deleted = FALSE AND ` + scopesPredicate(&a, scs) +
 		` ORDER BY t.updated_at DESC, t.id DESC LIMIT ` + a.add(engine.UnreadTicketsLimit)
-	rs, err := s.db.SQL.QueryContext(ctx, query, a.list...)
+	rs, err := s.query(ctx, query, a.list)
 	if err != nil {
 		return nil, fmt.Errorf("unread tickets of user %d: %w", p.UserID, err)
 	}
@@ -188,7 +198,7 @@ func (s *Queries) pageKeys(ctx context.Context, company engine.ID, bs []branch, 
 		query = "SELECT id, updated_at FROM (" + strings.Join(parts, " UNION ALL ") +
 			") AS u ORDER BY updated_at DESC, id DESC LIMIT " + a.add(limit) + " OFFSET " + a.add(offset)
 	}
-	rs, err := s.db.SQL.QueryContext(ctx, query, a.list...)
+	rs, err := s.query(ctx, query, a.list)
 	if err != nil {
 		return nil, err
 	}
@@ -209,6 +219,23 @@ func (s *Queries) pageKeys(ctx context.Context, company engine.ID, bs []branch, 
 func (s *Queries) count(ctx context.Context, company engine.ID, scs []statusScope, f filters) (int, bool, error) {
 	if f.wordWalk {
 		return engine.TicketCountCap, true, nil
+	}
+	if !f.dimensional() && s.db.Dialect == db.Postgres {
+		// Counting up to the cap can cost as much as the page times the cap: when the
+		// planner expects well over the cap, take its word for it.
+		var a args
+		query := `SELECT 1 FROM tickets t WHERE t.company_id = ` + a.add(company) + ` AND t.deleted = FALSE AND ` +
+			scopesPredicate(&a, scs)
+		if extra := f.sql(&a, s.db.Dialect, s.loc); extra != "" {
+			query += " AND " + extra
+		}
+		est, err := s.explainRows(ctx, query, a.list...)
+		if err != nil {
+			return 0, false, fmt.Errorf("count tickets of company %d: %w", company, err)
+		}
+		if est >= engine.TicketCountCap {
+			return engine.TicketCountCap, true, nil
+		}
 	}
 	var a args
 	var query string
@@ -234,7 +261,7 @@ func (s *Queries) count(ctx context.Context, company engine.ID, scs []statusScop
 		query = "SELECT count(*) FROM (SELECT * FROM (" + strings.Join(parts, " UNION ALL ") + ") AS u LIMIT " + lim + ") AS n"
 	}
 	var n int64
-	if err := s.db.SQL.QueryRowContext(ctx, query, a.list...).Scan(&n); err != nil {
+	if err := s.queryRow(ctx, query, a.list).Scan(&n); err != nil {
 		return 0, false, fmt.Errorf("count tickets of company %d: %w", company, err)
 	}
 	if n > engine.TicketCountCap && !f.dimensional() {

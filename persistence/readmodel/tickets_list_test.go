@@ -2,6 +2,7 @@ package readmodel_test
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -108,22 +109,7 @@ func TestSearchPrefixes(t *testing.T) {
 		all := []engine.ID{9, 8, 7, 6, 5, 4, 3, 2, 1}
 		search := func(s string) engine.TicketQuery { return engine.TicketQuery{SearchParam: s} }
 		runListCases(t, w, []listCase{
-			// Plain text: contact name (accents and case folded), number, e-mail.
-			{"name", ana, search("joao"), []engine.ID{9, 1}, -1},
-			{"name accents and case", bia, search("  JOÃO da  "), []engine.ID{9, 1}, -1},
-			{"surname", ana, search("silva"), []engine.ID{9, 1}, -1},
-			{"number", ana, search("5565999990001"), []engine.ID{9, 1}, -1},
-			{"formatted number", ana, search("(65) 99999-0001"), []engine.ID{9, 1}, -1},
-			{"email", ana, search("joao@example"), []engine.ID{9, 1}, -1},
-			{"apostrophe", ana, search("O'Brien"), []engine.ID{3}, -1},
-			{"unicode", ana, search("李"), []engine.ID{4}, -1},
-			{"unicode folded", ana, search("zoe"), []engine.ID{4}, -1},
-			{"search with status", ana, engine.TicketQuery{SearchParam: "maria", Status: engine.StatusClosed}, []engine.ID{8}, -1},
-			{"search shows others' open tickets", ana, engine.TicketQuery{SearchParam: "joao", Status: engine.StatusOpen}, []engine.ID{9}, -1},
-			// t: phone digits.
-			{"phone", ana, search("t:65 99999"), []engine.ID{9, 1}, -1},
-			{"phone upper-case prefix", ana, search("T:+55 11 97777"), []engine.ID{3}, -1},
-			{"phone no digits", ana, search("t:abc"), nil, -1},
+			// Plain text and t: — see contactCases.
 			// p: protocol prefix.
 			{"protocol exact", ana, search("p:20261122-000005"), []engine.ID{5}, -1},
 			{"protocol prefix", ana, search("p:20261122-00000"), all, -1},
@@ -150,19 +136,21 @@ func TestSearchPrefixes(t *testing.T) {
 			{"huge", ana, search(strings.Repeat("joao ", 5000)), nil, -1},
 			{"just over the limit", ana, search(strings.Repeat("a", engine.MaxSearchParamRunes+1)), nil, -1},
 		})
+		runListCases(t, w, contactCases(search))
 		runListCases(t, w, wordCases(search))
 		if d.Dialect == db.Postgres {
-			// Both plans of a word search give the same tickets (the walk does not count).
+			// Both plans of a search give the same tickets (a word walk does not count).
 			for _, plan := range []string{"walk", "driven"} {
 				t.Run(plan, func(t *testing.T) {
-					readmodel.ForceWordPlan(w.q, plan)
-					defer readmodel.ForceWordPlan(w.q, "")
-					for _, c := range wordCases(search) {
+					readmodel.ForceSearchPlan(w.q, plan)
+					defer readmodel.ForceSearchPlan(w.q, "")
+					for _, c := range append(wordCases(search), contactCases(search)...) {
 						page := list(t, w, c.p, c.q)
 						if got := ids(page.Tickets); !slices.Equal(got, c.want) && len(got)+len(c.want) > 0 {
 							t.Errorf("%s: tickets = %v, want %v", c.name, got, c.want)
 						}
-						if plan == "walk" && len(c.want) > 0 && (page.Count != engine.TicketCountCap || !page.CountCapped) {
+						if plan == "walk" && c.q.SearchParam[:2] == "m:" && len(c.want) > 0 &&
+							(page.Count != engine.TicketCountCap || !page.CountCapped) {
 							t.Errorf("%s: walk count %d capped %v", c.name, page.Count, page.CountCapped)
 						}
 					}
@@ -174,6 +162,28 @@ func TestSearchPrefixes(t *testing.T) {
 			t.Fatalf("after hostile searches: %v", ids(page.Tickets))
 		}
 	})
+}
+
+// contactCases are the contact searches (plain text and t:) of the inbox fixture.
+func contactCases(search func(string) engine.TicketQuery) []listCase {
+	return []listCase{
+		// Plain text: contact name (accents and case folded), number, e-mail.
+		{"name", ana, search("joao"), []engine.ID{9, 1}, -1},
+		{"name accents and case", bia, search("  JOÃO da  "), []engine.ID{9, 1}, -1},
+		{"surname", ana, search("silva"), []engine.ID{9, 1}, -1},
+		{"number", ana, search("5565999990001"), []engine.ID{9, 1}, -1},
+		{"formatted number", ana, search("(65) 99999-0001"), []engine.ID{9, 1}, -1},
+		{"email", ana, search("joao@example"), []engine.ID{9, 1}, -1},
+		{"apostrophe", ana, search("O'Brien"), []engine.ID{3}, -1},
+		{"unicode", ana, search("李"), []engine.ID{4}, -1},
+		{"unicode folded", ana, search("zoe"), []engine.ID{4}, -1},
+		{"search with status", ana, engine.TicketQuery{SearchParam: "maria", Status: engine.StatusClosed}, []engine.ID{8}, -1},
+		{"search shows others' open tickets", ana, engine.TicketQuery{SearchParam: "joao", Status: engine.StatusOpen}, []engine.ID{9}, -1},
+		// t: phone digits.
+		{"phone", ana, search("t:65 99999"), []engine.ID{9, 1}, -1},
+		{"phone upper-case prefix", ana, search("T:+55 11 97777"), []engine.ID{3}, -1},
+		{"phone no digits", ana, search("t:abc"), nil, -1},
+	}
 }
 
 // wordCases are the m: searches of the inbox fixture.
@@ -325,6 +335,62 @@ func TestGetTicketTenantAndDeleted(t *testing.T) {
 		if tk.User == nil || tk.User.Name != "Ana" || tk.Queue == nil || tk.Queue.Name != "Vendas" ||
 			len(tk.Tags) != 2 || tk.Contact.Name != "Carlos Pereira" || tk.Contact.AppraisalData == nil {
 			t.Fatalf("ticket 5 = %+v", tk)
+		}
+	})
+}
+
+// TestWordSearchAcrossChunks: a long conversation's words live in several rows of the
+// PostgreSQL index (one per 256 messages); words in different rows still match, and
+// deleting the only message with a word drops the match.
+func TestWordSearchAcrossChunks(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		baseTenant(w)
+		admin := principal(1, 1, engine.ProfileAdmin)
+		w.open(1, 1, 100, 10, 2, "")
+		var evs []engine.RecordedEvent
+		var bravo engine.ID
+		for i := range 300 {
+			w.nextMsg++
+			body := fmt.Sprintf("linha %d", i)
+			switch i {
+			case 3:
+				body = "alfa"
+			case 290:
+				body, bravo = "bravo", w.nextMsg
+			}
+			evs = append(evs, w.decide(1, engine.SendMessage{MessageID: w.nextMsg, SenderID: 2, Body: body})...)
+		}
+		w.apply(evs)
+		w.open(1, 2, 100, 10, 2, "")
+		w.send(2, 2, "alfa e bravo", 0)
+		plans := []string{""}
+		if d.Dialect == db.Postgres {
+			plans = append(plans, "walk", "driven")
+		}
+		check := func(query string, want ...engine.ID) {
+			t.Helper()
+			for _, plan := range plans {
+				readmodel.ForceSearchPlan(w.q, plan)
+				page := list(t, w, admin, engine.TicketQuery{SearchParam: query})
+				if got := ids(page.Tickets); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+					t.Errorf("plan %q: %s = %v, want %v", plan, query, got, want)
+				}
+			}
+			readmodel.ForceSearchPlan(w.q, "")
+		}
+		check("m:alfa bravo", 2, 1)
+		check("m:bravo alfa", 2, 1)
+		check("m:linha 299", 1)
+		check("m:alfa", 2, 1)
+		w.do(1, engine.DeleteMessage{MessageID: bravo, ByUserID: 2})
+		check("m:alfa bravo", 2)
+		check("m:bravo", 2)
+		check("m:linha 289", 1)
+		if d.Dialect == db.Postgres {
+			if got := queryLines(t, d, `SELECT ticket_id, chunk, multi FROM ticket_words ORDER BY ticket_id, chunk`); got != "1|0|true\n1|1|true\n2|0|false\n" {
+				t.Fatalf("ticket_words rows:\n%s", got)
+			}
 		}
 	})
 }

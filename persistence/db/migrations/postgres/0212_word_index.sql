@@ -14,13 +14,19 @@
 -- adding words to a long conversation rewrites one bounded row and its GIN entries,
 -- not the whole conversation's vocabulary. The projection adds the new words of a
 -- batch with one upsert per chunk (skipped when the chunk already has them all) and
--- rebuilds a chunk from its remaining messages when one of them is deleted.
+-- rebuilds a chunk from its remaining messages when one of them is deleted. multi
+-- marks every chunk of a ticket that has more than one: a search for several words
+-- reads the rows holding them all from ticket_words_words (the GIN index intersects
+-- the words), plus the multi rows holding the rarest one from the small partial index
+-- ticket_words_multi, whose tickets may hold the words in different chunks.
 CREATE TABLE ticket_words (
     ticket_id  BIGINT NOT NULL,
     chunk      INTEGER NOT NULL,
     company_id BIGINT NOT NULL,
+    multi      BOOLEAN NOT NULL DEFAULT FALSE,
     words      TSVECTOR NOT NULL,
     PRIMARY KEY (ticket_id, chunk)
 );
 
 CREATE INDEX ticket_words_words ON ticket_words USING gin (words);
+CREATE INDEX ticket_words_multi ON ticket_words USING gin (words) WHERE multi;
