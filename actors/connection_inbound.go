@@ -26,6 +26,7 @@ type inboundJob struct {
 	contactID engine.ID
 	messageID engine.ID
 	attempt   int
+	opened    engine.ID // the ticket this job opened: greeted once the message is in
 }
 
 func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
@@ -61,10 +62,11 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		return
 	}
 	if tid == 0 {
-		if tid, err = a.openTicket(ctx, job.contactID, 0, nil, 0, 0, engine.StatusPending, true); err != nil {
+		if tid, err = a.openTicket(ctx, job.contactID, 0, nil, 0, 0, engine.StatusPending, false); err != nil {
 			ctx.Respond(&sinkAnswer{err: err})
 			return
 		}
+		job.opened = tid
 	}
 	m := job.m
 	var cmd engine.TicketCommand = engine.ReceiveMessage{MessageID: job.messageID, ProviderID: m.ProviderID,
@@ -82,6 +84,10 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		_, err := ticketResult(res, ferr)
 		if err == nil {
 			ctx.Respond(&sinkAnswer{err: nil})
+			// The greeting answers the customer's first message, so it comes after it.
+			if job.opened == tid && !m.FromMe {
+				a.sendAutomatic(ctx, tid, a.conn.GreetingMessage)
+			}
 			return
 		}
 		code := engine.CodeOf(err)
@@ -90,10 +96,12 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 			// Only the first refusal of a ticket opens its successor; later ones find
 			// the cache already moved on.
 			if a.tickets[job.contactID] == tid {
-				if _, err := a.openTicket(ctx, job.contactID, tid, nil, 0, 0, engine.StatusPending, true); err != nil {
+				next, err := a.openTicket(ctx, job.contactID, tid, nil, 0, 0, engine.StatusPending, false)
+				if err != nil {
 					ctx.Respond(&sinkAnswer{err: err})
 					return
 				}
+				job.opened = next
 			}
 			a.route(ctx, job)
 			return

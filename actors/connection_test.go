@@ -138,6 +138,18 @@ func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
 		for _, st := range states {
 			first = st
 		}
+		// The greeting answers the customer's message: it comes after it in the ticket.
+		recs, err := r.journal.ReadStream(ctx, TicketStream(first.ID), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, rec := range recs {
+			order = append(order, rec.Type)
+		}
+		if len(order) < 3 || order[1] != engine.EvTicketMessageReceived || order[2] != engine.EvTicketMessageSent {
+			t.Fatalf("ticket events %v: want opened, the customer's message, then the greeting", order)
+		}
 		admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
 		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.Accept{UserID: 1}); err != nil {
 			t.Fatal(err)
