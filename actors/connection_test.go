@@ -155,7 +155,7 @@ func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
 			t.Fatal(err)
 		}
 		// A second manual ticket for the same contact is refused while one is open.
-		_, err := (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *admin,
+		_, err = (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *admin,
 			ContactID: first.ContactID, UserID: 1, Status: engine.StatusOpen})
 		if engine.CodeOf(err) != engine.ErrOtherOpenTicket {
 			t.Fatalf("second ticket: %v", err)
