@@ -54,9 +54,10 @@ test-web:
 	   cd web && $(NPM) run typecheck && $(NPM) test && $(NPM) run build; \
 	 else echo "test-web: no web app yet"; fi
 
+# The binary embeds web/dist: build the app first so the browser tests see the current one.
 test-e2e:
 	@if [ -f web/e2e/run.mjs ]; then \
-	   ./scripts/test-services.sh chromium && $(MAKE) server && cd web && node e2e/run.mjs; \
+	   ./scripts/test-services.sh chromium && $(MAKE) web && $(MAKE) server && cd web && node e2e/run.mjs; \
 	 else echo "test-e2e: no browser suite yet"; fi
 
 # Fuzz every wire parser for a while (not part of `make test`; seeds run there).

@@ -140,6 +140,16 @@ describe('HttpClient', () => {
     expect(seenBody).toBe(form);
     expect(seenType).toBeUndefined();
   });
+
+  it('reports the app page served for an unknown route as a 404, without signing out', async () => {
+    const { client, events } = setup(
+      () => new Response('<!doctype html><html><body><div id="root"></div></body></html>', { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } }),
+    );
+    const err = await client.get('/whatsapp/').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 404, code: 'ERR_NOT_FOUND' });
+    expect(events.signedOut).toBe(0);
+  });
 });
 
 describe('HttpClient clock difference', () => {

@@ -89,6 +89,9 @@ export class HttpClient {
       this.signOut();
     }
     if (!res.ok) throw await readError(res);
+    // An HTML page is not an API answer: it is the app's own index.html, which the server
+    // sends for paths it has no route for. Report it as the missing route it is.
+    if (isHtml(res)) throw new ApiError(404, 'ERR_NOT_FOUND');
     return (await readBody(res)) as T;
   }
 
@@ -179,6 +182,10 @@ export function queryString(q?: Query): string {
   }
   const s = p.toString();
   return s ? `?${s}` : '';
+}
+
+function isHtml(res: Response): boolean {
+  return /^text\/html\b/i.test(res.headers.get('Content-Type') ?? '');
 }
 
 async function readBody(res: Response): Promise<unknown> {

@@ -1,21 +1,28 @@
 // useResource loads reference data (settings, tags, users, queues…) through the api
 // layer and shares it between components by key. Lists with a life of their own
 // (tickets, messages) go through machines instead.
-import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 
-interface Entry<T> {
+// One key's state. `snap` is replaced (never mutated) on every change, so that
+// useSyncExternalStore sees a new snapshot and re-renders its readers.
+interface Snapshot<T> {
   data?: T;
   error?: unknown;
+}
+
+interface Entry<T> {
+  snap: Snapshot<T>;
   promise?: Promise<void>;
   listeners: Set<() => void>;
 }
 
 const cache = new Map<string, Entry<unknown>>();
+const none: Snapshot<never> = {};
 
 function entry<T>(key: string): Entry<T> {
   let e = cache.get(key) as Entry<T> | undefined;
   if (!e) {
-    e = { listeners: new Set() };
+    e = { snap: none, listeners: new Set() };
     cache.set(key, e as Entry<unknown>);
   }
   return e;
@@ -24,17 +31,17 @@ function entry<T>(key: string): Entry<T> {
 function load<T>(key: string, loader: () => Promise<T>, force = false): void {
   const e = entry<T>(key);
   if (e.promise && !force) return;
-  e.promise = loader().then(
-    (data) => {
-      e.data = data;
-      e.error = undefined;
-      e.listeners.forEach((l) => l());
-    },
-    (error: unknown) => {
-      e.error = error;
-      e.listeners.forEach((l) => l());
-    },
+  const settle = (snap: Snapshot<T>) => {
+    // A newer load (or an invalidation) owns the entry now.
+    if (cache.get(key) !== e || e.promise !== p) return;
+    e.snap = snap;
+    e.listeners.forEach((l) => l());
+  };
+  const p: Promise<void> = loader().then(
+    (data) => settle({ data }),
+    (error: unknown) => settle({ error }),
   );
+  e.promise = p;
 }
 
 export function invalidateResource(key: string): void {
@@ -46,7 +53,6 @@ export function clearResources(): void {
 }
 
 export function useResource<T>(key: string | null, loader: () => Promise<T>) {
-  const [, force] = useState(0);
   const subscribe = useCallback(
     (l: () => void) => {
       if (!key) return () => {};
@@ -56,22 +62,20 @@ export function useResource<T>(key: string | null, loader: () => Promise<T>) {
     },
     [key],
   );
-  const snapshot = useSyncExternalStore(subscribe, () => (key ? (cache.get(key) as Entry<T> | undefined) : undefined));
+  const snapshot = useSyncExternalStore(subscribe, () => (key ? ((cache.get(key)?.snap as Snapshot<T> | undefined) ?? none) : none));
   useEffect(() => {
     if (key) load(key, loader);
     // loader is expected to be stable per key
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   const reload = useCallback(() => {
-    if (!key) return;
-    load(key, loader, true);
-    force((n) => n + 1);
+    if (key) load(key, loader, true);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   return {
-    data: snapshot?.data,
-    error: snapshot?.error,
-    loading: !!key && snapshot?.data === undefined && snapshot?.error === undefined,
+    data: snapshot.data,
+    error: snapshot.error,
+    loading: !!key && snapshot.data === undefined && snapshot.error === undefined,
     reload,
   };
 }

@@ -24,6 +24,13 @@ void i18n.use(initReactI18next).init({
   initAsync: false,
 });
 
+// The document's language follows the interface (screen readers, hyphenation, spell check).
+function syncDocumentLanguage(lng: string): void {
+  if (typeof document !== 'undefined' && lng) document.documentElement.lang = lng;
+}
+i18n.on('languageChanged', syncDocumentLanguage);
+syncDocumentLanguage(i18n.language);
+
 export function setLanguage(lng: string): void {
   void i18n.changeLanguage(lng);
   try {

@@ -147,4 +147,27 @@ describe('ticket machine', () => {
     actor.send({ type: 'ticket.synced', ticket: ticket({ status: 'closed' }) });
     expect(actor.getSnapshot().value).toBe('closed');
   });
+
+  // The socket's echo of the change (or the shared store the command updates) can come
+  // back before the command's answer: it must not cancel the command, whose answer
+  // decides where the UI goes next.
+  it('a ticket pushed while a command runs does not cancel it', async () => {
+    let answer!: (t: Ticket | undefined) => void;
+    const machine = ticketMachine.provide({
+      actors: { command: fromPromise(() => new Promise<Ticket | undefined>((ok) => (answer = ok))) },
+    });
+    const actor = createActor(machine, { input: { ticket: ticket({ status: 'open', userId: me }), userId: me, permissions: [] } });
+    const emitted: TicketEmitted[] = [];
+    actor.on('*', (e) => emitted.push(e as TicketEmitted));
+    actor.start();
+    actor.send({ type: 'ticket.transfer', queueId: 3 });
+    const moved = ticket({ status: 'pending', userId: null, queueId: 3 });
+    actor.send({ type: 'ticket.synced', ticket: moved });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    expect(actor.getSnapshot().context.ticket).toEqual(moved);
+    answer(moved);
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag('busy')).toBe(false));
+    expect(actor.getSnapshot().value).toBe('pending');
+    expect(emitted).toEqual([{ type: 'changed', ticket: moved, openForMe: false }]);
+  });
 });

@@ -9,7 +9,8 @@
 //
 // Every command is sent to the server (`command` actor: PUT/DELETE /tickets/{id}); the
 // machine settles on the status of the ticket the server answers, so a refusal leaves
-// it where it was. ticket.synced applies a ticket pushed by the socket.
+// it where it was. ticket.synced applies a ticket pushed by the socket (while a command
+// runs it is applied without leaving busy; the command's answer then settles the state).
 // Emits `changed` after a command (the UI navigates: to /tickets/{id} when it is now
 // open for me, else to /tickets), `deleted`, and `failed` with the error.
 import { assign, emit, fromPromise, setup } from 'xstate';
@@ -180,6 +181,11 @@ export const ticketMachine = setup({
     busy: {
       tags: ['busy'],
       entry: 'clearError',
+      // Stay busy on a pushed ticket (often the echo of this very command): leaving would
+      // cancel the command, and with it the `changed` the UI navigates on.
+      on: {
+        'ticket.synced': { actions: { type: 'applyTicket', params: ({ event }) => ({ ticket: event.ticket }) } },
+      },
       invoke: {
         src: 'command',
         input: ({ context }) => ({ ticketId: context.ticket.id, command: context.command! }),

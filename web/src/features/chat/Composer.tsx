@@ -209,6 +209,7 @@ export function Composer({
               rows={rows}
               value={text}
               placeholder={placeholder}
+              title={enabled ? undefined : placeholder}
               disabled={!enabled}
               onChange={(e) => actor.send({ type: 'composer.type', text: e.target.value })}
               onKeyDown={onKeyDown}

@@ -2,7 +2,8 @@
 // (0 pending clock, 1 sent tick, 3 read double tick, 4 played double tick in colour).
 // Deleted and whisper (internal) messages look apart.
 import { memo, type CSSProperties } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '../../i18n/useT';
+import { sameRowProps } from '../../components/rowProps';
 import { formatTime } from '../../app/format';
 import { Icon } from '../../components/Icon';
 import type { Message } from '../../api/types';
@@ -15,7 +16,7 @@ export interface MessageActions {
 }
 
 export function AckIcon({ ack }: { ack: number }) {
-  const { t } = useTranslation();
+  const t = useT();
   if (ack >= 4) return <Ack $read title={t('chat.ack.played')}><Icon name="doneAll" size={16} label={t('chat.ack.played')} /></Ack>;
   if (ack >= 3) return <Ack $read title={t('chat.ack.read')}><Icon name="doneAll" size={16} label={t('chat.ack.read')} /></Ack>;
   if (ack >= 1) return <Ack title={t('chat.ack.sent')}><Icon name="check" size={16} label={t('chat.ack.sent')} /></Ack>;
@@ -23,7 +24,7 @@ export function AckIcon({ ack }: { ack: number }) {
 }
 
 function Media({ m }: { m: Message }) {
-  const { t } = useTranslation();
+  const t = useT();
   if (!m.mediaUrl) return null;
   switch (m.mediaType) {
     case 'image':
@@ -49,7 +50,7 @@ export const MessageItem = memo(function MessageItem({
   onDelete,
   onTranslate,
 }: { message: Message; style?: CSSProperties; ariaAttributes?: Record<string, unknown> } & MessageActions) {
-  const { t } = useTranslation();
+  const t = useT();
   const whisper = m.mediaType === 'whisper';
   const kind = m.isDeleted ? 'deleted' : whisper ? 'whisper' : m.fromMe ? 'out' : 'in';
   const showBody = m.body && !(m.mediaType === 'image' && m.body === m.mediaUrl);
@@ -93,4 +94,4 @@ export const MessageItem = memo(function MessageItem({
       </Bubble>
     </BubbleRow>
   );
-});
+}, sameRowProps);

@@ -241,6 +241,13 @@ export const TextArea = styled.textarea`
   border-radius: ${({ theme }) => theme.radii.lg}px;
   background: ${({ theme }) => theme.colors.surface};
   line-height: 1.4;
+  /* The box starts one row high: a long placeholder ends in an ellipsis instead of
+     showing half of its second line. */
+  &::placeholder {
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
   &:disabled {
     background: ${({ theme }) => theme.colors.surfaceAlt};
     cursor: not-allowed;

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useUser } from '../../app/session';
 import { useRoom } from '../../app/realtime';
 import { emptyFilters } from '../../machines/ticketList.machine';
-import { useTicketList } from '../tickets/useTicketList';
+import { useListCount, useListView, useTicketListActor, type TicketListActor } from '../tickets/useTicketList';
 import { useTicket } from '../tickets/useTicket';
 import { Icon } from '../../components/Icon';
 import { Badge, IconButton, Muted } from '../../components/primitives';
@@ -17,12 +17,14 @@ import type { ID } from '../../api/types';
 const spec = { withUnreadMessages: true };
 const room = { kind: 'notification' as const };
 
+// The bell itself does not read the list: with a steady stream of ticket updates only
+// the badge re-renders, and the items only while the popover is open.
 export function NotificationBell() {
   const { t } = useTranslation();
   const user = useUser();
   const [open, setOpen] = useState(false);
   useRoom(room);
-  const { ids, count } = useTicketList(spec, emptyFilters, user.id);
+  const actor = useTicketListActor(spec, emptyFilters, user.id);
   return (
     <Popover
       open={open}
@@ -30,27 +32,35 @@ export function NotificationBell() {
       align="right"
       width={300}
       label={t('layout.notifications.title')}
-      anchor={
-        <IconButton
-          type="button"
-          aria-label={t('layout.notifications.bell', { count })}
-          aria-expanded={open}
-          onClick={() => setOpen((o) => !o)}
-        >
-          <Icon name="bell" />
-          {count > 0 && <BellBadge>{count > 99 ? '99+' : count}</BellBadge>}
-        </IconButton>
-      }
+      anchor={<BellButton actor={actor} open={open} onToggle={() => setOpen((o) => !o)} />}
     >
-      {ids.length === 0 ? (
-        <NotificationText>
-          <Muted>{t('layout.notifications.empty')}</Muted>
-        </NotificationText>
-      ) : (
-        ids.slice(0, 50).map((id) => <NotificationItem key={id} id={id} onOpen={() => setOpen(false)} />)
-      )}
+      <BellItems actor={actor} onOpen={() => setOpen(false)} />
     </Popover>
   );
+}
+
+function BellButton({ actor, open, onToggle }: { actor: TicketListActor; open: boolean; onToggle: () => void }) {
+  const { t } = useTranslation();
+  const count = useListCount(actor);
+  return (
+    <IconButton type="button" aria-label={t('layout.notifications.bell', { count })} aria-expanded={open} onClick={onToggle}>
+      <Icon name="bell" />
+      {count > 0 && <BellBadge>{count > 99 ? '99+' : count}</BellBadge>}
+    </IconButton>
+  );
+}
+
+function BellItems({ actor, onOpen }: { actor: TicketListActor; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const { ids } = useListView(actor);
+  if (ids.length === 0) {
+    return (
+      <NotificationText>
+        <Muted>{t('layout.notifications.empty')}</Muted>
+      </NotificationText>
+    );
+  }
+  return ids.slice(0, 50).map((id) => <NotificationItem key={id} id={id} onOpen={onOpen} />);
 }
 
 function NotificationItem({ id, onOpen }: { id: ID; onOpen: () => void }) {

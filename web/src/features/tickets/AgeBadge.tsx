@@ -1,11 +1,12 @@
-import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
+import { useT } from '../../i18n/useT';
 import { useNow } from '../../app/hooks';
 import { clockSkew, ticketAge } from '../../app/format';
 import { AgePill } from './style';
 
 // Recomputed every 60 s on one shared ticker (spec section 4).
-export function AgeBadge({ updatedAt }: { updatedAt: string }) {
-  const { t } = useTranslation();
+export const AgeBadge = memo(function AgeBadge({ updatedAt }: { updatedAt: string }) {
+  const t = useT();
   const now = useNow(60_000);
   const age = ticketAge(updatedAt, now, clockSkew());
   const text =
@@ -19,4 +20,4 @@ export function AgeBadge({ updatedAt }: { updatedAt: string }) {
       {text}
     </AgePill>
   );
-}
+});

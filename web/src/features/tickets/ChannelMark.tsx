@@ -1,4 +1,5 @@
-import { useTranslation } from 'react-i18next';
+import { memo } from 'react';
+import { useT } from '../../i18n/useT';
 import { ChannelDot } from './style';
 
 const known = ['whatsapp', 'waba', 'facebook', 'instagram', 'telegram', 'socket'] as const;
@@ -17,8 +18,8 @@ const short: Record<KnownChannel, string> = {
   socket: '</>',
 };
 
-export function ChannelMark({ channel }: { channel: string | undefined }) {
-  const { t } = useTranslation();
+export const ChannelMark = memo(function ChannelMark({ channel }: { channel: string | undefined }) {
+  const t = useT();
   const c = channelOf(channel);
   const name = t(`tickets.channels.${c}`);
   return (
@@ -26,4 +27,4 @@ export function ChannelMark({ channel }: { channel: string | undefined }) {
       {short[c]}
     </ChannelDot>
   );
-}
+});

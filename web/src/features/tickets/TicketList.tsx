@@ -1,7 +1,10 @@
 // The virtualised ticket list (react-window v2). It holds ids only; the next page is
-// asked for when the scroll comes within 100 px of the bottom (or the rows do not fill
-// the viewport). A loader is a placeholder row at the end.
-import { useCallback, useMemo, type UIEvent } from 'react';
+// asked for as soon as the last loaded row is rendered, overscan included (about six
+// rows before it scrolls into view, or at once when the rows do not fill the viewport).
+// It is driven by react-window's onRowsRendered, not by reading the scroll position in
+// a scroll handler, which would force a layout on every scroll event. A loader is a
+// placeholder row at the end.
+import { useCallback, useMemo } from 'react';
 import { List, type RowComponentProps } from 'react-window';
 import { useTheme } from 'styled-components';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +14,6 @@ import { TicketRow, type TicketRowActions } from './TicketRow';
 import type { ID } from '../../api/types';
 import { EmptyState, ListFrame, LoaderRow } from './style';
 
-export const nextPageThresholdPx = 100;
 export const pendingRowExtra = 34;
 
 interface RowData extends TicketRowActions {
@@ -59,12 +61,10 @@ export function TicketList({ ids, hasMore, loading, loadingMore, selectedId, onN
     },
     [base],
   );
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    if (hasMore && !loadingMore && el.scrollHeight - el.scrollTop - el.clientHeight <= nextPageThresholdPx) onNextPage();
-  };
-  const onRowsRendered = ({ stopIndex }: { startIndex: number; stopIndex: number }) => {
-    if (hasMore && !loadingMore && stopIndex >= ids.length - 1) onNextPage();
+  // Rows keyed by ticket id: a ticket that moves keeps its row (see TicketRow).
+  const rowKey = useCallback((index: number, data: RowData) => data.ids[index] ?? 'loader', []);
+  const onRowsRendered = (_visible: { startIndex: number; stopIndex: number }, all: { startIndex: number; stopIndex: number }) => {
+    if (hasMore && !loadingMore && all.stopIndex >= ids.length - 1) onNextPage();
   };
 
   if (loading && ids.length === 0) {
@@ -93,9 +93,9 @@ export function TicketList({ ids, hasMore, loading, loadingMore, selectedId, onN
         rowComponent={Row}
         rowCount={rowCount}
         rowHeight={rowHeight}
+        rowKey={rowKey}
         rowProps={rowProps}
         overscanCount={6}
-        onScroll={onScroll}
         onRowsRendered={onRowsRendered}
         style={{ height: '100%' }}
       />

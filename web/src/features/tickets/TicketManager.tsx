@@ -17,7 +17,7 @@ import { MultiSelect } from '../../components/MultiSelect';
 import { TicketList } from './TicketList';
 import { TransferModal } from './TransferModal';
 import { NewTicketModal } from './NewTicketModal';
-import { useTicketList } from './useTicketList';
+import { useListCount, useListView, useTicketList, useTicketListActor, type TicketListActor } from './useTicketList';
 import { useRowActions } from './useRowActions';
 import type { ID } from '../../api/types';
 import { FilterBar, ManagerShell, SearchBox, SubTab, SubTabs, Tab, Tabs, ToggleLabel } from './style';
@@ -62,15 +62,17 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
 
   useRoom(useMemo(() => ({ kind: 'tickets' as const, status: 'open' }), []));
   useRoom(useMemo(() => ({ kind: 'tickets' as const, status: 'pending' }), []));
-  const openList = useTicketList(openSpec, filters, user.id);
-  const pendingList = useTicketList(pendingSpec, filters, user.id);
+  // The manager hosts the two open-tab lists but does not read them: the list and the
+  // count badges subscribe themselves, so a ticket update re-renders only those.
+  const openList = useTicketListActor(openSpec, filters, user.id);
+  const pendingList = useTicketListActor(pendingSpec, filters, user.id);
 
   const tagChoices = useResource('tags', tagsApi.list);
   const userChoices = useResource(canShowAll ? 'users:list' : null, usersApi.list);
 
   const refresh = () => {
-    openList.actor.send({ type: 'list.refresh' });
-    pendingList.actor.send({ type: 'list.refresh' });
+    openList.send({ type: 'list.refresh' });
+    pendingList.send({ type: 'list.refresh' });
   };
 
   const active = sub === 'assigned' ? openList : pendingList;
@@ -114,28 +116,14 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
       {tab === 'open' && (
         <>
           <SubTabs role="tablist" aria-label={t('tickets.tabs.open')}>
-            {(['assigned', 'pending'] as const).map((k) => {
-              const count = k === 'assigned' ? openList.count : pendingList.count;
-              return (
-                <SubTab key={k} role="tab" type="button" aria-selected={sub === k} $active={sub === k} onClick={() => setSub(k)}>
-                  {t(`tickets.tabs.${k}`)}
-                  <Badge $tone={k === 'pending' ? 'danger' : 'primary'} aria-label={t('tickets.tabs.count', { count })}>
-                    {count}
-                  </Badge>
-                </SubTab>
-              );
-            })}
+            {(['assigned', 'pending'] as const).map((k) => (
+              <SubTab key={k} role="tab" type="button" aria-selected={sub === k} $active={sub === k} onClick={() => setSub(k)}>
+                {t(`tickets.tabs.${k}`)}
+                <CountBadge actor={k === 'assigned' ? openList : pendingList} tone={k === 'pending' ? 'danger' : 'primary'} />
+              </SubTab>
+            ))}
           </SubTabs>
-          <TicketList
-            label={t(`tickets.tabs.${sub}`)}
-            ids={active.ids}
-            hasMore={active.hasMore}
-            loading={active.loading}
-            loadingMore={active.loadingMore}
-            selectedId={selectedId}
-            onNextPage={() => active.actor.send({ type: 'list.nextPage' })}
-            {...row.actions}
-          />
+          <LiveList key={sub} actor={active} label={t(`tickets.tabs.${sub}`)} selectedId={selectedId} actions={row.actions} />
         </>
       )}
       {tab === 'closed' && <ClosedTab filters={filters} selectedId={selectedId} actions={row.actions} />}
@@ -155,6 +143,32 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
 }
 
 type RowActs = ReturnType<typeof useRowActions>['actions'];
+
+function CountBadge({ actor, tone }: { actor: TicketListActor; tone: 'danger' | 'primary' }) {
+  const { t } = useTranslation();
+  const count = useListCount(actor);
+  return (
+    <Badge $tone={tone} aria-label={t('tickets.tabs.count', { count })}>
+      {count}
+    </Badge>
+  );
+}
+
+function LiveList({ actor, label, selectedId, actions }: { actor: TicketListActor; label: string; selectedId: ID | null; actions: RowActs }) {
+  const list = useListView(actor);
+  return (
+    <TicketList
+      label={label}
+      ids={list.ids}
+      hasMore={list.hasMore}
+      loading={list.loading}
+      loadingMore={list.loadingMore}
+      selectedId={selectedId}
+      onNextPage={() => actor.send({ type: 'list.nextPage' })}
+      {...actions}
+    />
+  );
+}
 
 // The closed tab and search always show all (spec section 6).
 function ClosedTab({ filters, selectedId, actions }: { filters: TicketFilters; selectedId: ID | null; actions: RowActs }) {

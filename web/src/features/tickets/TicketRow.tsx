@@ -2,7 +2,8 @@
 // store by id. Clicking opens the conversation, except for pending rows, which only act
 // through Accept, Spy (open without accepting) and Transfer.
 import { memo, type CSSProperties, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useT } from '../../i18n/useT';
+import { sameRowProps } from '../../components/rowProps';
 import { useNow } from '../../app/hooks';
 import { formatListTime } from '../../app/format';
 import { Avatar } from '../../components/Avatar';
@@ -18,6 +19,7 @@ import {
   RowName,
   RowPreview,
   RowShell,
+  RowSlot,
   RowTime,
   QueueStripe,
   UserTag,
@@ -37,20 +39,30 @@ export interface TicketRowProps extends TicketRowActions {
   ariaAttributes?: Record<string, unknown>;
 }
 
-export const TicketRow = memo(function TicketRow({
+// The row is two parts: a slot that react-window positions (style, list aria
+// attributes) and the content, memoised on the ticket id alone. When a ticket moves to
+// the top of the list every row between shifts down one place: with rows keyed by id
+// (TicketList's rowKey) only the slots' positions change, not the contents.
+export const TicketRow = memo(function TicketRow({ id, selected, style, ariaAttributes, ...actions }: TicketRowProps) {
+  return (
+    <RowSlot style={style} {...ariaAttributes}>
+      <TicketRowContent id={id} selected={!!selected} {...actions} />
+    </RowSlot>
+  );
+}, sameRowProps);
+
+const TicketRowContent = memo(function TicketRowContent({
   id,
   selected,
-  style,
-  ariaAttributes,
   onOpen,
   onAccept,
   onSpy,
   onTransfer,
-}: TicketRowProps) {
-  const { t } = useTranslation();
+}: TicketRowActions & { id: ID; selected: boolean }) {
+  const t = useT();
   const ticket = useTicket(id);
   const now = useNow(60_000);
-  if (!ticket) return <div style={style} {...ariaAttributes} />;
+  if (!ticket) return null;
   const pending = ticket.status === 'pending';
   const name = ticket.contact?.name || ticket.contact?.number || t('tickets.row.unknownContact');
   const open = () => {
@@ -64,9 +76,7 @@ export const TicketRow = memo(function TicketRow({
   };
   return (
     <RowShell
-      style={style}
-      {...ariaAttributes}
-      $selected={!!selected}
+      $selected={selected}
       $clickable={!pending}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}

@@ -1,5 +1,7 @@
 // Transfer a ticket to a user or a queue (spec section 5: both optional; submit only
-// with a ticket id). The connection choice shows only with ticket-options:transferWhatsapp.
+// with a ticket id). The connection choice shows only with ticket-options:transferWhatsapp
+// and once the connections are loaded: when they cannot be (the route is missing, the
+// call failed) or there are none, the modal simply offers user and queue.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
@@ -26,10 +28,12 @@ export function TransferModal({
 }) {
   const { t } = useTranslation();
   const { can } = usePermissions();
-  const canConn = can(actions.transferWhatsapp);
+  const mayChooseConn = can(actions.transferWhatsapp);
   const users = useResource(open ? 'users:list' : null, usersApi.list);
   const queues = useResource(open ? 'queues' : null, queuesApi.list);
-  const conns = useResource(open && canConn ? 'connections' : null, connectionsApi.list);
+  const conns = useResource(open && mayChooseConn ? 'connections' : null, connectionsApi.list);
+  const connList = Array.isArray(conns.data) ? conns.data : [];
+  const canConn = mayChooseConn && !conns.error && connList.length > 0;
   const [userId, setUserId] = useState('');
   const [queueId, setQueueId] = useState('');
   const [whatsappId, setWhatsappId] = useState('');
@@ -87,7 +91,7 @@ export function TransferModal({
             {t('tickets.transfer.connection')}
             <Select value={whatsappId} onChange={(e) => setWhatsappId(e.target.value)}>
               <option value="">{t('tickets.transfer.none')}</option>
-              {(conns.data ?? []).map((c) => (
+              {connList.map((c) => (
                 <option key={c.id} value={c.id}>
                   {c.name}
                 </option>

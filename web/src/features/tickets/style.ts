@@ -129,7 +129,15 @@ export const EmptyState = styled.div`
   text-align: center;
 `;
 
+// Positioned by react-window (absolute, top, height); the row fills it.
+export const RowSlot = styled.div`
+  display: flex;
+  flex-direction: column;
+`;
+
 export const RowShell = styled.div<{ $selected: boolean; $clickable: boolean }>`
+  flex: 1;
+  min-height: 0;
   display: flex;
   align-items: flex-start;
   gap: ${({ theme }) => theme.space.sm}px;

@@ -1,9 +1,10 @@
 // useTicketList runs one ticket list machine with the real api and feeds it the socket's
 // ticket, appMessage and contact events (and resync), so the list stays live without
 // refetching.
-import { useEffect } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
-import { fromPromise } from 'xstate';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useActorRef } from '@xstate/react';
+import { fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { frameBatched } from '../../app/frame';
 import { ticketListMachine, type ListSpec, type TicketFilters } from '../../machines/ticketList.machine';
 import { ticketsApi } from '../../api/endpoints';
 import { useRealtimeEvent, useResync } from '../../app/realtime';
@@ -30,7 +31,10 @@ export const liveTicketListMachine = ticketListMachine.provide({
   },
 });
 
-export function useTicketList(spec: ListSpec, filters: TicketFilters, userId: ID) {
+// useTicketListActor runs the machine and keeps it live, without subscribing the calling
+// component to the list: a component that only hosts lists (the ticket manager) does not
+// re-render on every ticket update. Read the list with useListView where it is drawn.
+export function useTicketListActor(spec: ListSpec, filters: TicketFilters, userId: ID): TicketListActor {
   const actor = useActorRef(liveTicketListMachine, { input: { spec, filters, userId } });
 
   const filtersKey = JSON.stringify(filters);
@@ -43,12 +47,50 @@ export function useTicketList(spec: ListSpec, filters: TicketFilters, userId: ID
   useRealtimeEvent<AppMessageEvent>('appMessage', (event) => actor.send({ type: 'list.message', event }));
   useRealtimeEvent<ContactEvent>('contact', (e) => actor.send({ type: 'list.contact', contact: e.contact, action: e.action }));
   useResync(() => actor.send({ type: 'list.resync' }));
+  return actor;
+}
 
-  const ids = useSelector(actor, (s) => s.context.ids);
-  const count = useSelector(actor, (s) => s.context.count);
-  const hasMore = useSelector(actor, (s) => s.context.hasMore);
-  const loading = useSelector(actor, (s) => s.hasTag('loading'));
-  const loadingMore = useSelector(actor, (s) => s.hasTag('loadingMore'));
-  const failed = useSelector(actor, (s) => s.matches('failed'));
-  return { actor, ids, count, hasMore, loading, loadingMore, failed };
+export type TicketListActor = ActorRefFrom<typeof liveTicketListMachine>;
+type ListSnapshot = SnapshotFrom<typeof liveTicketListMachine>;
+
+// useListSelector reads the list like @xstate/react's useSelector, but re-renders at most
+// once per animation frame (app/frame.ts): with a stream of ticket events the list draws
+// the latest order each frame instead of once per event.
+function useListSelector<T>(actor: TicketListActor, select: (s: ListSnapshot) => T): T {
+  const subscribe = useMemo(
+    () =>
+      frameBatched((onChange) => {
+        const sub = actor.subscribe(onChange);
+        return () => sub.unsubscribe();
+      }),
+    [actor],
+  );
+  const get = () => select(actor.getSnapshot());
+  return useSyncExternalStore(subscribe, get, get);
+}
+
+const selectIds = (s: ListSnapshot) => s.context.ids;
+const selectCount = (s: ListSnapshot) => s.context.count;
+const selectHasMore = (s: ListSnapshot) => s.context.hasMore;
+const selectLoading = (s: ListSnapshot) => s.hasTag('loading');
+const selectLoadingMore = (s: ListSnapshot) => s.hasTag('loadingMore');
+const selectFailed = (s: ListSnapshot) => s.matches('failed');
+
+export function useListView(actor: TicketListActor) {
+  const ids = useListSelector(actor, selectIds);
+  const count = useListSelector(actor, selectCount);
+  const hasMore = useListSelector(actor, selectHasMore);
+  const loading = useListSelector(actor, selectLoading);
+  const loadingMore = useListSelector(actor, selectLoadingMore);
+  const failed = useListSelector(actor, selectFailed);
+  return { ids, count, hasMore, loading, loadingMore, failed };
+}
+
+export function useListCount(actor: TicketListActor): number {
+  return useListSelector(actor, selectCount);
+}
+
+export function useTicketList(spec: ListSpec, filters: TicketFilters, userId: ID) {
+  const actor = useTicketListActor(spec, filters, userId);
+  return { actor, ...useListView(actor) };
 }

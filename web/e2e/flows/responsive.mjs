@@ -1,0 +1,58 @@
+// Spec section 2, Ticket manager: on small screens the list is hidden once a ticket is
+// open (and comes back with the header's back button); on a desktop both show.
+import { newActor, screenshots, viewports } from '../lib/browser.mjs';
+import { translator } from '../lib/locales.mjs';
+import { assertClean, check, customerWrites, demo, gone, login, openSubTab, rowByName, ticketIdOf, visible } from './steps.mjs';
+
+export async function responsiveFlow({ browser, server, lng, runId, onActors }) {
+  const t = translator(lng);
+  const base = server.base;
+  const shot = screenshots(`responsive-${lng}`);
+  const customerName = `Celular ${lng} ${runId}`;
+  const question = `tela${runId}`;
+
+  const phone = await newActor(browser, { name: `ana/phone`, lng, viewport: viewports.phone });
+  const desktop = await newActor(browser, { name: `ana/desktop`, lng, viewport: viewports.desktop });
+  const customer = await newActor(browser, { name: `customer/phone`, lng, viewport: viewports.phone });
+  const actors = [phone, desktop, customer];
+  onActors?.(actors);
+
+  const list = (page) => page.getByRole('tablist', { name: t('tickets.tabs.label') });
+  const composer = (page) => page.getByRole('textbox', { name: t('chat.composer.input') });
+
+  await login(phone, base, demo.ana);
+  await shot(phone.page, 'phone-inbox');
+  await openSubTab(phone.page, t, 'pending');
+  await customerWrites(customer, base, server.webchatConnectionId, customerName, question);
+  await shot(customer.page, 'customer-wrote');
+  const row = rowByName(phone.page, customerName);
+  await visible(row);
+  const id = await ticketIdOf(row);
+  await shot(phone.page, 'phone-pending');
+  // Nothing may be wider than the screen.
+  const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(overflow <= 0, `phone: the page is ${overflow}px wider than the viewport`);
+
+  await row.getByRole('button', { name: t('tickets.actions.accept'), exact: true }).click();
+  await phone.page.waitForURL(new RegExp(`/tickets/${id}$`));
+  await visible(composer(phone.page));
+  await visible(phone.page.locator('[data-testid^="message-"]').filter({ hasText: question }));
+  check((await list(phone.page).count()) === 0, 'phone: the ticket list still shows beside an open ticket');
+  await shot(phone.page, 'phone-chat');
+
+  await phone.page.getByRole('button', { name: t('chat.header.back'), exact: true }).click();
+  await phone.page.waitForURL(/\/tickets$/);
+  await visible(list(phone.page));
+  await gone(composer(phone.page));
+  await shot(phone.page, 'phone-back-to-list');
+
+  await login(desktop, base, demo.ana);
+  await desktop.page.goto(`${base}/tickets/${id}`);
+  await visible(composer(desktop.page));
+  await visible(list(desktop.page));
+  await visible(desktop.page.locator('[data-testid^="message-"]').filter({ hasText: question }));
+  await shot(desktop.page, 'desktop-list-and-chat');
+
+  await assertClean(actors);
+  await Promise.all(actors.map((a) => a.close()));
+}

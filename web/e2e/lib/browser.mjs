@@ -1,0 +1,102 @@
+// Debian's Chromium through playwright-core (no browser download), with the flags of
+// ../shared/ARCHITECTURE.md. launch() gives every run a fresh temporary profile
+// (user-data-dir); each actor of a flow gets its own context (cookies, storage).
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { languageStorageKey } from './locales.mjs';
+
+export const chromiumFlags = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: chromiumFlags });
+}
+
+export const viewports = {
+  desktop: { width: 1366, height: 800 },
+  phone: { width: 360, height: 740 },
+};
+
+// Answers from the server that are expected while a route is still missing: the app must
+// cope with them quietly (see TransferModal). Anything else ≥ 400 fails the flow.
+const tolerated = [{ method: 'GET', path: /^\/whatsapp\/?$/, status: 404 }];
+
+// newActor opens a context in a language and viewport and records what must not happen:
+// uncaught page errors, unexpected HTTP failures, and error alerts shown to the user
+// (role="alert", watched from inside the page so short-lived toasts are not missed).
+export async function newActor(browser, { name, lng, viewport = viewports.desktop, timeoutMs = 15_000 }) {
+  const context = await browser.newContext({ viewport, locale: lng });
+  context.setDefaultTimeout(timeoutMs);
+  await context.addInitScript(
+    ([key, value]) => {
+      try {
+        window.localStorage.setItem(key, value);
+      } catch {
+        // storage disabled: the app falls back to its default language
+      }
+      window.__e2eAlerts = [];
+      const seen = new WeakSet();
+      const scan = () => {
+        for (const el of document.querySelectorAll('[role="alert"]')) {
+          if (seen.has(el)) continue;
+          seen.add(el);
+          window.__e2eAlerts.push(el.textContent);
+        }
+      };
+      new MutationObserver(scan).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['role'] });
+    },
+    [languageStorageKey, lng],
+  );
+  const problems = [];
+  context.on('weberror', (e) => problems.push(`${name}: page error: ${e.error().message}`));
+  context.on('response', (res) => {
+    const req = res.request();
+    const url = new URL(res.url());
+    if (res.status() < 400) return;
+    if (tolerated.some((t) => t.method === req.method() && t.path.test(url.pathname) && t.status === res.status())) return;
+    problems.push(`${name}: ${req.method()} ${url.pathname} answered ${res.status()}`);
+  });
+  const page = await context.newPage();
+  return {
+    name,
+    lng,
+    context,
+    page,
+    problems,
+    // Error alerts the user saw so far, on every page of the context.
+    async alerts() {
+      const out = [];
+      for (const p of context.pages()) out.push(...(await p.evaluate(() => window.__e2eAlerts ?? []).catch(() => [])));
+      return out;
+    },
+    close: () => context.close(),
+  };
+}
+
+// screenshots(flow) → shot(page, step): numbered PNGs in e2e/screenshots/<flow>/.
+export function screenshots(flow) {
+  const dir = join(new URL('../screenshots/', import.meta.url).pathname, flow);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  let n = 0;
+  const t0 = Date.now();
+  const shot = async (page, step) => {
+    n += 1;
+    const path = join(dir, `${String(n).padStart(2, '0')}-${step}.png`);
+    await page.screenshot({ path });
+    // E2E_VERBOSE=1: when each step was reached, to see where a slow flow spends its time.
+    if (process.env.E2E_VERBOSE) console.log(`     ${flow} +${((Date.now() - t0) / 1000).toFixed(1)} s ${step}`);
+    return path;
+  };
+  shot.dir = dir;
+  return shot;
+}

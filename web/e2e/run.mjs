@@ -1,0 +1,84 @@
+// Browser end-to-end tests: a real `atende serve` (SQLite in a temp dir, demo tenant) and
+// Debian's Chromium through playwright-core. Run from web/ after `make server`:
+//   node e2e/run.mjs            (make test-e2e does both)
+// Options: E2E_ONLY=<substring of a test name>; ATENDE_BIN=<binary>; CHROMIUM=<browser>.
+// Prints one line per test and a closing "N passed, M failed"; exits non-zero on any
+// failure; the server is always stopped. Screenshots: e2e/screenshots/<flow>/.
+import { randomBytes } from 'node:crypto';
+import { launchBrowser } from './lib/browser.mjs';
+import { killAll, startServer } from './lib/server.mjs';
+import { inboxFlow } from './flows/inbox.mjs';
+import { responsiveFlow } from './flows/responsive.mjs';
+
+const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
+const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
+
+const tests = [
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `inbox flow (${lng}): web chat → accept → reply → transfer → accept → resolve`, run: (ctx) => inboxFlow({ ...ctx, lng }) })),
+  { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
+];
+
+process.on('exit', killAll);
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+const watchdog = setTimeout(() => {
+  console.error(`e2e: over the ${budgetMs} ms budget, giving up`);
+  console.log('0 passed, 1 failed');
+  killAll();
+  process.exit(1);
+}, budgetMs);
+watchdog.unref();
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, fail) => (timer = setTimeout(() => fail(new Error(`${what}: over ${ms} ms`)), ms))),
+  ]);
+}
+
+const only = process.env.E2E_ONLY;
+const selected = only ? tests.filter((t) => t.name.includes(only)) : tests;
+const runId = randomBytes(3).toString('hex');
+const started = Date.now();
+let passed = 0;
+let failed = 0;
+let server;
+let browser;
+try {
+  server = await startServer();
+  console.log(`e2e: atende at ${server.base} (data ${server.dataDir}), web chat connection ${server.webchatConnectionId}`);
+  browser = await launchBrowser();
+  for (const test of selected) {
+    const t0 = Date.now();
+    let actors = [];
+    try {
+      await withTimeout(test.run({ browser, server, runId, onActors: (a) => (actors = a) }), testTimeoutMs, test.name);
+      passed += 1;
+      console.log(`ok   ${test.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      failed += 1;
+      console.log(`FAIL ${test.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)\n     ${String(err?.stack ?? err).split('\n').join('\n     ')}`);
+      for (const a of actors) {
+        await a.page.screenshot({ path: new URL(`./screenshots/FAILED-${a.name.replace(/\W+/g, '-')}.png`, import.meta.url).pathname }).catch(() => {});
+        if (a.problems.length) console.log(`     ${a.name} also saw:\n       ${a.problems.join('\n       ')}`);
+      }
+      console.log(`     server log (last lines):\n${server.tail(15).replace(/^/gm, '       ')}`);
+    } finally {
+      await Promise.all(actors.map((a) => a.close().catch(() => {})));
+    }
+  }
+} catch (err) {
+  failed += 1;
+  console.log(`FAIL setup\n     ${String(err?.stack ?? err)}`);
+} finally {
+  await browser?.close().catch(() => {});
+  await server?.stop().catch(() => {});
+}
+console.log(`e2e: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
