@@ -25,9 +25,11 @@ import (
 //	go test -run '^$' -bench B6 -benchtime 200x ./persistence/readmodel/
 //	ATENDE_B6_SCALE=full go test -run '^$' -bench B6 -benchtime 200x -timeout 60m ./persistence/readmodel/
 //
-// The default scale is 1M tickets and 2M messages (seeded in about a minute on a
-// 2-core box); ATENDE_B6_SCALE=full seeds the 10M messages of the target. The
-// database is dropped when the benchmark ends.
+// The default scale is 1M tickets and 2M messages (seeded in 1m20s on the shared
+// 2-core box); ATENDE_B6_SCALE=full seeds the 10M messages of the target (4.5–5
+// minutes there, over the brief's 3-minute budget, hence not the default);
+// ATENDE_B6_SCALE=small is 100k tickets. The schema is dropped when the benchmark
+// ends.
 
 type b6Scale struct {
 	name     string
@@ -198,7 +200,7 @@ func b6Seed(ctx context.Context, d *db.DB, s b6Scale, logf func(string, ...any))
 		return nil
 	}
 	tables := []string{"tickets", "ticket_tags", "ticket_counts", "messages", "ticket_words", "contacts"}
-	rows, err := d.Pool.Query(ctx, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public'
+	rows, err := d.Pool.Query(ctx, `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema()
 		AND tablename = ANY($1) AND indexname NOT IN (SELECT conname FROM pg_constraint)`, tables)
 	if err != nil {
 		return err

@@ -13,6 +13,15 @@ import (
 // ListMessages implements engine.TicketQueries. A page is one backward walk of the
 // index (ticket_id, seq) from the cursor, so it costs the same at any depth.
 func (s *Queries) ListMessages(ctx context.Context, companyID, ticketID engine.ID, q engine.MessageQuery) (engine.MessagePage, error) {
+	var out engine.MessagePage
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.listMessages(ctx, companyID, ticketID, q)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) listMessages(ctx context.Context, companyID, ticketID engine.ID, q engine.MessageQuery) (engine.MessagePage, error) {
 	page := engine.MessagePage{Messages: []engine.Message{}}
 	var before int64
 	switch {
@@ -53,6 +62,15 @@ func (s *Queries) ListMessages(ctx context.Context, companyID, ticketID engine.I
 
 // AllMessages implements engine.TicketQueries.
 func (s *Queries) AllMessages(ctx context.Context, companyID, ticketID engine.ID) ([]engine.Message, error) {
+	var out []engine.Message
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.allMessages(ctx, companyID, ticketID)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) allMessages(ctx context.Context, companyID, ticketID engine.ID) ([]engine.Message, error) {
 	if err := s.ticketExists(ctx, companyID, ticketID); err != nil {
 		return []engine.Message{}, err
 	}
@@ -66,7 +84,7 @@ func (s *Queries) AllMessages(ctx context.Context, companyID, ticketID engine.ID
 }
 
 // ticketExists answers ErrNoTicketFound unless ticket is a live ticket of company.
-func (s *Queries) ticketExists(ctx context.Context, company, ticket engine.ID) error {
+func (s *call) ticketExists(ctx context.Context, company, ticket engine.ID) error {
 	if company <= 0 || ticket <= 0 {
 		return errNoTicket(company, ticket)
 	}
@@ -95,7 +113,7 @@ const messageSelect = `SELECT m.id, m.company_id, m.ticket_id, m.seq, m.contact_
 
 // readMessages runs messageSelect with the rest of the query and returns the
 // messages with their seqs.
-func (s *Queries) readMessages(ctx context.Context, rest string, list []any) ([]engine.Message, []int64, error) {
+func (s *call) readMessages(ctx context.Context, rest string, list []any) ([]engine.Message, []int64, error) {
 	rs, err := s.query(ctx, messageSelect+rest, list)
 	if err != nil {
 		return nil, nil, err

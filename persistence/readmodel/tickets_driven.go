@@ -65,7 +65,7 @@ const (
 
 // planSearch returns the driver of a search on PostgreSQL, or nil for the walk.
 // wordWalk reports a word search that walks (its count is not read, see count).
-func (s *Queries) planSearch(ctx context.Context, company engine.ID, search engine.TicketSearch) (drv *driver, wordWalk bool, err error) {
+func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.TicketSearch) (drv *driver, wordWalk bool, err error) {
 	if s.db.Dialect != db.Postgres {
 		return nil, false, nil
 	}
@@ -102,7 +102,7 @@ func (s *Queries) planSearch(ctx context.Context, company engine.ID, search engi
 // than one chunk (migration 0212) may hold the words in different chunks, so the
 // multi-chunk rows holding the rarest word are read too (from the small partial
 // index ticket_words_multi) and checked word by word in the page query.
-func (s *Queries) planWords(ctx context.Context, company engine.ID, words []string) (*driver, error) {
+func (s *call) planWords(ctx context.Context, company engine.ID, words []string) (*driver, error) {
 	if s.searchMode == searchModeWalk {
 		return nil, nil
 	}
@@ -149,7 +149,7 @@ func (s *Queries) planWords(ctx context.Context, company engine.ID, words []stri
 
 // drivenLimit estimates query and returns how many ids a driven plan may read, or 0
 // when the estimate says walk.
-func (s *Queries) drivenLimit(ctx context.Context, table, query string, args ...any) (int, error) {
+func (s *call) drivenLimit(ctx context.Context, table, query string, args ...any) (int, error) {
 	est, err := s.explainRows(ctx, query, args...)
 	if err != nil {
 		return 0, fmt.Errorf("plan search: %w", err)
@@ -159,7 +159,7 @@ func (s *Queries) drivenLimit(ctx context.Context, table, query string, args ...
 
 // threshold is 0 (walk) when est rows are past the meeting point of the two plans
 // over table, else the most ids the driven plan may read (four times that point).
-func (s *Queries) threshold(ctx context.Context, table string, est float64) (int, error) {
+func (s *call) threshold(ctx context.Context, table string, est float64) (int, error) {
 	var tuples float64
 	if err := s.queryRow(ctx, `SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = $1::regclass`, []any{table}).
 		Scan(&tuples); err != nil {
@@ -174,7 +174,7 @@ func (s *Queries) threshold(ctx context.Context, table string, est float64) (int
 
 // readIDs runs query (its last placeholder is the limit) and returns the distinct
 // ids, or nil when there are more than limit rows.
-func (s *Queries) readIDs(ctx context.Context, query string, limit int, args ...any) ([]engine.ID, error) {
+func (s *call) readIDs(ctx context.Context, query string, limit int, args ...any) ([]engine.ID, error) {
 	rs, err := s.query(ctx, query, append(args, limit+1))
 	if err != nil {
 		return nil, fmt.Errorf("plan search: %w", err)
@@ -201,7 +201,7 @@ func (s *Queries) readIDs(ctx context.Context, query string, limit int, args ...
 
 // drivenPage reads every ticket of the driver that the scopes and filters admit, in
 // one pass, and pages and counts them here.
-func (s *Queries) drivenPage(ctx context.Context, company engine.ID, drv *driver, scs []statusScope, f filters,
+func (s *call) drivenPage(ctx context.Context, company engine.ID, drv *driver, scs []statusScope, f filters,
 	after *keyset, offset, limit int) ([]keyset, int, error) {
 	var a args
 	query := `SELECT t.id, t.updated_at FROM tickets t WHERE t.company_id = ` + a.add(company) +
@@ -257,7 +257,7 @@ func sign(x int64) int64 {
 }
 
 // explainRows is the planner's estimate of the rows query returns (nothing runs).
-func (s *Queries) explainRows(ctx context.Context, query string, args ...any) (float64, error) {
+func (s *call) explainRows(ctx context.Context, query string, args ...any) (float64, error) {
 	var raw []byte
 	if err := s.queryRow(ctx, `EXPLAIN (FORMAT JSON) `+query, args).Scan(&raw); err != nil {
 		return 0, err

@@ -13,6 +13,15 @@ import (
 // appraisalData); its extraInfo and salesOpps lists are the contact store's
 // (engine.ContactStore.Get) and come back empty here.
 func (s *Queries) GetTicket(ctx context.Context, companyID, id engine.ID) (engine.Ticket, error) {
+	var out engine.Ticket
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.getTicket(ctx, companyID, id)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) getTicket(ctx context.Context, companyID, id engine.ID) (engine.Ticket, error) {
 	if companyID <= 0 || id <= 0 {
 		return engine.Ticket{}, errNoTicket(companyID, id)
 	}
@@ -33,35 +42,16 @@ const hydrateCols = `t.id, t.uuid, t.company_id, t.status, t.user_id, t.contact_
 
 // hydrate reads the live tickets ids of company with contact, user, queue and tags,
 // in the order of ids (ids not found are left out).
-func (s *Queries) hydrate(ctx context.Context, company engine.ID, ids []engine.ID) ([]engine.Ticket, error) {
+func (s *call) hydrate(ctx context.Context, company engine.ID, ids []engine.ID) ([]engine.Ticket, error) {
 	out := make([]engine.Ticket, 0, len(ids))
 	if len(ids) == 0 {
 		return out, nil
 	}
-	var a args
-	c := a.add(company)
-	query := `SELECT ` + hydrateCols + ` FROM tickets t
-		LEFT JOIN contacts c ON c.id = t.contact_id AND c.company_id = t.company_id
-		LEFT JOIN users u ON u.id = t.user_id AND u.company_id = t.company_id
-		LEFT JOIN queues q ON q.id = t.queue_id AND q.company_id = t.company_id
-		WHERE t.company_id = ` + c + ` AND t.deleted = FALSE AND ` + a.inList("t.id", ids)
-	rs, err := s.query(ctx, query, a.list)
-	if err != nil {
-		return nil, fmt.Errorf("read tickets of company %d: %w", company, err)
-	}
 	byID := make(map[engine.ID]*engine.Ticket, len(ids))
-	for rs.Next() {
-		t, err := scanTicket(rs)
-		if err != nil {
-			rs.Close()
-			return nil, fmt.Errorf("read tickets of company %d: %w", company, err)
+	for _, part := range chunks(ids, idChunk(s.db.Dialect)) {
+		if err := s.hydrateChunk(ctx, company, part, byID); err != nil {
+			return nil, err
 		}
-		byID[t.ID] = &t
-	}
-	err = rs.Err()
-	rs.Close()
-	if err != nil {
-		return nil, fmt.Errorf("read tickets of company %d: %w", company, err)
 	}
 	if err := s.fillTags(ctx, company, byID); err != nil {
 		return nil, err
@@ -72,6 +62,32 @@ func (s *Queries) hydrate(ctx context.Context, company engine.ID, ids []engine.I
 		}
 	}
 	return out, nil
+}
+
+func (s *call) hydrateChunk(ctx context.Context, company engine.ID, ids []engine.ID, byID map[engine.ID]*engine.Ticket) error {
+	var a args
+	c := a.add(company)
+	query := `SELECT ` + hydrateCols + ` FROM tickets t
+		LEFT JOIN contacts c ON c.id = t.contact_id AND c.company_id = t.company_id
+		LEFT JOIN users u ON u.id = t.user_id AND u.company_id = t.company_id
+		LEFT JOIN queues q ON q.id = t.queue_id AND q.company_id = t.company_id
+		WHERE t.company_id = ` + c + ` AND t.deleted = FALSE AND ` + a.inList("t.id", ids)
+	rs, err := s.query(ctx, query, a.list)
+	if err != nil {
+		return fmt.Errorf("read tickets of company %d: %w", company, err)
+	}
+	defer rs.Close()
+	for rs.Next() {
+		t, err := scanTicket(rs)
+		if err != nil {
+			return fmt.Errorf("read tickets of company %d: %w", company, err)
+		}
+		byID[t.ID] = &t
+	}
+	if err := rs.Err(); err != nil {
+		return fmt.Errorf("read tickets of company %d: %w", company, err)
+	}
+	return nil
 }
 
 func scanTicket(rs *sql.Rows) (engine.Ticket, error) {
@@ -113,36 +129,37 @@ func scanTicket(rs *sql.Rows) (engine.Ticket, error) {
 }
 
 // fillTags sets the tags of the tickets, ordered by folded tag name then id.
-func (s *Queries) fillTags(ctx context.Context, company engine.ID, byID map[engine.ID]*engine.Ticket) error {
-	if len(byID) == 0 {
-		return nil
-	}
+func (s *call) fillTags(ctx context.Context, company engine.ID, byID map[engine.ID]*engine.Ticket) error {
 	ids := make([]engine.ID, 0, len(byID))
 	for id := range byID {
 		ids = append(ids, id)
 	}
-	var a args
-	query := `SELECT tt.ticket_id, g.id, g.name, g.color FROM ticket_tags tt
-		JOIN tags g ON g.id = tt.tag_id AND g.company_id = tt.company_id
-		WHERE tt.company_id = ` + a.add(company) + ` AND ` + a.inList("tt.ticket_id", unique(ids)) + `
-		ORDER BY tt.ticket_id, g.name_key, g.id`
-	rs, err := s.query(ctx, query, a.list)
-	if err != nil {
-		return fmt.Errorf("read ticket tags of company %d: %w", company, err)
-	}
-	defer rs.Close()
-	for rs.Next() {
-		var ticket engine.ID
-		g := engine.Tag{CompanyID: company}
-		if err := rs.Scan(&ticket, &g.ID, &g.Name, &g.Color); err != nil {
+	for _, part := range chunks(unique(ids), idChunk(s.db.Dialect)) {
+		var a args
+		query := `SELECT tt.ticket_id, g.id, g.name, g.color FROM ticket_tags tt
+			JOIN tags g ON g.id = tt.tag_id AND g.company_id = tt.company_id
+			WHERE tt.company_id = ` + a.add(company) + ` AND ` + a.inList("tt.ticket_id", part) + `
+			ORDER BY tt.ticket_id, g.name_key, g.id`
+		rs, err := s.query(ctx, query, a.list)
+		if err != nil {
 			return fmt.Errorf("read ticket tags of company %d: %w", company, err)
 		}
-		if t := byID[ticket]; t != nil {
-			t.Tags = append(t.Tags, g)
+		for rs.Next() {
+			var ticket engine.ID
+			g := engine.Tag{CompanyID: company}
+			if err := rs.Scan(&ticket, &g.ID, &g.Name, &g.Color); err != nil {
+				rs.Close()
+				return fmt.Errorf("read ticket tags of company %d: %w", company, err)
+			}
+			if t := byID[ticket]; t != nil {
+				t.Tags = append(t.Tags, g)
+			}
 		}
-	}
-	if err := rs.Err(); err != nil {
-		return fmt.Errorf("read ticket tags of company %d: %w", company, err)
+		err = rs.Err()
+		rs.Close()
+		if err != nil {
+			return fmt.Errorf("read ticket tags of company %d: %w", company, err)
+		}
 	}
 	return nil
 }
@@ -151,6 +168,15 @@ func (s *Queries) fillTags(ctx context.Context, company engine.ID, byID map[engi
 // or deleted ones left out): the realtime publisher reads every ticket a batch of
 // journal events touches with one query instead of one per ticket.
 func (s *Queries) GetTickets(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Ticket, error) {
+	var out []engine.Ticket
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.getTickets(ctx, companyID, ids)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) getTickets(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Ticket, error) {
 	if companyID <= 0 {
 		return nil, nil
 	}

@@ -29,6 +29,15 @@ import (
 // be searched by walking the list (see wordPlan) is not counted: it answers
 // TicketCountCap, CountCapped — the statistics put the word in thousands of tickets.
 func (s *Queries) ListTickets(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketPage, error) {
+	var out engine.TicketPage
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.listTickets(ctx, p, q)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketPage, error) {
 	page := engine.TicketPage{Tickets: []engine.Ticket{}}
 	if !p.Valid() {
 		return page, errPrincipal(p)
@@ -93,6 +102,15 @@ func (s *Queries) ListTickets(ctx context.Context, p engine.Principal, q engine.
 // CountsByStatus implements engine.TicketQueries.
 func (s *Queries) CountsByStatus(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketCounts, error) {
 	var out engine.TicketCounts
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.countsByStatus(ctx, p, q)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) countsByStatus(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketCounts, error) {
+	var out engine.TicketCounts
 	if !p.Valid() {
 		return out, errPrincipal(p)
 	}
@@ -119,6 +137,15 @@ func (s *Queries) CountsByStatus(ctx context.Context, p engine.Principal, q engi
 // UnreadTickets implements engine.TicketQueries: one walk of the partial index
 // tickets_unread, which holds only tickets with unread messages.
 func (s *Queries) UnreadTickets(ctx context.Context, p engine.Principal) ([]engine.Ticket, error) {
+	var out []engine.Ticket
+	err := s.read(ctx, func(c *call) (err error) {
+		out, err = c.unreadTickets(ctx, p)
+		return err
+	})
+	return out, err
+}
+
+func (s *call) unreadTickets(ctx context.Context, p engine.Principal) ([]engine.Ticket, error) {
 	if !p.Valid() {
 		return []engine.Ticket{}, errPrincipal(p)
 	}
@@ -153,7 +180,7 @@ type keyset struct {
 	id engine.ID
 }
 
-func (s *Queries) filters(company engine.ID, q engine.TicketQuery, search engine.TicketSearch) filters {
+func (s *call) filters(company engine.ID, q engine.TicketQuery, search engine.TicketSearch) filters {
 	f := filters{tags: q.TagIDs, unread: q.WithUnreadMessages, search: search, company: company}
 	if q.Date != "" {
 		if day, ok := engine.ParseTicketDate(q.Date); ok {
@@ -164,59 +191,9 @@ func (s *Queries) filters(company engine.ID, q engine.TicketQuery, search engine
 	return f
 }
 
-// pageKeys reads up to limit keys after skipping offset, following the branches.
-func (s *Queries) pageKeys(ctx context.Context, company engine.ID, bs []branch, f filters, after *keyset, offset, limit int) ([]keyset, error) {
-	if len(bs) == 0 {
-		return nil, nil
-	}
-	var a args
-	c := a.add(company)
-	extra := f.sql(&a, s.db.Dialect, s.loc)
-	var ks string
-	if after != nil {
-		ks = "(t.updated_at, t.id) < (" + a.add(tsArg(s.db.Dialect, after.t)) + ", " + a.add(after.id) + ")"
-	}
-	walk := func(b branch, tail string) string {
-		w := "t.company_id = " + c + " AND " + b.where(&a) + " AND t.deleted = FALSE"
-		if extra != "" {
-			w += " AND " + extra
-		}
-		if ks != "" {
-			w += " AND " + ks
-		}
-		return "SELECT t.id, t.updated_at FROM tickets t WHERE " + w + " ORDER BY t.updated_at DESC, t.id DESC " + tail
-	}
-	var query string
-	if len(bs) == 1 {
-		query = walk(bs[0], "LIMIT "+a.add(limit)+" OFFSET "+a.add(offset))
-	} else {
-		each := "LIMIT " + a.add(offset+limit)
-		parts := make([]string, len(bs))
-		for i, b := range bs {
-			parts[i] = fmt.Sprintf("SELECT * FROM (%s) AS b%d", walk(b, each), i)
-		}
-		query = "SELECT id, updated_at FROM (" + strings.Join(parts, " UNION ALL ") +
-			") AS u ORDER BY updated_at DESC, id DESC LIMIT " + a.add(limit) + " OFFSET " + a.add(offset)
-	}
-	rs, err := s.query(ctx, query, a.list)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	var out []keyset
-	for rs.Next() {
-		var k keyset
-		if err := rs.Scan(&k.id, timeCol{&k.t}); err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, rs.Err()
-}
-
 // count counts what the scopes and filters select: exactly from ticket_counts when
 // the filters are scope only, else by reading up to TicketCountCap+1 matching rows.
-func (s *Queries) count(ctx context.Context, company engine.ID, scs []statusScope, f filters) (int, bool, error) {
+func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, f filters) (int, bool, error) {
 	if f.wordWalk {
 		return engine.TicketCountCap, true, nil
 	}
