@@ -36,6 +36,21 @@ const (
 	// OpenTicketRequest); ERR_OTHER_OPEN_TICKET when the contact already has one
 	// pending or open on this connection.
 	CmdConnectionOpenTicket = "connection.open_ticket"
+	// CmdConnectionInbound records a message a provider delivered to any node (a
+	// web-hook, a visitor socket): an engine.InboundMessage. The reply comes once the
+	// message is durable in its ticket, so the caller may then acknowledge the provider.
+	CmdConnectionInbound = "connection.inbound"
+	// CmdConnectionReceipt records a delivery receipt (an engine.Receipt).
+	CmdConnectionReceipt = "connection.receipt"
+	// CmdConnectionStatus records a session state change (an engine.StatusChange) that
+	// a node other than the channel's learned, e.g. from a provider's web-hook.
+	CmdConnectionStatus = "connection.status"
+	// CmdConnectionStop ends the channel's session (DISCONNECTED) until the next start
+	// or restart.
+	CmdConnectionStop = "connection.stop"
+	// CmdConnectionWipe ends the session and wipes the credentials the channel keeps
+	// (engine.CredentialWiper), so the next start pairs afresh.
+	CmdConnectionWipe = "connection.wipe"
 )
 
 // DeliverRequest asks a connection to send one message of a ticket.
@@ -208,9 +223,91 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 			return
 		}
 		ctx.Respond(reply)
+	case CmdConnectionInbound:
+		var m engine.InboundMessage
+		if err := json.Unmarshal(cmd.Payload, &m); err != nil {
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
+			return
+		}
+		a.onInbound(ctx, &inboundMsg{m: m}) // answers through a.answer
+	case CmdConnectionReceipt:
+		var r engine.Receipt
+		if err := json.Unmarshal(cmd.Payload, &r); err != nil {
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
+			return
+		}
+		a.answer(ctx, a.onReceipt(ctx, r))
+	case CmdConnectionStatus:
+		var st engine.StatusChange
+		if err := json.Unmarshal(cmd.Payload, &st); err != nil {
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
+			return
+		}
+		a.answer(ctx, a.onStatus(st))
+	case CmdConnectionStop, CmdConnectionWipe:
+		a.ensureLoaded(ctx)
+		a.stopChannel()
+		var err error
+		if cmd.Type == CmdConnectionWipe {
+			err = a.wipeCredentials()
+		}
+		if err == nil && a.loaded {
+			err = a.onStatus(engine.StatusChange{Status: engine.ConnDisconnected, Reason: cmd.Type})
+		}
+		a.answer(ctx, err)
 	default:
 		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrValidation, fmt.Errorf("unknown connection command %q", cmd.Type))))
 	}
+}
+
+// answer replies to the message being handled — a wire command from another node or
+// the local channel's sink — with err (nil: done). Continuations run with the message
+// that scheduled them, so an asynchronous answer reaches the right caller too.
+func (a *connActor) answer(ctx actor.Context, err error) {
+	if _, ok := ctx.Message().(*wire.Command); ok {
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		ctx.Respond(&wire.Reply{})
+		return
+	}
+	ctx.Respond(&sinkAnswer{err: err})
+}
+
+// ensureLoaded reads the connection row if the actor has not yet, without starting
+// the channel.
+func (a *connActor) ensureLoaded(ctx actor.Context) {
+	if a.loaded {
+		return
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	conn, err := a.cfg.Connections.Lookup(cctx, a.id)
+	if err != nil {
+		a.log.Warn().Err(err).Msg("connection row not found")
+		return
+	}
+	a.conn, a.loaded = conn, true
+}
+
+// wipeCredentials asks the connection's channel to forget its session credentials.
+// Channels without any (web-hook channels, the web chat) have nothing to wipe.
+func (a *connActor) wipeCredentials() error {
+	if !a.loaded {
+		return engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", a.id))
+	}
+	ch, err := a.cfg.Channels.NewChannel(a.conn)
+	if err != nil {
+		return engine.Wrap(engine.ErrInternal, err)
+	}
+	w, ok := ch.(engine.CredentialWiper)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	return w.WipeCredentials(ctx)
 }
 
 func (a *connActor) okReply(v any) *wire.Reply {

@@ -32,6 +32,51 @@ func (c Connections) OpenTicket(ctx context.Context, id engine.ID, req OpenTicke
 	return r, err
 }
 
+// Inbound records a message a provider delivered to this node for connection id; it
+// returns once the message is durable, wherever the connection's actor lives.
+func (c Connections) Inbound(ctx context.Context, id engine.ID, m engine.InboundMessage) error {
+	return c.call(ctx, id, 0, CmdConnectionInbound, m, nil)
+}
+
+// Receipt records a delivery receipt for connection id.
+func (c Connections) Receipt(ctx context.Context, id engine.ID, r engine.Receipt) error {
+	return c.call(ctx, id, 0, CmdConnectionReceipt, r, nil)
+}
+
+// Status records a session state change of connection id learned on this node.
+func (c Connections) Status(ctx context.Context, id engine.ID, s engine.StatusChange) error {
+	return c.call(ctx, id, 0, CmdConnectionStatus, s, nil)
+}
+
+// Stop ends connection id's session (DELETE /whatsappsession).
+func (c Connections) Stop(ctx context.Context, id engine.ID) error {
+	return c.call(ctx, id, 0, CmdConnectionStop, nil, nil)
+}
+
+// Wipe ends connection id's session and wipes its credentials (DELETE /whatsappcreds).
+func (c Connections) Wipe(ctx context.Context, id engine.ID) error {
+	return c.call(ctx, id, 0, CmdConnectionWipe, nil, nil)
+}
+
+// Sink returns an engine.ChannelSink that delivers to connection id through the
+// cluster: what a web-hook handler on any node uses.
+func (c Connections) Sink(id engine.ID) engine.ChannelSink { return remoteSink{c: c, id: id} }
+
+type remoteSink struct {
+	c  Connections
+	id engine.ID
+}
+
+func (s remoteSink) Inbound(ctx context.Context, m engine.InboundMessage) error {
+	return s.c.Inbound(ctx, s.id, m)
+}
+func (s remoteSink) Receipt(ctx context.Context, r engine.Receipt) error {
+	return s.c.Receipt(ctx, s.id, r)
+}
+func (s remoteSink) Status(ctx context.Context, st engine.StatusChange) error {
+	return s.c.Status(ctx, s.id, st)
+}
+
 func (c Connections) call(ctx context.Context, id, companyID engine.ID, typ string, req, out any) error {
 	var payload []byte
 	if req != nil {

@@ -31,22 +31,22 @@ type inboundJob struct {
 
 func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 	if !a.loaded {
-		ctx.Respond(&sinkAnswer{err: engine.Wrap(engine.ErrWappNotInitialized, fmt.Errorf("connection %d not loaded", a.id))})
+		a.answer(ctx, engine.Wrap(engine.ErrWappNotInitialized, fmt.Errorf("connection %d not loaded", a.id)))
 		return
 	}
 	m := msg.m
 	if m.ProviderID == "" {
-		ctx.Respond(&sinkAnswer{err: engine.Wrap(engine.ErrValidation, errors.New("inbound message without provider id"))})
+		a.answer(ctx, engine.Wrap(engine.ErrValidation, errors.New("inbound message without provider id")))
 		return
 	}
 	contactID, err := a.contactFor(m.From)
 	if err != nil {
-		ctx.Respond(&sinkAnswer{err: err})
+		a.answer(ctx, err)
 		return
 	}
 	mid, err := a.nextID("message")
 	if err != nil {
-		ctx.Respond(&sinkAnswer{err: err})
+		a.answer(ctx, err)
 		return
 	}
 	a.route(ctx, &inboundJob{m: m, contactID: contactID, messageID: mid})
@@ -58,12 +58,12 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 	tid, err := a.currentTicket(job.contactID)
 	if err != nil {
-		ctx.Respond(&sinkAnswer{err: err})
+		a.answer(ctx, err)
 		return
 	}
 	if tid == 0 {
 		if tid, err = a.openTicket(ctx, job.contactID, 0, nil, 0, 0, engine.StatusPending, false); err != nil {
-			ctx.Respond(&sinkAnswer{err: err})
+			a.answer(ctx, err)
 			return
 		}
 		job.opened = tid
@@ -77,13 +77,13 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 	}
 	f, err := a.ticketFuture(ctx, tid, cmd)
 	if err != nil {
-		ctx.Respond(&sinkAnswer{err: err})
+		a.answer(ctx, err)
 		return
 	}
 	ctx.ReenterAfter(f, func(res any, ferr error) {
 		_, err := ticketResult(res, ferr)
 		if err == nil {
-			ctx.Respond(&sinkAnswer{err: nil})
+			a.answer(ctx, nil)
 			// The greeting answers the customer's first message, so it comes after it.
 			if job.opened == tid && !m.FromMe {
 				a.sendAutomatic(ctx, tid, a.conn.GreetingMessage)
@@ -98,7 +98,7 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 			if a.tickets[job.contactID] == tid {
 				next, err := a.openTicket(ctx, job.contactID, tid, nil, 0, 0, engine.StatusPending, false)
 				if err != nil {
-					ctx.Respond(&sinkAnswer{err: err})
+					a.answer(ctx, err)
 					return
 				}
 				job.opened = next
@@ -106,7 +106,7 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 			a.route(ctx, job)
 			return
 		}
-		ctx.Respond(&sinkAnswer{err: err})
+		a.answer(ctx, err)
 	})
 }
 

@@ -102,3 +102,10 @@ type ChannelFactory interface {
 // ErrChannelTemporary marks a send failure that may succeed when retried (provider
 // unreachable, rate limited, session reconnecting).
 var ErrChannelTemporary = &Error{Code: ErrSendingWappMsg}
+
+// CredentialWiper is implemented by channels that keep session credentials of their
+// own (WhatsApp's device keys): WipeCredentials forgets them, so the next Start pairs
+// afresh (DELETE /whatsappcreds). It may be called while the channel is stopped.
+type CredentialWiper interface {
+	WipeCredentials(ctx context.Context) error
+}
