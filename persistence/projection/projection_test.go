@@ -313,3 +313,67 @@ func TestNewRejectsDuplicateNames(t *testing.T) {
 		t.Error("New accepted an empty name")
 	}
 }
+
+// durabilityProbe records the synchronous_commit setting its transactions run with.
+type durabilityProbe struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (p *durabilityProbe) Name() string { return "probe" }
+
+func (p *durabilityProbe) Apply(ctx context.Context, tx *sql.Tx, _ *db.DB, _ []engine.RecordedEvent) error {
+	var v string
+	if err := tx.QueryRowContext(ctx, `SHOW synchronous_commit`).Scan(&v); err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.seen = append(p.seen, v)
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *durabilityProbe) Reset(context.Context, *sql.Tx, *db.DB) error { return nil }
+
+// On PostgreSQL a projection's transaction does not wait for its WAL flush (the read
+// model is rebuilt from the journal after a crash), while the journal's own appends and
+// every other transaction of the pool keep the server's setting.
+func TestProjectionCommitsWithoutWaitingForFlush(t *testing.T) {
+	ctx := context.Background()
+	d, err := db.Open(ctx, dbtest.DurableURL(t, db.Postgres)) // synchronous_commit on
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if _, err := d.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	j := setup(t, d)
+	probe := &durabilityProbe{}
+	r := newRunner(t, d, j, probe)
+	res, err := j.Append(ctx, 1, "s-1", engine.AnyVersion, engine.EventData{Type: "t", Data: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WaitFor(ctx, res.Positions[0]); err != nil {
+		t.Fatal(err)
+	}
+	probe.mu.Lock()
+	seen := append([]string(nil), probe.seen...)
+	probe.mu.Unlock()
+	if len(seen) == 0 {
+		t.Fatal("the projection applied nothing")
+	}
+	for _, v := range seen {
+		if v != "off" {
+			t.Fatalf("projection transaction ran with synchronous_commit=%s, want off", v)
+		}
+	}
+	var outside string
+	if err := d.SQL.QueryRowContext(ctx, `SHOW synchronous_commit`).Scan(&outside); err != nil {
+		t.Fatal(err)
+	}
+	if outside != "on" {
+		t.Fatalf("outside the projection synchronous_commit=%s, want on (SET LOCAL leaked?)", outside)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/persistence/db"
 )
 
 // run is a projection's goroutine: read a page after the checkpoint, apply it, repeat;
@@ -76,6 +77,9 @@ func (r *Runner) apply(w *worker, from int64, events []engine.RecordedEvent) err
 	last := events[len(events)-1].Position
 	var stored int64
 	err := r.d.Tx(r.ctx, func(tx *sql.Tx) error {
+		if err := relaxDurability(r.ctx, tx, r.d); err != nil {
+			return err
+		}
 		var err error
 		if stored, err = r.lockCheckpoint(r.ctx, tx, name); err != nil {
 			return err
@@ -97,6 +101,22 @@ func (r *Runner) apply(w *worker, from int64, events []engine.RecordedEvent) err
 		return err
 	}
 	r.publish(w, last, nil)
+	return nil
+}
+
+// relaxDurability lets a projection's transaction commit without waiting for its
+// WAL flush (PostgreSQL). A read model is derived data with its checkpoint in the same
+// transaction: a crash can only lose a suffix of both together, and the runner applies
+// that suffix again from the journal, which stays fully durable. So the journal's
+// appends — the path every acknowledgement waits on — no longer queue behind the
+// projections' fsyncs on the same disk.
+func relaxDurability(ctx context.Context, tx *sql.Tx, d *db.DB) error {
+	if d.Dialect != db.Postgres {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+		return fmt.Errorf("relax durability: %w", err)
+	}
 	return nil
 }
 
