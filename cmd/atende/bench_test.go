@@ -22,12 +22,13 @@ import (
 // acknowledged message arrived exactly once.
 //
 // The load is bounded: ATENDE_B3_MESSAGES (default 2000) messages from
-// ATENDE_B3_CUSTOMERS (50) customers at ATENDE_B3_RATE (1000) messages/s, watched by
+// ATENDE_B3_CUSTOMERS (400, each under the web chat's 10 messages/s per visitor)
+// customers at ATENDE_B3_RATE (1000) messages/s, watched by
 // ATENDE_B3_WATCHERS (5) sockets. Customers, watchers and server share the box's two
 // cores, so the defaults stay at half the target rate; raise them on a bigger box.
 func BenchmarkIngestWebChat(b *testing.B) {
 	total := envInt("ATENDE_B3_MESSAGES", 2000)
-	customers := envInt("ATENDE_B3_CUSTOMERS", 50)
+	customers := envInt("ATENDE_B3_CUSTOMERS", 400)
 	rate := envInt("ATENDE_B3_RATE", 1000)
 	watchers := envInt("ATENDE_B3_WATCHERS", 5)
 	for i := 0; i < b.N; i++ {
@@ -116,6 +117,13 @@ func runIngest(b *testing.B, total, customers, rate, watchers int) {
 			}
 			lat = lat[:0]
 			time.Sleep(50 * time.Millisecond)
+		}
+		select {
+		case <-s.closed:
+			s.mu.Lock()
+			b.Logf("a watcher's socket closed after %d of %d messages: %v", len(got), sent, s.closeErr)
+			s.mu.Unlock()
+		default:
 		}
 		for body := range sentAt {
 			switch got[body] {

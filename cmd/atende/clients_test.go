@@ -91,6 +91,9 @@ type sioClient struct {
 	acks   map[int]json.RawMessage
 	nextID int
 	closed chan struct{}
+	// closeErr is why the read loop ended (a wsutil.ClosedError carries the server's
+	// close code and reason).
+	closeErr error
 }
 
 func dialSocket(t testing.TB, base, token string, lastSeq int64) *sioClient {
@@ -137,6 +140,9 @@ func (c *sioClient) loop() {
 		_ = c.conn.SetReadDeadline(time.Now().Add(time.Minute))
 		b, err := wsutil.ReadServerText(c.rw)
 		if err != nil {
+			c.mu.Lock()
+			c.closeErr = err
+			c.mu.Unlock()
 			return
 		}
 		s := string(b)

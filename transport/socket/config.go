@@ -33,7 +33,7 @@ type Config struct {
 	// closes the connection with 1009. Announced as maxPayload. Zero: 1,000,000 bytes.
 	MaxPayload int64
 	// QueueSize bounds each socket's outbound queue, in frames. A socket whose queue
-	// is full when a frame arrives is disconnected with CloseSlowConsumer. Zero: 256.
+	// is full when a frame arrives is disconnected with CloseSlowConsumer. Zero: 1,024 (2 s of a busy supervisor's events at 500 events/s).
 	QueueSize int
 	// ConnectTimeout bounds the time from the open packet to the client's CONNECT.
 	// Zero: 45 s (socket.io's connectTimeout).
@@ -82,7 +82,7 @@ func (c Config) withDefaults() (Config, error) {
 		c.MaxPayload = 1_000_000
 	}
 	if c.QueueSize == 0 {
-		c.QueueSize = 256
+		c.QueueSize = 1024
 	}
 	if c.MaxRooms == 0 {
 		c.MaxRooms = 64
