@@ -9,13 +9,18 @@ import type {
   Message,
   MessagePage,
   QuickAnswer,
+  QuickAnswerPage,
   Queue,
+  QueueInput,
   Setting,
   Tag,
+  TagPage,
   Ticket,
   TicketPage,
   TicketStatus,
   User,
+  UserInput,
+  UserPage,
 } from './types';
 
 export const authApi = {
@@ -132,26 +137,51 @@ export const contactsApi = {
 
 export const usersApi = {
   list: (): Promise<User[]> => http.get<User[]>('/users/list'),
+  // GET /users/ → {users, count, hasMore}, 40 a page, by name.
+  search: (searchParam: string, pageNumber = 1): Promise<UserPage> =>
+    http.get<UserPage>('/users/', { query: { searchParam: searchParam || undefined, pageNumber } }),
   get: (id: ID): Promise<User> => http.get<User>(`/users/${id}`),
-  update: (id: ID, body: Partial<User> & { password?: string }): Promise<User> =>
-    http.put<User>(`/users/${id}`, { body }),
+  create: (body: UserInput): Promise<User> => http.post<User>('/users', { body }),
+  update: (id: ID, body: Partial<UserInput>): Promise<User> => http.put<User>(`/users/${id}`, { body }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/users/${id}`),
 };
 
 export const queuesApi = {
   list: (): Promise<Queue[]> => http.get<Queue[]>('/queue'),
+  create: (body: QueueInput): Promise<Queue> => http.post<Queue>('/queue', { body }),
+  update: (id: ID, body: QueueInput): Promise<Queue> => http.put<Queue>(`/queue/${id}`, { body }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/queue/${id}`),
 };
 
 export const tagsApi = {
   list: (): Promise<Tag[]> => http.get<Tag[]>('/tags/list'),
+  // GET /tags?searchParam= → {tags, count, hasMore}: one page holds every match.
+  search: (searchParam: string): Promise<TagPage> =>
+    http.get<TagPage>('/tags', { query: { searchParam: searchParam || undefined } }),
+  // POST /tags answers the existing tag of that name (case and accents ignored) when
+  // there is one.
+  create: (body: { name: string; color?: string }): Promise<Tag> => http.post<Tag>('/tags', { body }),
+  update: (id: ID, body: { name: string; color?: string }): Promise<Tag> => http.put<Tag>(`/tags/${id}`, { body }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/tags/${id}`),
 };
 
 export const quickAnswersApi = {
-  search: (searchParam: string): Promise<{ quickAnswers: QuickAnswer[] }> =>
-    http.get('/quickAnswers/', { query: { searchParam } }),
+  // GET /quickAnswers/ → {quickAnswers, count, hasMore}, 20 a page, by shortcut.
+  // pageNumber left out means 1 (the composer's lookup sends only the term).
+  search: (searchParam: string, pageNumber?: number): Promise<QuickAnswerPage> =>
+    http.get<QuickAnswerPage>('/quickAnswers/', { query: { searchParam, pageNumber } }),
+  create: (body: { shortcut: string; message: string }): Promise<QuickAnswer> =>
+    http.post<QuickAnswer>('/quickAnswers', { body }),
+  update: (id: ID, body: { shortcut: string; message: string }): Promise<QuickAnswer> =>
+    http.put<QuickAnswer>(`/quickAnswers/${id}`, { body }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/quickAnswers/${id}`),
 };
 
 export const settingsApi = {
   list: (): Promise<Setting[]> => http.get<Setting[]>('/settings'),
+  // PUT /settings/{key} {value}: 'enabled' | 'disabled'.
+  update: (key: string, value: string): Promise<Setting> =>
+    http.put<Setting>(`/settings/${encodeURIComponent(key)}`, { body: { value } }),
 };
 
 export const connectionsApi = {

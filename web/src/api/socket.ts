@@ -10,6 +10,12 @@ export const serverEvents = [
   'contact',
   'whatsapp',
   'whatsappSession',
+  // Reference data (docs/api.md section 4.4).
+  'user',
+  'queue',
+  'tags',
+  'quickAnswer',
+  'settings',
   'resync',
 ] as const;
 

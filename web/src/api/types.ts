@@ -44,9 +44,41 @@ export interface UserRef {
   name: string;
 }
 
-export interface User extends SessionUser {
+export interface User extends Omit<SessionUser, 'whatsappId'> {
+  whatsappId?: ID | null; // null: no default connection
   createdAt?: string;
   updatedAt?: string;
+}
+
+// The user form (POST /users, PUT /users/{id}). On update an empty password, and an
+// absent profile / queueIds / whatsappId, leave the stored value unchanged.
+export interface UserInput {
+  name: string;
+  email: string;
+  password?: string;
+  profile?: Profile | string;
+  queueIds?: ID[];
+  whatsappId?: ID | null;
+}
+
+export interface UserPage {
+  users: User[];
+  count: number;
+  hasMore: boolean;
+}
+
+export type QueueInput = Omit<Queue, 'id'>;
+
+export interface TagPage {
+  tags: Tag[];
+  count: number;
+  hasMore: boolean;
+}
+
+export interface QuickAnswerPage {
+  quickAnswers: QuickAnswer[];
+  count: number;
+  hasMore: boolean;
 }
 
 export interface Tag {
@@ -214,6 +246,42 @@ export interface AppMessageEvent {
 export interface ContactEvent {
   action: 'update' | 'delete';
   contact: Contact;
+  seq?: number;
+}
+
+// Reference-data events (server: transport/http users.go, queues.go, tags.go,
+// quickanswers.go, settings.go): create/update carry the record, delete its id.
+export interface UserEvent {
+  action: 'create' | 'update' | 'delete';
+  user?: User;
+  userId?: ID;
+  seq?: number;
+}
+
+export interface QueueEvent {
+  action: 'create' | 'update' | 'delete';
+  queue?: Queue;
+  queueId?: ID;
+  seq?: number;
+}
+
+export interface TagEvent {
+  action: 'create' | 'update' | 'delete';
+  tag?: Tag;
+  tagId?: ID;
+  seq?: number;
+}
+
+export interface QuickAnswerEvent {
+  action: 'create' | 'update' | 'delete';
+  quickAnswer?: QuickAnswer;
+  quickAnswerId?: ID;
+  seq?: number;
+}
+
+export interface SettingEvent {
+  action: 'update';
+  setting: Setting;
   seq?: number;
 }
 

@@ -16,6 +16,15 @@ export const actions = {
   scheduleMenu: 'drawer-schedule-items:view',
   viewNotifications: 'notifications:view',
   deleteContact: 'contacts-page:deleteContact',
+  // Reference-data pages (engine/permission.go; docs/api.md section 1.7).
+  manageUsers: 'users:manage',
+  editUserProfile: 'user-modal:editProfile',
+  editUserQueues: 'user-modal:editQueues',
+  manageQueues: 'queues:manage',
+  createTag: 'tags:create',
+  manageTags: 'tags:manage',
+  manageQuickAnswers: 'quick-answers:manage',
+  manageSettings: 'settings:manage',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -13,6 +13,11 @@ const LoginPage = lazy(() => import('../features/login/LoginPage'));
 const UpgradeInfoPage = lazy(() => import('../features/upgrade/UpgradeInfoPage'));
 const PlaceholderPage = lazy(() => import('../features/placeholder/PlaceholderPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
+const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const QuickAnswersPage = lazy(() => import('../features/quickAnswers/QuickAnswersPage'));
+const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
+const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
+const TagsPage = lazy(() => import('../features/tags/TagsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -21,13 +26,9 @@ function Lazy({ children }: { children: ReactNode }) {
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['connections', 'connections'],
-  ['users', 'users'],
   ['catalog', 'catalog'],
-  ['quickAnswers', 'quickAnswers'],
   ['scheduledMessages', 'scheduledMessages'],
   ['Bots', 'bots'],
-  ['Settings', 'settings'],
-  ['Queues', 'queues'],
   ['Campaign', 'campaign'],
   ['Categories', 'categories'],
   ['NLPConfig', 'nlpConfig'],
@@ -35,7 +36,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Super', 'super'],
   ['advscheduler', 'agenda'],
   ['Broadcasts', 'broadcasts'],
-  ['Tags', 'tags'],
   ['BizFlow', 'bizFlow'],
   ['Kanban', 'kanban'],
   ['chats/:id?', 'chats'],
@@ -95,6 +95,22 @@ export const routes: RouteObject[] = [
               </Lazy>
             ),
           },
+          ...(
+            [
+              ['users', UsersPage],
+              ['quickAnswers', QuickAnswersPage],
+              ['Settings', SettingsPage],
+              ['Queues', QueuesPage],
+              ['Tags', TagsPage],
+            ] as const
+          ).map(([path, Page]) => ({
+            path,
+            element: (
+              <Lazy>
+                <Page />
+              </Lazy>
+            ),
+          })),
           {
             path: 'upgradeinfo',
             element: (

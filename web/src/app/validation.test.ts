@@ -1,4 +1,4 @@
-import { contactRules, serverFieldKey, validate } from './validation';
+import { contactRules, queueErrors, quickAnswerRules, serverFieldKey, tagRules, userRules, validate } from './validation';
 
 describe('contact form rules', () => {
   it.each([
@@ -16,5 +16,79 @@ describe('contact form rules', () => {
     expect(serverFieldKey('Too Short!')).toBe('validation.tooShort');
     expect(serverFieldKey('Invalid email')).toBe('validation.invalidEmail');
     expect(serverFieldKey('whatever')).toBeNull();
+  });
+});
+
+describe('user form rules', () => {
+  it.each([
+    [true, { name: '', password: '', email: '' }, { name: 'validation.required', password: 'validation.required', email: 'validation.required' }],
+    [true, { name: 'A', password: '1234', email: 'ana@' }, { name: 'validation.tooShort', password: 'validation.tooShort', email: 'validation.invalidEmail' }],
+    [true, { name: 'Ana', password: 'x'.repeat(51), email: 'ana@atende.dev' }, { password: 'validation.tooLong' }],
+    [true, { name: 'Ana', password: '12345', email: 'ana@atende.dev' }, {}],
+    // Editing: an empty password keeps the current one.
+    [false, { name: 'Ana', password: '', email: 'ana@atende.dev' }, {}],
+    [false, { name: 'Ana', password: '123', email: 'ana@atende.dev' }, { password: 'validation.tooShort' }],
+  ])('creating=%s %j → %j', (creating, values, want) => {
+    expect(validate(values, userRules(creating))).toEqual(want);
+  });
+
+  it('counts a password as the server does: untrimmed, by character', () => {
+    expect(validate({ name: 'Ana', password: '    ', email: 'a@b.co' }, userRules(true))).toEqual({ password: 'validation.tooShort' });
+    expect(validate({ name: 'Ana', password: '😀😀😀😀😀', email: 'a@b.co' }, userRules(true))).toEqual({});
+  });
+});
+
+describe('queue form rules', () => {
+  const base = {
+    name: 'Suporte',
+    color: '#1976d2',
+    greetingMessage: '',
+    startWork: '',
+    endWork: '',
+    absenceMessage: '',
+    encouragingMessage: '',
+    url: '',
+  };
+  it.each([
+    [{}, false, {}],
+    [{ name: 'S', color: '' }, false, { name: 'validation.tooShort', color: 'validation.required' }],
+    [{ color: 'blue' }, false, { color: 'validation.invalidColor' }],
+    [{}, true, { greetingMessage: 'validation.required' }],
+    [{ greetingMessage: 'Olá! Escolha uma opção.' }, true, {}],
+    [{ startWork: '08:00' }, false, { endWork: 'validation.required' }],
+    [{ endWork: '18:00' }, false, { startWork: 'validation.required' }],
+    [{ startWork: '24:00', endWork: '18:00' }, false, { startWork: 'validation.invalidTime' }],
+    [{ startWork: '22:00', endWork: '06:00' }, false, {}],
+    [{ url: 'javascript:alert(1)' }, false, { url: 'validation.invalidValue' }],
+    [{ url: 'https://atende.dev/fila' }, false, {}],
+  ])('%j (greeting required: %s) → %j', (patch, greetingRequired, want) => {
+    expect(queueErrors({ ...base, ...patch }, greetingRequired)).toEqual(want);
+  });
+});
+
+describe('tag and quick answer rules', () => {
+  it.each([
+    [{ name: '', color: '' }, { name: 'validation.required' }],
+    [{ name: 'V', color: '' }, {}],
+    [{ name: 'V'.repeat(51), color: '#ABCDEF' }, { name: 'validation.tooLong' }],
+    [{ name: 'VIP', color: '#abc' }, { color: 'validation.invalidColor' }],
+  ])('tag %j → %j', (values, want) => {
+    expect(validate(values, tagRules)).toEqual(want);
+  });
+
+  it.each([
+    [{ shortcut: '', message: '' }, { shortcut: 'validation.required', message: 'validation.required' }],
+    [{ shortcut: '/', message: 'Bom dia!' }, { shortcut: 'validation.required' }],
+    [{ shortcut: '/bd', message: 'Bom dia!' }, {}],
+    [{ shortcut: 'bd', message: 'x'.repeat(4097) }, { message: 'validation.tooLong' }],
+  ])('quick answer %j → %j', (values, want) => {
+    expect(validate(values, quickAnswerRules)).toEqual(want);
+  });
+
+  it('maps the server’s other field texts', () => {
+    expect(serverFieldKey('Invalid color')).toBe('validation.invalidColor');
+    expect(serverFieldKey('Invalid time')).toBe('validation.invalidTime');
+    expect(serverFieldKey('Already exists')).toBe('validation.alreadyExists');
+    expect(serverFieldKey('Invalid value')).toBe('validation.invalidValue');
   });
 });

@@ -6,7 +6,11 @@ export type ValidationKey =
   | 'validation.tooShort'
   | 'validation.tooLong'
   | 'validation.invalidEmail'
-  | 'validation.notNumber';
+  | 'validation.notNumber'
+  | 'validation.invalidColor'
+  | 'validation.invalidTime'
+  | 'validation.invalidValue'
+  | 'validation.alreadyExists';
 
 export type Rule = (value: string) => ValidationKey | null;
 
@@ -51,6 +55,11 @@ const serverTexts: Record<string, ValidationKey> = {
   'Too Long!': 'validation.tooLong',
   'Invalid email': 'validation.invalidEmail',
   'Not a number': 'validation.notNumber',
+  'Invalid number': 'validation.notNumber',
+  'Invalid color': 'validation.invalidColor',
+  'Invalid time': 'validation.invalidTime',
+  'Invalid value': 'validation.invalidValue',
+  'Already exists': 'validation.alreadyExists',
 };
 
 export function serverFieldKey(text: string): ValidationKey | null {
@@ -62,4 +71,93 @@ export const contactRules = {
   name: [required, length(2, 50)],
   number: [required, length(8, 50)],
   email: [email],
+};
+
+// Characters as the server counts them (runes), not UTF-16 units.
+const runes = (v: string) => [...v].length;
+
+// rawLength is length() for fields the server does not trim: passwords.
+export const rawLength =
+  (min: number, max: number): Rule =>
+  (v) => {
+    const n = runes(v);
+    if (n === 0) return null;
+    if (n < min) return 'validation.tooShort';
+    if (n > max) return 'validation.tooLong';
+    return null;
+  };
+
+// presentRaw is required() for untrimmed fields: only '' is missing.
+export const presentRaw: Rule = (v) => (v ? null : 'validation.required');
+
+// '#RRGGBB', as the server stores colours.
+export const hexColor: Rule = (v) => (!v.trim() || /^#[0-9a-f]{6}$/i.test(v.trim()) ? null : 'validation.invalidColor');
+
+// 'HH:MM', 00:00 to 23:59 (queue working hours).
+export const hhmm: Rule = (v) => (!v.trim() || /^([01]\d|2[0-3]):[0-5]\d$/.test(v.trim()) ? null : 'validation.invalidTime');
+
+// An http(s) address with a host.
+export const webUrl: Rule = (v) => {
+  const s = v.trim();
+  if (!s) return null;
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host && s.length <= 2048 ? null : 'validation.invalidValue';
+  } catch {
+    return 'validation.invalidValue';
+  }
+};
+
+// Long texts (greetings, quick answer messages): at most 4096 characters.
+export const longTextMax = 4096;
+
+// The user form (spec section 5): name required 2–50; password 5–50, required when
+// creating (on edit empty means unchanged); email required and valid.
+export function userRules(creating: boolean) {
+  return {
+    name: [required, length(2, 50)],
+    password: creating ? [presentRaw, rawLength(5, 50)] : [rawLength(5, 50)],
+    email: [required, email],
+  };
+}
+
+export type QueueField = 'name' | 'color' | 'greetingMessage' | 'startWork' | 'endWork' | 'absenceMessage' | 'encouragingMessage' | 'url';
+
+// The queue form: name required 2–50; colour required, #RRGGBB; a greeting is required
+// once there is more than one queue (spec section 5; the server decides by the tenant's
+// queue count, and so does the page: see QueuesPage); working hours HH:MM, both or
+// neither; url http(s).
+export function queueErrors(
+  values: Record<QueueField, string>,
+  greetingRequired: boolean,
+): Partial<Record<QueueField, ValidationKey>> {
+  const long = length(0, longTextMax);
+  const out = validate(values, {
+    name: [required, length(2, 50)],
+    color: [required, hexColor],
+    greetingMessage: greetingRequired ? [required, long] : [long],
+    startWork: [hhmm],
+    endWork: [hhmm],
+    absenceMessage: [long],
+    encouragingMessage: [long],
+    url: [webUrl],
+  });
+  const start = values.startWork.trim();
+  const end = values.endWork.trim();
+  if (start && !end && !out.endWork) out.endWork = 'validation.required';
+  if (end && !start && !out.startWork) out.startWork = 'validation.required';
+  return out;
+}
+
+// Tags: name required 1–50; colour optional, #RRGGBB.
+export const tagRules = {
+  name: [required, length(1, 50)],
+  color: [hexColor],
+};
+
+// Quick answers: shortcut required 1–50 (a leading '/', the composer's trigger, is not
+// part of it); message required, up to 4096 characters.
+export const quickAnswerRules = {
+  shortcut: [(v: string) => required(v.replace(/^\s*\//, '')), length(1, 50)],
+  message: [required, length(1, longTextMax)],
 };

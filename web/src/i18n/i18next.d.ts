@@ -7,7 +7,12 @@ import type contacts from './locales/pt-BR/contacts.json';
 import type layout from './locales/pt-BR/layout.json';
 import type login from './locales/pt-BR/login.json';
 import type pages from './locales/pt-BR/pages.json';
+import type queues from './locales/pt-BR/queues.json';
+import type quickAnswers from './locales/pt-BR/quickAnswers.json';
+import type settings from './locales/pt-BR/settings.json';
+import type tags from './locales/pt-BR/tags.json';
 import type tickets from './locales/pt-BR/tickets.json';
+import type users from './locales/pt-BR/users.json';
 import type validation from './locales/pt-BR/validation.json';
 
 declare module 'i18next' {
@@ -23,7 +28,12 @@ declare module 'i18next' {
         layout: typeof layout;
         login: typeof login;
         pages: typeof pages;
+        queues: typeof queues;
+        quickAnswers: typeof quickAnswers;
+        settings: typeof settings;
+        tags: typeof tags;
         tickets: typeof tickets;
+        users: typeof users;
         validation: typeof validation;
       };
     };

@@ -1,0 +1,157 @@
+// Add or edit a queue (spec section 3 fields). Name 2–50; colour #RRGGBB and unique
+// among the tenant's queues; a greeting is required once there is more than one queue
+// (spec section 5; greetingRequired comes from the page, which knows the count);
+// working hours HH:MM, both or neither; url http(s). Server field errors land on their
+// fields; ERR_QUEUE_COLOR_ALREADY_EXISTS (a queue made meanwhile elsewhere) is a toast.
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
+import { Button, Field, FieldError, Input, Switch } from '../../components/primitives';
+import { queueErrors, serverFieldKey, type QueueField, type ValidationKey } from '../../app/validation';
+import { toastError } from '../../app/errors';
+import { isApiError } from '../../api/errors';
+import { queuesApi } from '../../api/endpoints';
+import type { Queue, QueueInput } from '../../api/types';
+import { firstFreeColor } from '../tags/palette';
+import { ColorRow, Form, Pair, SwitchField, TextArea } from './style';
+
+type Errors = Partial<Record<QueueField, ValidationKey | 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS'>>;
+
+const fields: QueueField[] = ['name', 'color', 'greetingMessage', 'startWork', 'endWork', 'absenceMessage', 'encouragingMessage', 'url'];
+
+export interface QueueModalProps {
+  queue: Queue | null;
+  greetingRequired: boolean;
+  takenColors: string[]; // the other queues' colours
+  onClose: () => void;
+  onSaved: (q: Queue) => void;
+}
+
+export function QueueModal({ queue, greetingRequired, takenColors, onClose, onSaved }: QueueModalProps) {
+  const { t } = useTranslation();
+  const [values, setValues] = useState<Record<QueueField, string>>(() => ({
+    name: queue?.name ?? '',
+    color: queue?.color ?? firstFreeColor(takenColors),
+    greetingMessage: queue?.greetingMessage ?? '',
+    startWork: queue?.startWork ?? '',
+    endWork: queue?.endWork ?? '',
+    absenceMessage: queue?.absenceMessage ?? '',
+    encouragingMessage: queue?.encouragingMessage ?? '',
+    url: queue?.url ?? '',
+  }));
+  const [nps, setNps] = useState(!!queue?.nps);
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const set = (f: QueueField) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [f]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found: Errors = queueErrors(values, greetingRequired);
+    const color = values.color.trim().toLowerCase();
+    if (!found.color && takenColors.some((c) => c.toLowerCase() === color)) found.color = 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS';
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const body: QueueInput = {
+      name: values.name.trim(),
+      color,
+      greetingMessage: values.greetingMessage.trim(),
+      startWork: values.startWork.trim(),
+      endWork: values.endWork.trim(),
+      absenceMessage: values.absenceMessage.trim(),
+      nps,
+      encouragingMessage: values.encouragingMessage.trim(),
+      url: values.url.trim(),
+    };
+    setBusy(true);
+    try {
+      const saved = queue ? await queuesApi.update(queue.id, body) : await queuesApi.create(body);
+      onSaved(saved);
+      onClose();
+    } catch (err) {
+      if (isApiError(err) && err.fields) {
+        const mapped: Errors = {};
+        for (const [k, v] of Object.entries(err.fields)) {
+          const key = serverFieldKey(v);
+          if (key && (fields as string[]).includes(k)) mapped[k as QueueField] = key;
+        }
+        setErrors(mapped);
+      }
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const error = (f: QueueField) => errors[f] && <FieldError role="alert">{t(errors[f]!)}</FieldError>;
+  const text = (f: QueueField, type = 'text') => (
+    <Field>
+      {t(`queues.form.${f}` as 'queues.form.name')}
+      <Input type={type} value={values[f]} onChange={set(f)} aria-invalid={!!errors[f]} name={f} />
+      {error(f)}
+    </Field>
+  );
+  const area = (f: QueueField) => (
+    <Field>
+      {t(`queues.form.${f}` as 'queues.form.name')}
+      <TextArea rows={2} value={values[f]} onChange={set(f)} aria-invalid={!!errors[f]} name={f} />
+      {error(f)}
+    </Field>
+  );
+  const validColor = /^#[0-9a-f]{6}$/i.test(values.color.trim()) ? values.color.trim() : '#000000';
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      width={560}
+      title={queue ? t('queues.form.editTitle') : t('queues.form.addTitle')}
+      actions={
+        <>
+          <Button type="button" $variant="ghost" onClick={onClose}>
+            {t('common.actions.cancel')}
+          </Button>
+          <Button type="submit" form="queue-form" disabled={busy}>
+            {t('common.actions.save')}
+          </Button>
+        </>
+      }
+    >
+      <Form id="queue-form" onSubmit={submit} noValidate>
+        {text('name')}
+        <Field as="div">
+          <span id="queue-color-label">{t('queues.form.color')}</span>
+          <ColorRow>
+            <input
+              type="color"
+              aria-labelledby="queue-color-label"
+              value={validColor}
+              onChange={(e) => setValues((v) => ({ ...v, color: e.target.value }))}
+            />
+            <Input
+              value={values.color}
+              onChange={set('color')}
+              aria-label={t('queues.form.colorHex')}
+              aria-invalid={!!errors.color}
+              name="color"
+              maxLength={7}
+            />
+          </ColorRow>
+          {error('color')}
+        </Field>
+        {area('greetingMessage')}
+        <Pair>
+          {text('startWork', 'time')}
+          {text('endWork', 'time')}
+        </Pair>
+        {area('absenceMessage')}
+        <SwitchField>
+          <Switch checked={nps} onChange={(e) => setNps(e.target.checked)} name="nps" />
+          {t('queues.form.nps')}
+        </SwitchField>
+        {area('encouragingMessage')}
+        {text('url', 'url')}
+      </Form>
+    </Dialog>
+  );
+}
