@@ -85,8 +85,22 @@ type ConnectionConfig struct {
 	// Outbox, when set, lists messages recorded but never sent; the actor sends them
 	// once its channel has started (after a crash of the node that held it).
 	Outbox engine.Outbox
-	Clock  engine.Clock // engine.SystemClock when nil
-	Logger zerolog.Logger
+	// Attempts, when set, makes sends at most once across activations on channels
+	// that cannot de-duplicate a re-send (not engine.IdempotentSender): an attempt is
+	// recorded before a message's Send, and a message the outbox lists whose attempt
+	// is recorded is failed (ERR_CHANNEL_OUTCOME_UNKNOWN) instead of sent again.
+	Attempts engine.SendAttemptLog
+	// AttemptRetention is how long an attempt row of a message that no longer waits
+	// is kept before it is pruned (1 h when zero); pruning runs at every channel start
+	// and every AttemptRetention after.
+	AttemptRetention time.Duration
+	// Locator, when set, finds messages by the channel's id in the durable record,
+	// for what the actor's memory does not know (after a restart or a hand-over):
+	// receipts and quotes of earlier sends, revokes, and redeliveries of messages
+	// stored in an earlier ticket.
+	Locator engine.ProviderLocator
+	Clock   engine.Clock // engine.SystemClock when nil
+	Logger  zerolog.Logger
 	// CallTimeout bounds one call to a ticket actor or a store (5 s when zero).
 	CallTimeout time.Duration
 	// SendAttempts is how often a temporary send failure is retried (8 when zero),
@@ -114,6 +128,9 @@ func (c *ConnectionConfig) fill() {
 	if c.Routines == nil {
 		c.Routines = &Routines{}
 	}
+	if c.AttemptRetention <= 0 {
+		c.AttemptRetention = time.Hour
+	}
 }
 
 // ConnectionKind returns the cluster kind hosting connection actors.
@@ -138,13 +155,17 @@ type connActor struct {
 	loaded  bool
 	channel engine.Channel
 	started bool // the channel's Start returned nil
-	gen     int  // bumps on every (re)start, to drop results of an older session
+	// idempotent: the channel de-duplicates re-sends (engine.IdempotentSender), so
+	// no attempt is recorded and the outbox re-sends after a restart.
+	idempotent bool
+	gen        int // bumps on every (re)start, to drop results of an older session
 
 	contacts map[string]engine.ID    // channel number -> contact id
 	numbers  map[engine.ID]string    // contact id -> channel number
 	tickets  map[engine.ID]engine.ID // contact id -> ticket id (cache of the guard)
 	sent     map[engine.ID]bool      // message ids handed to the channel (in flight or done)
-	outbound *outboundIndex          // provider id -> message, for receipts
+	outbound *outboundIndex          // provider id -> message, for receipts and quotes
+	since    map[engine.ID]opened    // contact id -> its current ticket's opening, as far as known
 }
 
 func (a *connActor) Receive(ctx actor.Context) {
@@ -167,6 +188,10 @@ func (a *connActor) Receive(ctx actor.Context) {
 		a.onSendResult(ctx, msg)
 	case *retryDeliver:
 		a.deliver(ctx, msg.req, msg.attempt)
+	case *pruneTick:
+		if msg.gen == a.gen {
+			a.pruneAttempts(ctx)
+		}
 	}
 }
 
@@ -180,6 +205,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.tickets = map[engine.ID]engine.ID{}
 	a.sent = map[engine.ID]bool{}
 	a.outbound = newOutboundIndex(100_000)
+	a.since = map[engine.ID]opened{}
 	a.startChannel(ctx)
 }
 
@@ -209,7 +235,7 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
 			return
 		}
-		a.sendAutomatic(ctx, req.TicketID, a.conn.FarewellMessage)
+		a.sendAutomatic(ctx, req.TicketID, a.conn.FarewellMessage, a.conn.FarewellMedia)
 		ctx.Respond(&wire.Reply{})
 	case CmdConnectionOpenTicket:
 		var req OpenTicketRequest
@@ -338,6 +364,7 @@ func (a *connActor) startChannel(ctx actor.Context) {
 	a.gen++
 	gen, self, system := a.gen, ctx.Self(), ctx.ActorSystem()
 	a.channel = ch
+	a.idempotent = engine.ResendIsIdempotent(ch)
 	sink := &actorSink{system: system, pid: self, timeout: a.cfg.CallTimeout}
 	a.cfg.Routines.Go(func() {
 		err := ch.Start(context.Background(), sink)
@@ -362,12 +389,15 @@ func (a *connActor) onStartResult(ctx actor.Context, m *startResult) {
 	a.started = true
 	a.log.Info().Str("channel", a.conn.Channel).Msg("channel started")
 	a.resendPending(ctx)
+	a.pruneAttempts(ctx)
 }
 
 // resendPending hands the channel what tickets recorded for it but no channel ever
-// accepted. A message whose send completed just before a crash, but whose ack had not
-// been recorded yet, goes out a second time: delivery is at least once, and channels
-// that accept our message id de-duplicate it.
+// accepted. On a channel that de-duplicates re-sends (engine.IdempotentSender) every
+// such message goes out again, a send that completed just before a crash included.
+// On the others (with an attempt log) a message whose attempt was recorded may have
+// reached the customer already: it is failed with ERR_CHANNEL_OUTCOME_UNKNOWN, not
+// sent, so delivery there is at most once; messages never attempted are sent.
 func (a *connActor) resendPending(ctx actor.Context) {
 	if a.cfg.Outbox == nil {
 		return
@@ -379,13 +409,63 @@ func (a *connActor) resendPending(ctx actor.Context) {
 		a.log.Warn().Err(err).Msg("read unsent messages")
 		return
 	}
+	var attempted map[engine.ID]bool
+	if a.cfg.Attempts != nil && !a.idempotent && len(pending) > 0 {
+		ids := make([]engine.ID, len(pending))
+		for i, p := range pending {
+			ids[i] = p.MessageID
+		}
+		if attempted, err = a.cfg.Attempts.Attempted(cctx, a.id, ids); err != nil {
+			// Without the record a re-send could be a duplicate: send nothing now;
+			// the next activation tries again.
+			a.log.Warn().Err(err).Msg("read send attempts: unsent messages left for the next start")
+			return
+		}
+	}
 	for _, p := range pending {
-		a.deliver(ctx, DeliverRequest{TicketID: p.TicketID, MessageID: p.MessageID, ContactID: p.ContactID,
-			Body: p.Body, MediaType: p.MediaType, MediaURL: p.MediaURL, QuotedID: p.QuotedID}, 0)
+		req := DeliverRequest{TicketID: p.TicketID, MessageID: p.MessageID, ContactID: p.ContactID,
+			Body: p.Body, MediaType: p.MediaType, MediaURL: p.MediaURL, QuotedID: p.QuotedID}
+		if attempted[p.MessageID] {
+			if !a.sent[p.MessageID] {
+				a.sent[p.MessageID] = true
+				a.log.Warn().Int64("ticket_id", p.TicketID).Int64("message_id", p.MessageID).
+					Msg("send attempted before a restart, outcome unknown: message failed, not sent again")
+				a.recordFailure(ctx, req, engine.E(engine.ErrChannelOutcomeUnknown))
+			}
+			continue
+		}
+		a.deliver(ctx, req, 0)
 	}
 	if len(pending) > 0 {
-		a.log.Info().Int("messages", len(pending)).Msg("re-sending messages recorded but not sent")
+		a.log.Info().Int("messages", len(pending)).Int("failed_outcome_unknown", len(attempted)).
+			Msg("re-sending messages recorded but not sent")
 	}
+}
+
+type pruneTick struct{ gen int }
+
+// pruneAttempts removes, in a tracked goroutine, the attempt rows of messages that no
+// longer wait to be sent, recorded more than AttemptRetention ago (the delay keeps a
+// row while the read model may still show its message at ack 0), and schedules the
+// next pruning of this session. A channel that de-duplicates re-sends records no
+// attempts, so it has none to prune.
+func (a *connActor) pruneAttempts(ctx actor.Context) {
+	if a.cfg.Attempts == nil || a.idempotent {
+		return
+	}
+	store, id, keep, timeout := a.cfg.Attempts, a.id, a.cfg.AttemptRetention, a.cfg.CallTimeout
+	before, log := a.cfg.Clock.Now().Add(-keep), a.log
+	a.cfg.Routines.Go(func() {
+		pctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		if n, err := store.Prune(pctx, id, before); err != nil {
+			log.Warn().Err(err).Msg("prune send attempts")
+		} else if n > 0 {
+			log.Debug().Int64("rows", n).Msg("send attempts pruned")
+		}
+	})
+	gen, self, system := a.gen, ctx.Self(), ctx.ActorSystem()
+	time.AfterFunc(keep, func() { system.Root.Send(self, &pruneTick{gen: gen}) })
 }
 
 func (a *connActor) stopChannel() {

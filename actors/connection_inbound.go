@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -35,6 +36,10 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 		return
 	}
 	m := msg.m
+	if m.RevokedProviderID != "" {
+		a.onRevoke(ctx, m)
+		return
+	}
 	if m.ProviderID == "" {
 		a.answer(ctx, engine.Wrap(engine.ErrValidation, errors.New("inbound message without provider id")))
 		return
@@ -61,6 +66,24 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		a.answer(ctx, err)
 		return
 	}
+	m := job.m
+	// A message the provider delivers again after its ticket closed or was deleted
+	// (or after the contact's next ticket opened) is not stored twice: before opening a
+	// ticket, and for a message older than the current ticket, the durable record is
+	// asked whether it already holds the provider id.
+	// The answer is kept for this path: if the ticket refuses, it tells, without
+	// asking again, whether the message is stored on any ticket.
+	var where stored
+	if tid == 0 || (job.opened != tid && a.mayBeLate(job.contactID, tid, m.At)) {
+		if where, err = a.storedAt(m.ProviderID); err != nil {
+			a.answer(ctx, err)
+			return
+		}
+		if a.elsewhere(m.ProviderID, where, tid) {
+			a.answer(ctx, nil)
+			return
+		}
+	}
 	if tid == 0 {
 		if tid, err = a.openTicket(ctx, job.contactID, 0, nil, 0, 0, engine.StatusPending, false); err != nil {
 			a.answer(ctx, err)
@@ -68,9 +91,8 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		}
 		job.opened = tid
 	}
-	m := job.m
 	var cmd engine.TicketCommand = engine.ReceiveMessage{MessageID: job.messageID, ProviderID: m.ProviderID,
-		Body: m.Body, MediaType: m.MediaType, MediaURL: m.MediaPath, QuotedID: a.outbound.messageOf(m.QuotedProviderID)}
+		Body: m.Body, MediaType: m.MediaType, MediaURL: m.MediaPath, QuotedID: a.quotedID(m.QuotedProviderID)}
 	if m.FromMe {
 		cmd = engine.SendAutomaticMessage{MessageID: job.messageID, ProviderID: m.ProviderID, Body: m.Body,
 			MediaType: m.MediaType, MediaURL: m.MediaPath}
@@ -81,12 +103,19 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		return
 	}
 	ctx.ReenterAfter(f, func(res any, ferr error) {
-		_, err := ticketResult(res, ferr)
+		r, err := ticketResult(res, ferr)
 		if err == nil {
+			if !r.Ticket.CreatedAt.IsZero() && a.tickets[job.contactID] == tid {
+				a.since[job.contactID] = opened{ticket: tid, at: r.Ticket.CreatedAt}
+			}
 			a.answer(ctx, nil)
-			// The greeting answers the customer's first message, so it comes after it.
-			if job.opened == tid && !m.FromMe {
-				a.sendAutomatic(ctx, tid, a.conn.GreetingMessage)
+			switch {
+			case m.FromMe:
+			case job.opened == tid:
+				// The greeting answers the customer's first message, so it comes after it.
+				a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)
+			case r.Events > 0:
+				a.queueChoice(ctx, r.Ticket, m)
 			}
 			return
 		}
@@ -96,6 +125,17 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 			// Only the first refusal of a ticket opens its successor; later ones find
 			// the cache already moved on.
 			if a.tickets[job.contactID] == tid {
+				if !where.asked {
+					var err error
+					if where, err = a.storedAt(m.ProviderID); err != nil {
+						a.answer(ctx, err)
+						return
+					}
+				}
+				if a.elsewhere(m.ProviderID, where, 0) {
+					a.answer(ctx, nil)
+					return
+				}
 				next, err := a.openTicket(ctx, job.contactID, tid, nil, 0, 0, engine.StatusPending, false)
 				if err != nil {
 					a.answer(ctx, err)
@@ -180,6 +220,7 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 		return now, 0, nil
 	}
 	a.tickets[contactID] = tid
+	a.since[contactID] = opened{ticket: tid, at: a.cfg.Clock.Now()}
 	if queueID == 0 && len(a.conn.Queues) == 1 {
 		queueID = a.conn.Queues[0].ID
 	}
@@ -191,7 +232,7 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 		return 0, 0, err
 	}
 	if greet {
-		a.sendAutomatic(ctx, tid, a.conn.GreetingMessage)
+		a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)
 	}
 	return tid, res.Position, nil
 }
@@ -236,17 +277,24 @@ func (a *connActor) openForPerson(ctx actor.Context, companyID engine.ID, req Op
 }
 
 // sendAutomatic records a greeting or farewell on the ticket; the ticket's dispatch
-// hands it back to this actor for sending.
-func (a *connActor) sendAutomatic(ctx actor.Context, tid engine.ID, body string) {
-	if body == "" || tid == 0 {
+// hands it back to this actor for sending. mediaPath (a media store path, e.g. the
+// connection's greeting image) makes it an image with body as its caption; nothing is
+// sent when both are empty.
+func (a *connActor) sendAutomatic(ctx actor.Context, tid engine.ID, body, mediaPath string) {
+	if (strings.TrimSpace(body) == "" && mediaPath == "") || tid == 0 {
 		return
+	}
+	cmd := engine.SendAutomaticMessage{Body: body}
+	if mediaPath != "" {
+		cmd.MediaType, cmd.MediaURL = engine.MediaImage, mediaPath
 	}
 	mid, err := a.nextID("message")
 	if err != nil {
 		a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("automatic message: no id")
 		return
 	}
-	f, err := a.ticketFuture(ctx, tid, engine.SendAutomaticMessage{MessageID: mid, Body: body})
+	cmd.MessageID = mid
+	f, err := a.ticketFuture(ctx, tid, cmd)
 	if err != nil {
 		a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("automatic message")
 		return

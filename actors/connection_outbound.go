@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -46,10 +47,31 @@ func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) 
 	out := engine.OutboundMessage{MessageID: req.MessageID, To: to, Body: req.Body, MediaType: req.MediaType,
 		MediaPath: req.MediaURL, QuotedProviderID: a.outbound.providerOf(req.QuotedID)}
 	ch, gen, self, system, timeout := a.channel, a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.CallTimeout
+	// On a channel that cannot de-duplicate a re-send the attempt is durable before
+	// Send is called, so a later activation knows the outcome may have been lost.
+	var attempts engine.SendAttemptLog
+	if !a.idempotent {
+		attempts = a.cfg.Attempts
+	}
+	connID, clock, log := a.id, a.cfg.Clock, a.log
 	a.cfg.Routines.Go(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
 		defer cancel()
+		if attempts != nil {
+			if err := attempts.RecordAttempt(sctx, connID, out.MessageID, clock.Now()); err != nil {
+				// Not sent: retried like a temporary failure.
+				system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, err: engine.Wrap(engine.ErrUnavailable, err)})
+				return
+			}
+		}
 		pid, err := ch.Send(sctx, out)
+		if attempts != nil && err != nil && errors.Is(err, engine.ErrChannelTemporary) {
+			// The provider did not take it: a re-send after a restart is safe. If
+			// this fails the row stays and a restart fails the message instead.
+			if ferr := attempts.ForgetAttempt(sctx, connID, out.MessageID); ferr != nil {
+				log.Warn().Err(ferr).Int64("message_id", out.MessageID).Msg("forget send attempt")
+			}
+		}
 		system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, providerID: pid, err: err})
 	})
 }
@@ -78,11 +100,13 @@ func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
 			a.scheduleRetry(ctx, r.req, r.attempt, r.err)
 			return
 		}
-		log.Error().Err(r.err).Msg("send refused by the channel")
+		log.Error().Err(r.err).Msg("send refused by the channel: message failed")
+		a.recordFailure(ctx, r.req, r.err)
 		return
 	}
 	a.outbound.add(r.providerID, outRef{ticket: r.req.TicketID, message: r.req.MessageID})
-	f, err := a.ticketFuture(ctx, r.req.TicketID, engine.AckMessage{MessageID: r.req.MessageID, Ack: engine.AckSent})
+	f, err := a.ticketFuture(ctx, r.req.TicketID, engine.AckMessage{MessageID: r.req.MessageID, Ack: engine.AckSent,
+		ProviderID: r.providerID})
 	if err != nil {
 		log.Warn().Err(err).Msg("ack sent")
 		return
@@ -110,10 +134,53 @@ func (a *connActor) scheduleRetry(ctx actor.Context, req DeliverRequest, attempt
 
 type receiptMsg struct{ r engine.Receipt }
 
+// recordFailure marks a message the channel refused for good as failed on its ticket
+// (FailMessage), so no restart sends it again. The send stays "done" for this
+// activation.
+func (a *connActor) recordFailure(ctx actor.Context, req DeliverRequest, cause error) {
+	log := a.log.With().Int64("ticket_id", req.TicketID).Int64("message_id", req.MessageID).Logger()
+	f, err := a.ticketFuture(ctx, req.TicketID, engine.FailMessage{MessageID: req.MessageID, Reason: failReason(cause)})
+	if err != nil {
+		log.Warn().Err(err).Msg("record failed send")
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		if _, err := ticketResult(res, ferr); err != nil {
+			log.Warn().Err(err).Msg("record failed send refused")
+		}
+	})
+}
+
+// failReason is the recorded reason of a refused send: the error's code when it has
+// one, else its text, made storable (engine.SanitizeText: valid UTF-8, NUL-free) and
+// single-line.
+func failReason(err error) string {
+	var e *engine.Error
+	s := err.Error()
+	if errors.As(err, &e) && e.Cause == nil {
+		s = string(e.Code)
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, engine.SanitizeText(s))
+}
+
 func (a *connActor) onReceipt(ctx actor.Context, r engine.Receipt) error {
 	ref, ok := a.outbound.get(r.ProviderID)
 	if !ok {
-		return nil // a receipt of a message this activation did not send: nothing to move
+		// A receipt of a message this activation did not send (the previous one did,
+		// before a restart or a hand-over): ask the durable record.
+		var err error
+		if ref, ok, err = a.locate(r.ProviderID); err != nil {
+			return err
+		}
+		if !ok {
+			return nil // not ours, or not recorded yet: nothing to move
+		}
+		a.outbound.add(r.ProviderID, ref)
 	}
 	f, err := a.ticketFuture(ctx, ref.ticket, engine.AckMessage{MessageID: ref.message, Ack: r.Ack})
 	if err != nil {

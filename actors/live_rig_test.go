@@ -26,6 +26,11 @@ type recChannel struct {
 	sent    []engine.OutboundMessage
 	started chan struct{}
 	failN   int // fail that many sends with a temporary error first
+	refuse  int // refuse that many sends for good (a permanent error) first
+	tries   int // every Send call, refused ones included
+	// onSend, when set, runs first in every Send, outside the lock; an error it
+	// returns is Send's.
+	onSend func(ctx context.Context, m engine.OutboundMessage) error
 }
 
 func (c *recChannel) Start(_ context.Context, sink engine.ChannelSink) error {
@@ -36,9 +41,19 @@ func (c *recChannel) Start(_ context.Context, sink engine.ChannelSink) error {
 	return nil
 }
 
-func (c *recChannel) Send(_ context.Context, m engine.OutboundMessage) (string, error) {
+func (c *recChannel) Send(ctx context.Context, m engine.OutboundMessage) (string, error) {
+	if c.onSend != nil {
+		if err := c.onSend(ctx, m); err != nil {
+			return "", err
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.tries++
+	if c.refuse > 0 {
+		c.refuse--
+		return "", engine.E(engine.ErrValidation)
+	}
 	if c.failN > 0 {
 		c.failN--
 		return "", engine.ErrChannelTemporary
@@ -61,16 +76,27 @@ func (c *recChannel) sentTo(to string) []engine.OutboundMessage {
 	return out
 }
 
+// idemChannel is a recChannel that declares its re-sends de-duplicated.
+type idemChannel struct{ *recChannel }
+
+func (idemChannel) ResendIsIdempotent() bool { return true }
+
 type recFactory struct {
 	mu  sync.Mutex
 	chs map[engine.ID]*recChannel
+	// idempotent makes new channels engine.IdempotentSender; onSend is given to them.
+	idempotent bool
+	onSend     func(ctx context.Context, m engine.OutboundMessage) error
 }
 
 func (f *recFactory) NewChannel(conn engine.Connection) (engine.Channel, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	c := &recChannel{started: make(chan struct{})}
+	c := &recChannel{started: make(chan struct{}), onSend: f.onSend}
 	f.chs[conn.ID] = c
+	if f.idempotent {
+		return idemChannel{c}, nil
+	}
 	return c, nil
 }
 

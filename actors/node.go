@@ -41,9 +41,10 @@ type NodeConfig struct {
 // Node is a running member of the actor cluster.
 type Node struct {
 	// static after StartNode
-	System  *actor.ActorSystem
-	Cluster *cluster.Cluster
-	timeout time.Duration
+	System     *actor.ActorSystem
+	Cluster    *cluster.Cluster
+	timeout    time.Duration
+	departures *departures
 }
 
 // StartNode starts the actor system, its remote endpoint and cluster membership.
@@ -72,6 +73,12 @@ func StartNode(cfg NodeConfig) (n *Node, err error) {
 		cluster.WithKinds(cfg.Kinds...),
 		cluster.WithRequestTimeout(cfg.RequestTimeout))
 	c := cluster.New(system, ccfg)
+	deps := newDepartures()
+	system.EventStream.Subscribe(func(evt any) {
+		if t, ok := evt.(*cluster.ClusterTopology); ok {
+			deps.topology(t)
+		}
+	})
 	defer func() {
 		// StartMember reports failures (a taken port…) by panicking.
 		if p := recover(); p != nil {
@@ -79,7 +86,7 @@ func StartNode(cfg NodeConfig) (n *Node, err error) {
 		}
 	}()
 	c.StartMember()
-	return &Node{System: system, Cluster: c, timeout: cfg.RequestTimeout}, nil
+	return &Node{System: system, Cluster: c, timeout: cfg.RequestTimeout, departures: deps}, nil
 }
 
 // Stop leaves the cluster. Graceful hands this node's actors over before it returns.
@@ -101,7 +108,7 @@ func (n *Node) Call(ctx context.Context, kind, identity string, cmd *wire.Comman
 	if timeout <= 0 {
 		return nil, fmt.Errorf("call %s/%s: %w", kind, identity, context.DeadlineExceeded)
 	}
-	res, err := n.Cluster.Request(identity, kind, cmd, cluster.WithTimeout(timeout))
+	res, err := n.request(identity, kind, cmd, timeout)
 	if err != nil {
 		return nil, fmt.Errorf("call %s/%s %s: %w: %v", kind, identity, cmd.Type, ErrUnavailable, err)
 	}
@@ -110,6 +117,43 @@ func (n *Node) Call(ctx context.Context, kind, identity string, cmd *wire.Comman
 		return nil, fmt.Errorf("call %s/%s %s: unexpected reply %T", kind, identity, cmd.Type, res)
 	}
 	return ReplyResult(reply)
+}
+
+// errMemberLeft ends a call whose target member left the cluster while it waited.
+var errMemberLeft = errors.New("the actor's member left the cluster")
+
+// request is Cluster.Request that gives up as soon as the member the call went to
+// leaves (see departures): the caller learns at failure detection (≈1 s), not after
+// the whole timeout, and retries against the actor's new owner. The command may or may
+// not have run there; every caller's retry is idempotent (provider ids, expected
+// versions), as for a timeout. Local calls are made directly.
+func (n *Node) request(identity, kind string, cmd *wire.Command, timeout time.Duration) (any, error) {
+	var target string
+	if pid, ok := n.Cluster.PidCache.Get(identity, kind); ok {
+		target = pid.Address
+	} else {
+		target = n.departures.owner(identity, kind)
+	}
+	if target == "" || target == n.System.Address() {
+		return n.Cluster.Request(identity, kind, cmd, cluster.WithTimeout(timeout))
+	}
+	gone := n.departures.watch(target)
+	type result struct {
+		res any
+		err error
+	}
+	done := make(chan result, 1) // the request ends on its own after at most timeout
+	go func() {
+		res, err := n.Cluster.Request(identity, kind, cmd, cluster.WithTimeout(timeout))
+		done <- result{res, err}
+	}()
+	select {
+	case r := <-done:
+		return r.res, r.err
+	case <-gone:
+		n.Cluster.PidCache.Remove(identity, kind)
+		return nil, fmt.Errorf("%w (%s)", errMemberLeft, target)
+	}
 }
 
 // ReplyResult turns a wire.Reply into its payload or an *engine.Error.

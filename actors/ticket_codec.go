@@ -66,6 +66,8 @@ var ticketCommands = map[string]ticketCommandDecoder{
 	engine.AddWhisper{}.CommandName():           decodeAs[engine.AddWhisper],
 	engine.AckMessage{}.CommandName():           decodeAs[engine.AckMessage],
 	engine.DeleteMessage{}.CommandName():        decodeAs[engine.DeleteMessage],
+	engine.RevokeMessage{}.CommandName():        decodeAs[engine.RevokeMessage],
+	engine.FailMessage{}.CommandName():          decodeAs[engine.FailMessage],
 	engine.MarkRead{}.CommandName():             decodeAs[engine.MarkRead],
 	engine.SetTags{}.CommandName():              decodeAs[engine.SetTags],
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-sockaddr"
+	"github.com/hashicorp/memberlist"
 	"github.com/rs/zerolog"
 )
 
@@ -93,6 +94,10 @@ type Config struct {
 
 	// Logger receives membership changes and memberlist's warnings.
 	Logger zerolog.Logger
+
+	// wrapTransport, set by tests (WithTransport), wraps the gossip transport: a
+	// test cuts a node off the network with it.
+	wrapTransport func(memberlist.Transport) memberlist.Transport
 }
 
 // DefaultNodeName is the host name with a random suffix: unique per start.

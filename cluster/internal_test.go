@@ -222,3 +222,66 @@ func TestOtherSeedsSkipsThisNode(t *testing.T) {
 		t.Fatalf("bound to one IP: %v, want %v", got, want)
 	}
 }
+
+// After a split heals, each side tells the other to restart: only the side in the
+// majority of both views stays (a tie goes to the side with the smallest id), and a
+// node frozen while the others went on restarts.
+func TestEvictNoticeAfterSplit(t *testing.T) {
+	node := func(published ...string) *Provider {
+		p, err := New(Config{Logger: zerolog.Nop()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.self.ID = "me"
+		for _, id := range published {
+			p.published = append(p.published, Member{ID: id})
+		}
+		return p
+	}
+	evicted := func(p *Provider) bool {
+		select {
+		case <-p.Evicted():
+			return true
+		default:
+			return false
+		}
+	}
+	notice := func(from string, view ...string) evictNotice {
+		return evictNotice{Target: "me", From: from, Node: "node-" + from, View: view}
+	}
+	cases := []struct {
+		name string
+		p    *Provider
+		n    evictNotice
+		want bool
+	}{
+		{"frozen while the others went on", node("a", "b", "me"), notice("a", "a", "b"), true},
+		{"alone against two", node("me"), notice("a", "a", "b"), true},
+		{"two against one", node("b", "me"), notice("c", "c"), false},
+		{"told by a node alone, tie, this side has the smallest id", node("x", "me"), notice("x", "x"), false},
+		{"told by a node alone, tie, it has the smallest id", node("a", "me"), notice("a", "a"), true},
+		{"tie, the sender's side has the smallest id", node("c", "me"), notice("a", "a", "b"), true},
+		{"tie, this side has the smallest id", node("a", "me"), notice("c", "c", "d"), false},
+		{"another member", node("me"), evictNotice{Target: "x", From: "a", View: []string{"a", "b"}}, false},
+	}
+	for _, c := range cases {
+		if n, ok := parseEvictNotice(c.n.encode()); !ok || n.Target != c.n.Target || n.From != c.n.From ||
+			!slices.Equal(n.View, c.n.View) {
+			t.Fatalf("%s: notice round trip %+v %v", c.name, n, ok)
+		}
+		(&delegate{p: c.p}).NotifyMsg(c.n.encode())
+		if got := evicted(c.p); got != c.want {
+			t.Errorf("%s: evicted %v, want %v", c.name, got, c.want)
+		}
+	}
+	p := node("a", "me", "z")
+	(&delegate{p: p}).NotifyMsg([]byte("atende-evicted:me")) // an older node's bare notice
+	if !evicted(p) {
+		t.Error("bare notice not obeyed")
+	}
+	for _, bad := range []string{"atende-evicted:", `atende-evicted:{"t":"me"}`, `atende-evicted:{bad`} {
+		if _, ok := parseEvictNotice([]byte(bad)); ok {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}

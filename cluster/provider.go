@@ -110,7 +110,16 @@ func (p *Provider) start(c *pcluster.Cluster, client bool) error {
 	p.started, p.cl, p.self = true, c, self
 	p.mu.Unlock()
 
-	ml, err := memberlist.Create(p.memberlistConfig(meta))
+	mc := p.memberlistConfig(meta)
+	if p.cfg.wrapTransport != nil {
+		nt, err := memberlist.NewNetTransport(&memberlist.NetTransportConfig{BindAddrs: []string{mc.BindAddr},
+			BindPort: mc.BindPort, Logger: mc.Logger})
+		if err != nil {
+			return fmt.Errorf("cluster: start gossip on %s:%d: %w", p.cfg.BindAddr, p.cfg.BindPort, err)
+		}
+		mc.Transport = p.cfg.wrapTransport(nt)
+	}
+	ml, err := memberlist.Create(mc)
 	if err != nil {
 		return fmt.Errorf("cluster: start gossip on %s:%d: %w", p.cfg.BindAddr, p.cfg.BindPort, err)
 	}

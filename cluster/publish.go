@@ -1,6 +1,9 @@
 package cluster
 
 import (
+	"encoding/json"
+	"net"
+	"strconv"
 	"strings"
 	"time"
 
@@ -9,8 +12,38 @@ import (
 )
 
 // evictPrefix starts the gossip message a node sends to a member it removed that came
-// back: "<evictPrefix><actor system id>".
+// back: evictPrefix + the JSON of an evictNotice (a bare "<evictPrefix><target id>"
+// from older nodes).
 const evictPrefix = "atende-evicted:"
+
+// evictNotice is the message a node sends to a member it removed that came back.
+type evictNotice struct {
+	Target string   `json:"t"`           // the member told to restart
+	From   string   `json:"f,omitempty"` // the sender's member id; "" in the bare form
+	Node   string   `json:"n,omitempty"` // the sender's gossip node name, for a reply
+	Addr   string   `json:"a,omitempty"` // the sender's gossip host:port, for a reply
+	View   []string `json:"v,omitempty"` // the member ids of the sender's topology
+}
+
+func (n evictNotice) encode() []byte {
+	b, _ := json.Marshal(n)
+	return append([]byte(evictPrefix), b...)
+}
+
+func parseEvictNotice(b []byte) (evictNotice, bool) {
+	rest, ok := strings.CutPrefix(string(b), evictPrefix)
+	if !ok || rest == "" {
+		return evictNotice{}, false
+	}
+	if rest[0] != '{' {
+		return evictNotice{Target: rest}, true
+	}
+	var n evictNotice
+	if json.Unmarshal([]byte(rest), &n) != nil || n.Target == "" || n.From == "" {
+		return evictNotice{}, false
+	}
+	return n, true
+}
 
 // events receives memberlist's membership callbacks. They run on memberlist's own
 // goroutines, some holding its locks: they only flag that something changed.
@@ -30,8 +63,8 @@ func (d *delegate) NodeMeta(int) []byte { return d.meta }
 
 // NotifyMsg runs on memberlist's packet loop: it must not block.
 func (d *delegate) NotifyMsg(b []byte) {
-	if id, ok := strings.CutPrefix(string(b), evictPrefix); ok {
-		d.p.onEvictNotice(id)
+	if n, ok := parseEvictNotice(b); ok {
+		d.p.onEvictNotice(n)
 	}
 }
 
@@ -94,13 +127,34 @@ func (p *Provider) publish() {
 	for _, m := range ch.returned {
 		p.log.Error().Str("member_id", m.ID).Str("gossip_node", m.Node).
 			Msg("a removed member is alive again; it cannot rejoin with the same id: telling it to restart")
-		for _, n := range ml.Members() {
-			if n.Name == m.Node {
-				if err := ml.SendReliable(n, []byte(evictPrefix+m.ID)); err != nil {
-					p.log.Warn().Err(err).Str("gossip_node", m.Node).Msg("eviction notice not delivered")
-				}
-			}
+		p.sendNotice(ml, m.ID, m.Node, "", memberIDs(ch.members))
+	}
+}
+
+// sendNotice tells member target (gossip node name node, at addr when memberlist
+// no longer lists it as alive) to restart, with this node's topology view.
+func (p *Provider) sendNotice(ml *memberlist.Memberlist, target, node, addr string, view []string) {
+	n := evictNotice{Target: target, From: p.selfID(), Node: p.cfg.NodeName, Addr: ml.LocalNode().Address(), View: view}
+	var to *memberlist.Node
+	for _, m := range ml.Members() {
+		if m.Name == node {
+			to = m
 		}
+	}
+	if to == nil && addr != "" {
+		host, port, err := net.SplitHostPort(addr)
+		ip := net.ParseIP(host)
+		pn, perr := strconv.Atoi(port)
+		if err == nil && ip != nil && perr == nil && pn > 0 && pn <= 65535 {
+			to = &memberlist.Node{Name: node, Addr: ip, Port: uint16(pn)}
+		}
+	}
+	if to == nil {
+		p.log.Warn().Str("gossip_node", node).Msg("eviction notice not sent: node unknown")
+		return
+	}
+	if err := ml.SendReliable(to, n.encode()); err != nil {
+		p.log.Warn().Err(err).Str("gossip_node", node).Msg("eviction notice not delivered")
 	}
 }
 
@@ -147,17 +201,70 @@ func (p *Provider) track(found []Member) change {
 	return ch
 }
 
-// onEvictNotice handles a peer's report that it removed the member id.
-func (p *Provider) onEvictNotice(id string) {
+func (p *Provider) selfID() string {
 	p.mu.Lock()
-	self := p.self.ID
+	defer p.mu.Unlock()
+	return p.self.ID
+}
+
+// onEvictNotice handles a peer's report that it removed this member. Every node
+// that removed a member still alive tells it so, so after a network split heals
+// both sides tell each other; a node frozen for seconds is told by the others. The
+// side in the majority of the two views stays — the sender's topology against the
+// union of both, a tie going to the side with the smallest member id: a receiver
+// in the minority restarts (Evicted closes), one in the majority stays and answers
+// with its own view, so that the sender compares in turn. A node cut off alone thus
+// does not take the others down with it.
+func (p *Provider) onEvictNotice(n evictNotice) {
+	p.mu.Lock()
+	self, ml := p.self.ID, p.ml
+	own := memberIDs(p.published)
+	_, answered := p.told[n.From]
+	if n.From != "" {
+		p.told[n.From] = struct{}{}
+	}
 	p.mu.Unlock()
-	if id == "" || id != self {
+	if n.Target == "" || n.Target != self {
+		return
+	}
+	if n.From != "" && !senderWins(n.View, own) {
+		p.log.Warn().Str("from", n.From).Strs("their_view", n.View).Strs("our_view", own).
+			Msg("a member asks this node to restart, but this node's side is the larger: staying, and telling it")
+		if !answered && ml != nil && n.Node != "" {
+			p.sendNotice(ml, n.From, n.Node, n.Addr, own)
+		}
 		return
 	}
 	p.evictOnce.Do(func() {
 		p.metrics.evicted.Set(1)
-		p.log.Error().Str("member_id", id).Msg("another node removed this member from the cluster: restart the process")
+		p.log.Error().Str("member_id", self).Str("from", n.From).Strs("their_view", n.View).
+			Msg("another node removed this member from the cluster: restart the process")
 		close(p.evicted)
 	})
+}
+
+// senderWins reports whether the sender's view is the majority of both views
+// together (a tie: whether it holds the smallest id of them).
+func senderWins(theirs, ours []string) bool {
+	union := map[string]bool{}
+	low := ""
+	for _, v := range [][]string{theirs, ours} {
+		for _, id := range v {
+			union[id] = true
+			if low == "" || id < low {
+				low = id
+			}
+		}
+	}
+	in := map[string]bool{}
+	for _, id := range theirs {
+		in[id] = true
+	}
+	switch {
+	case 2*len(in) > len(union):
+		return true
+	case 2*len(in) == len(union):
+		return in[low]
+	}
+	return false
 }

@@ -34,7 +34,13 @@ type InboundMessage struct {
 	MediaName string
 	// QuotedProviderID is the provider id of the message this one replies to.
 	QuotedProviderID string
-	At               time.Time
+	// RevokedProviderID, when set, makes this not a new message but a deletion: the
+	// sender deleted for everyone their message with that provider id (FromMe: the
+	// connection's own device did). Only From, FromMe and At count then; ProviderID
+	// (the revocation's own id) is optional. The message is marked deleted where it
+	// was stored (RevokeMessage); an unknown id changes nothing.
+	RevokedProviderID string `json:",omitempty"`
+	At                time.Time
 }
 
 // ChannelContact is the customer side of a conversation as the channel knows it.
@@ -108,4 +114,54 @@ var ErrChannelTemporary = &Error{Code: ErrSendingWappMsg}
 // afresh (DELETE /whatsappcreds). It may be called while the channel is stopped.
 type CredentialWiper interface {
 	WipeCredentials(ctx context.Context) error
+}
+
+// ProviderLocator finds a message of a connection by the channel's id of it, in the
+// durable record (the message read model): what a connection actor asks when its
+// memory does not know a provider id — after a restart or a hand-over to another
+// node — for receipts, quoted replies, revokes, and before storing an inbound message
+// in a new ticket. Provider ids of inbound messages, echoes and (once the channel
+// accepted them) our own sent messages are found, on live and deleted tickets of the
+// connection. The read model trails the journal by a moment, so a miss is no proof.
+type ProviderLocator interface {
+	ByProviderID(ctx context.Context, connectionID ID, providerID string) (ticketID, messageID ID, found bool, err error)
+}
+
+// IdempotentSender is implemented by channels whose provider de-duplicates a re-send
+// of one of our messages: sending the same OutboundMessage.MessageID again (after a
+// crash, a timeout, a hand-over) reaches the customer at most once. WhatsApp fixes
+// the provider's message id per MessageID before the first attempt; the web chat's
+// frames carry the MessageID and the widget shows an id once. Channels that wrap
+// another (the lease) pass it through.
+//
+// A channel that does not implement it, or answers false, is treated as unable to
+// de-duplicate: the connection actor records an attempt (SendAttemptLog) before
+// the first Send and, after a restart, fails rather than re-sends a message whose
+// attempt is recorded but whose outcome never was (ErrChannelOutcomeUnknown).
+type IdempotentSender interface {
+	ResendIsIdempotent() bool
+}
+
+// ResendIsIdempotent tells whether ch de-duplicates re-sends (IdempotentSender).
+func ResendIsIdempotent(ch Channel) bool {
+	s, ok := ch.(IdempotentSender)
+	return ok && s.ResendIsIdempotent()
+}
+
+// SendAttemptLog is the durable record of sends handed to channels that cannot
+// de-duplicate a re-send: a row per (connection, message) written before the first
+// attempt, so that the next activation of the connection can tell a message never
+// tried (send it) from one whose outcome was lost in a crash (do not send it again).
+type SendAttemptLog interface {
+	// RecordAttempt notes that messageID of connectionID is about to be handed to the
+	// channel; recording it again changes nothing. It must be durable on return.
+	RecordAttempt(ctx context.Context, connectionID, messageID ID, at time.Time) error
+	// ForgetAttempt removes the record: the attempt failed in a way that shows the
+	// provider did not take the message (ErrChannelTemporary), so a re-send is safe.
+	ForgetAttempt(ctx context.Context, connectionID, messageID ID) error
+	// Attempted returns which of messageIDs have a recorded attempt.
+	Attempted(ctx context.Context, connectionID ID, messageIDs []ID) (map[ID]bool, error)
+	// Prune removes attempts recorded before before whose message no longer waits to
+	// be sent (acked, failed, deleted); it returns how many it removed.
+	Prune(ctx context.Context, connectionID ID, before time.Time) (int64, error)
 }

@@ -108,6 +108,9 @@ type Message struct {
 	QuotedMsg *QuotedMessage `json:"quotedMsg,omitempty"`
 	Ack       int            `json:"ack"`
 	IsDeleted bool           `json:"isDeleted"`
+	// Failed: the channel refused this message of ours for good (ticket.message_failed);
+	// it stays at ack 0 and is never sent again.
+	Failed bool `json:"failed,omitempty"`
 	// ProviderID is the channel's own id of the message (WhatsApp key id, Graph mid…);
 	// inbound messages are de-duplicated on it per connection.
 	ProviderID string    `json:"providerId,omitempty"`

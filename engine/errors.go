@@ -61,8 +61,16 @@ const (
 	ErrMediaTooLarge       Code = "ERR_MEDIA_TOO_LARGE"
 	ErrMediaTypeNotAllowed Code = "ERR_MEDIA_TYPE_NOT_ALLOWED"
 	ErrInvalidSignature    Code = "ERR_INVALID_SIGNATURE"
-	ErrUnavailable         Code = "ERR_UNAVAILABLE"
-	ErrInternal            Code = "ERR_INTERNAL"
+	// A channel provider (Meta Graph, Telegram) refused the connection's credentials
+	// (expired or revoked token), or refused a message for good (not retried).
+	ErrChannelCredentials Code = "ERR_CHANNEL_CREDENTIALS"
+	ErrChannelRefused     Code = "ERR_CHANNEL_REFUSED"
+	// A send whose request reached the provider but whose answer was lost: it may
+	// have been delivered. Not retried (the cloud providers have no idempotency key);
+	// the message is marked failed rather than risk sending it twice.
+	ErrChannelOutcomeUnknown Code = "ERR_CHANNEL_OUTCOME_UNKNOWN"
+	ErrUnavailable           Code = "ERR_UNAVAILABLE"
+	ErrInternal              Code = "ERR_INTERNAL"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -96,24 +104,27 @@ var statusOf = map[Code]int{
 	ErrCatalogDuplicated:       http.StatusConflict,
 	ErrNoCatalogFound:          http.StatusNotFound,
 
-	ErrValidation:          http.StatusBadRequest,
-	ErrInvalidJSON:         http.StatusBadRequest,
-	ErrBodyTooLarge:        http.StatusRequestEntityTooLarge,
-	ErrInvalidToken:        http.StatusForbidden,
-	ErrTooManyAttempts:     http.StatusTooManyRequests,
-	ErrInvalidTransition:   http.StatusConflict,
-	ErrConcurrentUpdate:    http.StatusConflict,
-	ErrNotFound:            http.StatusNotFound,
-	ErrNoQueueFound:        http.StatusNotFound,
-	ErrNoTagFound:          http.StatusNotFound,
-	ErrNoQuickAnswerFound:  http.StatusNotFound,
-	ErrNoMessageFound:      http.StatusNotFound,
-	ErrEmailAlreadyExists:  http.StatusConflict,
-	ErrMediaTooLarge:       http.StatusRequestEntityTooLarge,
-	ErrMediaTypeNotAllowed: http.StatusUnsupportedMediaType,
-	ErrInvalidSignature:    http.StatusUnauthorized,
-	ErrUnavailable:         http.StatusServiceUnavailable,
-	ErrInternal:            http.StatusInternalServerError,
+	ErrValidation:            http.StatusBadRequest,
+	ErrInvalidJSON:           http.StatusBadRequest,
+	ErrBodyTooLarge:          http.StatusRequestEntityTooLarge,
+	ErrInvalidToken:          http.StatusForbidden,
+	ErrTooManyAttempts:       http.StatusTooManyRequests,
+	ErrInvalidTransition:     http.StatusConflict,
+	ErrConcurrentUpdate:      http.StatusConflict,
+	ErrNotFound:              http.StatusNotFound,
+	ErrNoQueueFound:          http.StatusNotFound,
+	ErrNoTagFound:            http.StatusNotFound,
+	ErrNoQuickAnswerFound:    http.StatusNotFound,
+	ErrNoMessageFound:        http.StatusNotFound,
+	ErrEmailAlreadyExists:    http.StatusConflict,
+	ErrMediaTooLarge:         http.StatusRequestEntityTooLarge,
+	ErrMediaTypeNotAllowed:   http.StatusUnsupportedMediaType,
+	ErrInvalidSignature:      http.StatusUnauthorized,
+	ErrChannelCredentials:    http.StatusBadRequest,
+	ErrChannelRefused:        http.StatusBadGateway,
+	ErrChannelOutcomeUnknown: http.StatusBadGateway,
+	ErrUnavailable:           http.StatusServiceUnavailable,
+	ErrInternal:              http.StatusInternalServerError,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

@@ -46,14 +46,17 @@ const (
 //     pages sit in the supervision section: superv and upward.
 //   - settings:manage — change settings: admin and super only, settings change the
 //     whole tenant.
+//   - announcements:manage — create, edit, delete announcements (the Announcements page
+//     sits in the supervision section): superv and upward. Every profile reads them.
 const (
-	ActCreateTag          = "tags:create"
-	ActManageTags         = "tags:manage"
-	ActManageQuickAnswers = "quick-answers:manage"
-	ActManageUsers        = "users:manage"
-	ActManageQueues       = "queues:manage"
-	ActManageConnections  = "connections:manage"
-	ActManageSettings     = "settings:manage"
+	ActCreateTag           = "tags:create"
+	ActManageTags          = "tags:manage"
+	ActManageQuickAnswers  = "quick-answers:manage"
+	ActManageUsers         = "users:manage"
+	ActManageQueues        = "queues:manage"
+	ActManageConnections   = "connections:manage"
+	ActManageSettings      = "settings:manage"
+	ActManageAnnouncements = "announcements:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -79,6 +82,7 @@ var (
 		ActManageUsers,
 		ActManageQueues,
 		ActManageConnections,
+		ActManageAnnouncements,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

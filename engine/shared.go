@@ -61,4 +61,8 @@ type DedupeKeys interface {
 	// Release forgets key, so the next Claim is first again: call it when handling a
 	// claimed delivery failed and the provider will retry it.
 	Release(ctx context.Context, key string) error
+	// Extend sets the ttl (> 0) of a live claim of key, counted from now (shorter or
+	// longer than what it had): call it while holding the claim. A key not claimed, or
+	// whose claim lapsed, stays unclaimed.
+	Extend(ctx context.Context, key string, ttl time.Duration) error
 }

@@ -138,8 +138,10 @@ type RefreshTokenStore interface {
 	// token already used revokes its family and answers ErrSessionExpired with cause
 	// ErrRefreshReused.
 	Rotate(ctx context.Context, oldHash, newHash string, now, expiresAt time.Time) (RefreshToken, error)
-	// RevokeFamily revokes the family of the token with hash; unknown hashes are ignored.
-	RevokeFamily(ctx context.Context, hash string, now time.Time) error
+	// RevokeFamily revokes the family of the token with hash and returns that token
+	// (its FamilyID, UserID and CompanyID name the session that ended); an unknown
+	// hash is ignored and answers the zero token.
+	RevokeFamily(ctx context.Context, hash string, now time.Time) (RefreshToken, error)
 	// RevokeUser revokes every family of a user.
 	RevokeUser(ctx context.Context, companyID, userID ID, now time.Time) error
 }

@@ -64,6 +64,7 @@ type TicketMessageMeta struct {
 	Whisper  bool `json:"whisper,omitempty"`  // internal note, never sent
 	Deleted  bool `json:"deleted,omitempty"`
 	Ack      int  `json:"ack,omitempty"`
+	Failed   bool `json:"failed,omitempty"` // refused for good by the channel
 }
 
 // Exists reports whether the ticket was opened and not deleted: the only tickets

@@ -14,7 +14,8 @@ import (
 //  2. Another tenant's ticket, a ticket never opened, and a deleted ticket all answer
 //     ErrNoTicketFound, so a caller cannot tell them apart. For OpenTicket the tenant
 //     is the command's CompanyID (and an existing ticket's, which must match too).
-//  3. Channel-side commands (ReceiveMessage, SendAutomaticMessage, AckMessage) come
+//  3. Channel-side commands (ReceiveMessage, SendAutomaticMessage, AckMessage,
+//     RevokeMessage, FailMessage) come
 //     from connections, never from a person: ErrNoPermission.
 //  4. A person acts as themself: Accept and Reopen assign to p, SendMessage and
 //     AddWhisper are written by p, DeleteMessage is done by p. Else ErrNoPermission.
@@ -56,7 +57,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 	}
 
 	switch c := cmd.(type) {
-	case ReceiveMessage, SendAutomaticMessage, AckMessage:
+	case ReceiveMessage, SendAutomaticMessage, AckMessage, RevokeMessage, FailMessage:
 		return deny("channel-side command")
 	case Accept:
 		if c.UserID != p.UserID {

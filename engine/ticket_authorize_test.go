@@ -51,6 +51,9 @@ func TestAuthorizeTicket(t *testing.T) {
 	}{
 		// user: own tickets, own queues, no-queue tickets
 		{"user resolves own", ana, own, Resolve{}, okay},
+		{"user revokes by provider id", ana, own, RevokeMessage{ProviderID: "p101"}, np},
+		{"super revokes by provider id", root, own, RevokeMessage{ProviderID: "p101"}, np},
+		{"admin marks a message failed", adm, own, FailMessage{MessageID: 100}, np},
 		{"user returns own", ana, own, Return{}, okay},
 		{"user resolves a colleague's open ticket", ana, openOther, Resolve{}, np},
 		{"userplus resolves a colleague's open ticket", bia, own, Resolve{}, np},

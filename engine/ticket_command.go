@@ -101,12 +101,38 @@ type AddWhisper struct {
 type AckMessage struct {
 	MessageID ID
 	Ack       int
+	// ProviderID, optional, is the channel's id of the sent message: recorded with
+	// the first ack that moves the message, so receipts, quotes and deletions that
+	// name it find the message after the connection's memory is gone.
+	ProviderID string `json:",omitempty"`
 }
 
 // DeleteMessage marks a message deleted. Only the attendant who wrote it may.
 type DeleteMessage struct {
 	MessageID ID
 	ByUserID  ID
+}
+
+// RevokeMessage records that the channel's side deleted a message for everyone (a
+// WhatsApp sender's "delete for everyone"): the message with ProviderID becomes
+// deleted, with ByUserID 0 in the event (0 = deleted by the customer or by the
+// provider, not by an attendant). FromMe says who revoked: the customer (false) may
+// revoke only their own messages, the connection's own device (true) only ours. An
+// unknown provider id, a message of the other side and a message already deleted
+// change nothing. Channel side only.
+type RevokeMessage struct {
+	ProviderID string
+	FromMe     bool `json:",omitempty"`
+}
+
+// FailMessage records that the channel refused one of our messages for good (a
+// permanent error, not ErrChannelTemporary): the message stays at ack 0 but is failed,
+// so the outbox never sends it again. Reason is for the logs and the audit (clipped
+// to 512 characters). Channel side only; a message already acked or failed changes
+// nothing.
+type FailMessage struct {
+	MessageID ID
+	Reason    string `json:",omitempty"`
 }
 
 // MarkRead sets the ticket's unread count to zero.
@@ -128,6 +154,8 @@ func (SendAutomaticMessage) CommandName() string { return "ticket.send_automatic
 func (AddWhisper) CommandName() string           { return "ticket.add_whisper" }
 func (AckMessage) CommandName() string           { return "ticket.ack_message" }
 func (DeleteMessage) CommandName() string        { return "ticket.delete_message" }
+func (RevokeMessage) CommandName() string        { return "ticket.revoke_message" }
+func (FailMessage) CommandName() string          { return "ticket.fail_message" }
 func (MarkRead) CommandName() string             { return "ticket.mark_read" }
 func (SetTags) CommandName() string              { return "ticket.set_tags" }
 
@@ -144,6 +172,8 @@ func (SendAutomaticMessage) isTicketCommand() {}
 func (AddWhisper) isTicketCommand()           {}
 func (AckMessage) isTicketCommand()           {}
 func (DeleteMessage) isTicketCommand()        {}
+func (RevokeMessage) isTicketCommand()        {}
+func (FailMessage) isTicketCommand()          {}
 func (MarkRead) isTicketCommand()             {}
 func (SetTags) isTicketCommand()              {}
 
@@ -152,7 +182,7 @@ func (SetTags) isTicketCommand()              {}
 func knownCommand(cmd TicketCommand) bool {
 	switch cmd.(type) {
 	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
-		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, MarkRead, SetTags:
+		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags:
 		return true
 	}
 	return false

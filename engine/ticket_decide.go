@@ -14,6 +14,8 @@ const (
 	MaxTicketTags    = 100   // tags on one ticket
 	maxProtocolRunes = 64
 	maxURLRunes      = 4096
+	// maxFailReasonRunes clips the reason a failed send records.
+	maxFailReasonRunes = 512
 )
 
 // Media types a customer message may carry. Whisper and chatgpt are ours only.
@@ -110,6 +112,10 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 		return decideAck(s, c, at)
 	case DeleteMessage:
 		return decideDeleteMessage(s, c, at)
+	case RevokeMessage:
+		return decideRevoke(s, c, at)
+	case FailMessage:
+		return decideFail(s, c, at)
 	case MarkRead:
 		if s.UnreadMessages == 0 {
 			return nil, nil
@@ -253,10 +259,14 @@ func checkMessage(f fieldErrors, id ID, body, mediaType, mediaURL string, allowe
 }
 
 func checkProviderID(f fieldErrors, pid string) {
-	if !singleLine(pid) || runeLen(pid) > 256 {
+	if !ValidProviderID(pid) {
 		f.add("providerId", MsgInvalidValue)
 	}
 }
+
+// ValidProviderID reports whether pid may be stored as a channel's message id: one
+// line of valid UTF-8, at most 256 characters ("" is valid: none).
+func ValidProviderID(pid string) bool { return singleLine(pid) && runeLen(pid) <= 256 }
 
 // seen reports whether the message (by our id or the channel's) is already on s.
 func seen(s TicketState, id ID, providerID string) bool {
@@ -354,6 +364,7 @@ func decideAck(s TicketState, c AckMessage, at time.Time) ([]TicketEvent, error)
 	if !validAcks[c.Ack] {
 		f.add("ack", MsgInvalidValue)
 	}
+	checkProviderID(f, c.ProviderID)
 	if err := f.err(); err != nil {
 		return nil, err
 	}
@@ -367,7 +378,11 @@ func decideAck(s TicketState, c AckMessage, at time.Time) ([]TicketEvent, error)
 	if c.Ack <= m.Ack {
 		return nil, nil
 	}
-	return one(TicketMessageAcked{MessageID: c.MessageID, Ack: c.Ack, At: at})
+	ev := TicketMessageAcked{MessageID: c.MessageID, Ack: c.Ack, At: at}
+	if _, taken := s.ProviderIDs[c.ProviderID]; !taken {
+		ev.ProviderID = c.ProviderID // a provider id names one message only
+	}
+	return one(ev)
 }
 
 // decideDeleteMessage: only the attendant who wrote a message may delete it, in any
@@ -391,6 +406,59 @@ func decideDeleteMessage(s TicketState, c DeleteMessage, at time.Time) ([]Ticket
 		return nil, nil
 	}
 	return one(TicketMessageDeleted{MessageID: c.MessageID, ByUserID: c.ByUserID, At: at})
+}
+
+// decideRevoke: the channel's side deleted a message for everyone. It names the
+// message by the channel's id only; whatever cannot be matched (an id never recorded,
+// or recorded on another ticket) changes nothing, so a channel may try tickets in
+// turn and redeliver freely. Each side revokes only its own messages.
+func decideRevoke(s TicketState, c RevokeMessage, at time.Time) ([]TicketEvent, error) {
+	f := fieldErrors{}
+	if c.ProviderID == "" {
+		f.add("providerId", MsgRequired)
+	}
+	checkProviderID(f, c.ProviderID)
+	if err := f.err(); err != nil {
+		return nil, err
+	}
+	id, ok := s.ProviderIDs[c.ProviderID]
+	if !ok {
+		return nil, nil
+	}
+	m, ok := s.Messages[id]
+	if !ok || m.Deleted || m.Whisper || m.FromMe != c.FromMe {
+		return nil, nil
+	}
+	return one(TicketMessageDeleted{MessageID: id, ByUserID: 0, At: at})
+}
+
+// decideFail: the channel refused one of our messages for good. Only a message of
+// ours still at ack 0 can fail; one the channel already accepted (or that failed
+// before) is left as it is.
+func decideFail(s TicketState, c FailMessage, at time.Time) ([]TicketEvent, error) {
+	f := fieldErrors{}
+	f.id("messageId", c.MessageID, true)
+	if !storableText(c.Reason) {
+		f.add("reason", MsgInvalidValue)
+	}
+	if err := f.err(); err != nil {
+		return nil, err
+	}
+	m, ok := s.Messages[c.MessageID]
+	if !ok {
+		return nil, Wrap(ErrNoMessageFound, fmt.Errorf("%s: message %d not on ticket %d", c.CommandName(), c.MessageID, s.ID))
+	}
+	if !m.FromMe || m.Whisper {
+		return nil, Wrap(ErrInvalidTransition, fmt.Errorf("%s: message %d is not one we send", c.CommandName(), c.MessageID))
+	}
+	if m.Failed || m.Ack > AckPending {
+		return nil, nil
+	}
+	reason := c.Reason
+	if r := []rune(reason); len(r) > maxFailReasonRunes {
+		reason = string(r[:maxFailReasonRunes])
+	}
+	return one(TicketMessageFailed{MessageID: c.MessageID, Reason: reason, At: at})
 }
 
 func decideSetTags(s TicketState, c SetTags, at time.Time) ([]TicketEvent, error) {

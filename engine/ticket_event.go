@@ -32,6 +32,7 @@ const (
 	EvTicketWhisperAdded    = "ticket.whisper_added"
 	EvTicketMessageAcked    = "ticket.message_acked"
 	EvTicketMessageDeleted  = "ticket.message_deleted"
+	EvTicketMessageFailed   = "ticket.message_failed"
 	EvTicketRead            = "ticket.read"
 	EvTicketTagsSet         = "ticket.tags_set"
 )
@@ -136,14 +137,26 @@ type TicketWhisperAdded struct {
 	At        time.Time `json:"at"`
 }
 
-// TicketMessageAcked: a message's ack moved forward to Ack.
+// TicketMessageAcked: a message's ack moved forward to Ack. ProviderID, when set, is
+// the channel's id of the message (recorded with its first ack).
 type TicketMessageAcked struct {
+	MessageID  ID        `json:"messageId"`
+	Ack        int       `json:"ack"`
+	ProviderID string    `json:"providerId,omitempty"`
+	At         time.Time `json:"at"`
+}
+
+// TicketMessageFailed: the channel refused one of our messages for good; it is never
+// sent again.
+type TicketMessageFailed struct {
 	MessageID ID        `json:"messageId"`
-	Ack       int       `json:"ack"`
+	Reason    string    `json:"reason,omitempty"`
 	At        time.Time `json:"at"`
 }
 
-// TicketMessageDeleted: a message was deleted by its author ByUserID.
+// TicketMessageDeleted: a message was deleted by its author ByUserID; ByUserID 0
+// means the channel's side deleted it (the customer's "delete for everyone", or the
+// connection's own phone).
 type TicketMessageDeleted struct {
 	MessageID ID        `json:"messageId"`
 	ByUserID  ID        `json:"byUserId"`
@@ -174,6 +187,7 @@ func (TicketMessageSent) Type() string     { return EvTicketMessageSent }
 func (TicketWhisperAdded) Type() string    { return EvTicketWhisperAdded }
 func (TicketMessageAcked) Type() string    { return EvTicketMessageAcked }
 func (TicketMessageDeleted) Type() string  { return EvTicketMessageDeleted }
+func (TicketMessageFailed) Type() string   { return EvTicketMessageFailed }
 func (TicketRead) Type() string            { return EvTicketRead }
 func (TicketTagsSet) Type() string         { return EvTicketTagsSet }
 
@@ -189,6 +203,7 @@ func (e TicketMessageSent) OccurredAt() time.Time     { return e.At }
 func (e TicketWhisperAdded) OccurredAt() time.Time    { return e.At }
 func (e TicketMessageAcked) OccurredAt() time.Time    { return e.At }
 func (e TicketMessageDeleted) OccurredAt() time.Time  { return e.At }
+func (e TicketMessageFailed) OccurredAt() time.Time   { return e.At }
 func (e TicketRead) OccurredAt() time.Time            { return e.At }
 func (e TicketTagsSet) OccurredAt() time.Time         { return e.At }
 
@@ -204,6 +219,7 @@ func (TicketMessageSent) isTicketEvent()     {}
 func (TicketWhisperAdded) isTicketEvent()    {}
 func (TicketMessageAcked) isTicketEvent()    {}
 func (TicketMessageDeleted) isTicketEvent()  {}
+func (TicketMessageFailed) isTicketEvent()   {}
 func (TicketRead) isTicketEvent()            {}
 func (TicketTagsSet) isTicketEvent()         {}
 
@@ -221,6 +237,7 @@ var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
 	EvTicketWhisperAdded:    decodeAs[TicketWhisperAdded],
 	EvTicketMessageAcked:    decodeAs[TicketMessageAcked],
 	EvTicketMessageDeleted:  decodeAs[TicketMessageDeleted],
+	EvTicketMessageFailed:   decodeAs[TicketMessageFailed],
 	EvTicketRead:            decodeAs[TicketRead],
 	EvTicketTagsSet:         decodeAs[TicketTagsSet],
 }

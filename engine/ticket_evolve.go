@@ -50,6 +50,14 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		if m, ok := s.Messages[e.MessageID]; ok && e.Ack > m.Ack {
 			m.Ack = e.Ack
 			s.Messages[e.MessageID] = m
+			if e.ProviderID != "" {
+				s.putMessage(e.MessageID, e.ProviderID, m)
+			}
+		}
+	case TicketMessageFailed:
+		if m, ok := s.Messages[e.MessageID]; ok {
+			m.Failed = true
+			s.Messages[e.MessageID] = m
 		}
 	case TicketMessageDeleted:
 		if m, ok := s.Messages[e.MessageID]; ok {

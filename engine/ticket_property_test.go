@@ -24,7 +24,7 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 	body := func() string {
 		return []string{"", "oi", "Olá 😀", "  ", "O'Brien; DROP TABLE tickets;--", "a\x00b"}[r.IntN(6)]
 	}
-	switch r.IntN(16) {
+	switch r.IntN(19) {
 	case 0:
 		c := baseOpen
 		c.Status = []string{StatusOpen, StatusPending, StatusClosed}[r.IntN(3)]
@@ -54,7 +54,11 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 	case 11:
 		return AddWhisper{MessageID: msg(), SenderID: user(), Body: body()}
 	case 12, 13:
-		return AckMessage{MessageID: msg(), Ack: r.IntN(6) - 1}
+		return AckMessage{MessageID: msg(), Ack: r.IntN(6) - 1, ProviderID: provider()}
+	case 16, 17:
+		return RevokeMessage{ProviderID: provider(), FromMe: r.IntN(2) == 0}
+	case 18:
+		return FailMessage{MessageID: msg(), Reason: body()}
 	case 14:
 		return DeleteMessage{MessageID: msg(), ByUserID: user()}
 	default:

@@ -155,22 +155,55 @@ func newToken() string {
 }
 
 // Create implements engine.ConnectionStore. The first connection of a tenant becomes
-// its default.
+// its default; a new default clears the old one in the same transaction. Concurrent
+// creates of a tenant are serialised (lockTenant on PostgreSQL, the write lock of an
+// immediate transaction on SQLite), so each sees the others' rows; index
+// connections_one_default (migration 0320) still refuses a second default written any
+// other way.
 func (s *Store) Create(ctx context.Context, companyID engine.ID, in engine.ConnectionInput) (engine.Connection, error) {
 	in, err := engine.ValidateConnection(in)
 	if err != nil {
 		return engine.Connection{}, err
 	}
+	id, err := s.create(ctx, companyID, in)
+	if err != nil {
+		return engine.Connection{}, wrapWrite("create connection", err)
+	}
+	return s.Get(ctx, companyID, id)
+}
+
+// lockTenant serialises the writes that may move a tenant's default connection: on
+// PostgreSQL it locks the tenant's row until the transaction ends (SQLite transactions
+// already hold the write lock). Without it, concurrent "make me the default" writes
+// under READ COMMITTED each clear the old default and then collide on index
+// connections_one_default, and their retries can collide again. Connections are
+// created and edited rarely: a queue of them per tenant costs nothing.
+func (s *Store) lockTenant(ctx context.Context, tx *sql.Tx, companyID engine.ID) error {
+	if s.db.Dialect != db.Postgres {
+		return nil
+	}
+	var id engine.ID
+	err := tx.QueryRowContext(ctx, `SELECT id FROM companies WHERE id = $1 FOR UPDATE`, companyID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // no tenant row to queue on; the index still holds the rule
+	}
+	return err
+}
+
+func (s *Store) create(ctx context.Context, companyID engine.ID, in engine.ConnectionInput) (engine.ID, error) {
 	now := s.clock.Now().UnixMicro()
 	var id engine.ID
-	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		if err := s.lockTenant(ctx, tx, companyID); err != nil {
+			return err
+		}
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM connections WHERE company_id = $1`, companyID).Scan(&n); err != nil {
 			return err
 		}
 		isDefault := in.IsDefault || n == 0
 		if isDefault {
-			if _, err := tx.ExecContext(ctx, `UPDATE connections SET is_default = FALSE WHERE company_id = $1`, companyID); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE connections SET is_default = FALSE WHERE company_id = $1 AND is_default`, companyID); err != nil {
 				return err
 			}
 		}
@@ -184,14 +217,12 @@ func (s *Store) Create(ctx context.Context, companyID engine.ID, in engine.Conne
 		}
 		return setQueues(ctx, tx, companyID, id, in.QueueIDs)
 	})
-	if err != nil {
-		return engine.Connection{}, wrapWrite("create connection", err)
-	}
-	return s.Get(ctx, companyID, id)
+	return id, err
 }
 
 // Update implements engine.ConnectionStore. The channel never changes. Clearing
-// isDefault on the tenant's only default answers ErrNoOtherWhatsapp.
+// isDefault on the tenant's default answers ErrNoOtherWhatsapp (make another one the
+// default instead); the check and the write share one transaction.
 func (s *Store) Update(ctx context.Context, companyID, id engine.ID, in engine.ConnectionInput) (engine.Connection, error) {
 	cur, err := s.Get(ctx, companyID, id)
 	if err != nil {
@@ -202,16 +233,29 @@ func (s *Store) Update(ctx context.Context, companyID, id engine.ID, in engine.C
 	if err != nil {
 		return engine.Connection{}, err
 	}
-	if cur.IsDefault && !in.IsDefault {
-		return engine.Connection{}, engine.E(engine.ErrNoOtherWhatsapp)
-	}
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if in.IsDefault && !cur.IsDefault {
-			if _, err := tx.ExecContext(ctx, `UPDATE connections SET is_default = FALSE WHERE company_id = $1`, companyID); err != nil {
+		if in.IsDefault {
+			if err := s.lockTenant(ctx, tx, companyID); err != nil {
 				return err
 			}
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE connections SET name = $3, number = $4, is_default = $5, out_channel = $6,
+		var wasDefault bool
+		err := tx.QueryRowContext(ctx, `SELECT is_default FROM connections WHERE company_id = $1 AND id = $2`, companyID, id).Scan(&wasDefault)
+		if errors.Is(err, sql.ErrNoRows) {
+			return engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", id))
+		}
+		if err != nil {
+			return err
+		}
+		if wasDefault && !in.IsDefault {
+			return engine.E(engine.ErrNoOtherWhatsapp)
+		}
+		if in.IsDefault && !wasDefault {
+			if _, err := tx.ExecContext(ctx, `UPDATE connections SET is_default = FALSE WHERE company_id = $1 AND is_default`, companyID); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE connections SET name = $3, number = $4, is_default = $5, out_channel = $6,
 			daily_max = $7, greeting_message = $8, farewell_message = $9, updated_at = $10
 			WHERE company_id = $1 AND id = $2`, companyID, id, in.Name, in.Number, in.IsDefault, in.OutChannel,
 			in.DailyMax, in.GreetingMessage, in.FarewellMessage, s.clock.Now().UnixMicro())
@@ -224,6 +268,34 @@ func (s *Store) Update(ctx context.Context, companyID, id engine.ID, in engine.C
 		return engine.Connection{}, wrapWrite("update connection", err)
 	}
 	return s.Get(ctx, companyID, id)
+}
+
+// SetMedia records the greeting and farewell images of connection id of companyID:
+// a nil one is left as it is, "" clears it, anything else is a media store path
+// ("<companyId>/<file>"). It returns the connection as it was before (whose replaced
+// files the caller may remove) and as it is now.
+func (s *Store) SetMedia(ctx context.Context, companyID, id engine.ID, greeting, farewell *string) (before, after engine.Connection, err error) {
+	before, err = s.Get(ctx, companyID, id)
+	if err != nil || (greeting == nil && farewell == nil) {
+		return before, before, err
+	}
+	g, f := before.GreetingMedia, before.FarewellMedia
+	if greeting != nil {
+		g = *greeting
+	}
+	if farewell != nil {
+		f = *farewell
+	}
+	res, err := s.db.SQL.ExecContext(ctx, `UPDATE connections SET greeting_media = $3, farewell_media = $4, updated_at = $5
+		WHERE company_id = $1 AND id = $2`, companyID, id, g, f, s.clock.Now().UnixMicro())
+	if err != nil {
+		return before, before, fmt.Errorf("set media of connection %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return before, before, engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", id))
+	}
+	after, err = s.Get(ctx, companyID, id)
+	return before, after, err
 }
 
 func setQueues(ctx context.Context, tx *sql.Tx, companyID, id engine.ID, queueIDs []engine.ID) error {
@@ -248,25 +320,51 @@ func setQueues(ctx context.Context, tx *sql.Tx, companyID, id engine.ID, queueID
 
 // Delete implements engine.ConnectionStore. The tenant's default connection can go
 // only when it is the last one (ErrNoOtherWhatsapp otherwise: make another default
-// first).
+// first). The check and the delete share one transaction.
 func (s *Store) Delete(ctx context.Context, companyID, id engine.ID) error {
-	cur, err := s.Get(ctx, companyID, id)
-	if err != nil {
-		return err
-	}
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
-		if cur.IsDefault {
-			var n int
-			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM connections WHERE company_id = $1`, companyID).Scan(&n); err != nil {
-				return err
-			}
-			if n > 1 {
-				return engine.E(engine.ErrNoOtherWhatsapp)
-			}
+		if err := checkDelete(ctx, tx, companyID, id); err != nil {
+			return err
 		}
 		_, err := tx.ExecContext(ctx, `DELETE FROM connections WHERE company_id = $1 AND id = $2`, companyID, id)
 		return err
 	})
+}
+
+// CheckDelete answers the error Delete would answer now (ErrNoWappFound,
+// ErrNoOtherWhatsapp) without deleting, so that a caller can refuse before stopping
+// the connection's session. Delete checks again.
+func (s *Store) CheckDelete(ctx context.Context, companyID, id engine.ID) error {
+	return checkDelete(ctx, s.db.SQL, companyID, id)
+}
+
+// rowQuerier is what checkDelete reads through: a transaction or the pool.
+type rowQuerier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// checkDelete is the rule of Delete: ErrNoWappFound when the tenant has no such
+// connection, ErrNoOtherWhatsapp when it is the default and not the last one.
+func checkDelete(ctx context.Context, q rowQuerier, companyID, id engine.ID) error {
+	var isDefault bool
+	err := q.QueryRowContext(ctx, `SELECT is_default FROM connections WHERE company_id = $1 AND id = $2`, companyID, id).Scan(&isDefault)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", id))
+	}
+	if err != nil {
+		return fmt.Errorf("check delete of connection %d: %w", id, err)
+	}
+	if !isDefault {
+		return nil
+	}
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM connections WHERE company_id = $1`, companyID).Scan(&n); err != nil {
+		return fmt.Errorf("check delete of connection %d: %w", id, err)
+	}
+	if n > 1 {
+		return engine.E(engine.ErrNoOtherWhatsapp)
+	}
+	return nil
 }
 
 // SetStatus implements engine.ConnectionStore.

@@ -160,3 +160,92 @@ func TestGuardSwapIsCompareAndSet(t *testing.T) {
 		}
 	})
 }
+
+func TestConnectionMedia(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := setup(t, d)
+		c, err := s.Create(ctx, 1, engine.ConnectionInput{Name: "Zap"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, f := "1/a.png", "1/b.jpg"
+		before, after, err := s.SetMedia(ctx, 1, c.ID, &g, &f)
+		if err != nil || before.GreetingMedia != "" || after.GreetingMedia != g || after.FarewellMedia != f {
+			t.Fatalf("set media: %+v %+v %v", before, after, err)
+		}
+		empty := ""
+		before, after, err = s.SetMedia(ctx, 1, c.ID, &empty, nil)
+		if err != nil || before.GreetingMedia != g || after.GreetingMedia != "" || after.FarewellMedia != f {
+			t.Fatalf("clear greeting: %+v %+v %v", before, after, err)
+		}
+		// An update of the form keeps the images.
+		if got, err := s.Update(ctx, 1, c.ID, engine.ConnectionInput{Name: "Zap 2", IsDefault: true}); err != nil || got.FarewellMedia != f {
+			t.Fatalf("update: %+v %v", got, err)
+		}
+		if _, _, err := s.SetMedia(ctx, 2, c.ID, &g, nil); engine.CodeOf(err) != engine.ErrNoWappFound {
+			t.Fatalf("cross-tenant media: %v", err)
+		}
+	})
+}
+
+func TestConnectionDefaultRule(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := setup(t, d)
+		// Concurrent first connections (and explicit defaults) of a tenant: exactly
+		// one default at the end, and every create succeeds.
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, err := s.Create(ctx, 1, engine.ConnectionInput{Name: "Con " + string(rune('A'+i)), IsDefault: i%2 == 0}); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+		list, err := s.List(ctx, 1)
+		if err != nil || len(list) != 8 {
+			t.Fatalf("list %d %v", len(list), err)
+		}
+		defaults := 0
+		var def, other engine.Connection
+		for _, c := range list {
+			if c.IsDefault {
+				defaults++
+				def = c
+			} else {
+				other = c
+			}
+		}
+		if defaults != 1 {
+			t.Fatalf("%d defaults, want 1", defaults)
+		}
+		// The database refuses a second default written behind the store's back.
+		if _, err := d.SQL.ExecContext(ctx, `UPDATE connections SET is_default = TRUE WHERE id = $1`, other.ID); !db.IsUniqueViolation(err) {
+			t.Fatalf("second default: %v", err)
+		}
+		if err := s.CheckDelete(ctx, 1, def.ID); engine.CodeOf(err) != engine.ErrNoOtherWhatsapp {
+			t.Fatalf("check delete default: %v", err)
+		}
+		if err := s.CheckDelete(ctx, 1, other.ID); err != nil {
+			t.Fatalf("check delete other: %v", err)
+		}
+		if err := s.CheckDelete(ctx, 2, other.ID); engine.CodeOf(err) != engine.ErrNoWappFound {
+			t.Fatalf("check delete cross-tenant: %v", err)
+		}
+		// Deleting every other connection lets the default go last.
+		for _, c := range list {
+			if c.ID != def.ID {
+				if err := s.Delete(ctx, 1, c.ID); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := s.Delete(ctx, 1, def.ID); err != nil {
+			t.Fatalf("delete last: %v", err)
+		}
+	})
+}

@@ -60,8 +60,19 @@ func (w *messageWriter) apply(ctx context.Context, ticket, company, contact engi
 		w.add(newMessage{id: e.MessageID, company: company, ticket: ticket, seq: seq, sender: e.SenderID,
 			body: e.Body, fromMe: true, read: true, mediaType: engine.MediaWhisper, at: e.At})
 	case engine.TicketMessageAcked:
-		return w.update(ctx, `UPDATE messages SET ack = $1, updated_at = $2 WHERE id = $3 AND ticket_id = $4 AND ack < $1`,
-			e.Ack, tsArg(w.dialect, e.At), e.MessageID, ticket)
+		// One statement for two independent moves: the ack only forward (with its
+		// updated_at), and the channel's id of our message, when the event has one and
+		// none is stored yet, for ProviderLocator (receipts, quotes and deletions after
+		// the connection actor's memory is gone). SET reads the row before the update.
+		return w.update(ctx, `UPDATE messages SET
+			ack = CASE WHEN ack < $1 THEN $1 ELSE ack END,
+			updated_at = CASE WHEN ack < $1 THEN $2 ELSE updated_at END,
+			provider_id = CASE WHEN provider_id = '' THEN $5 ELSE provider_id END
+			WHERE id = $3 AND ticket_id = $4 AND (ack < $1 OR ($5 <> '' AND provider_id = ''))`,
+			e.Ack, tsArg(w.dialect, e.At), e.MessageID, ticket, e.ProviderID)
+	case engine.TicketMessageFailed:
+		return w.update(ctx, `UPDATE messages SET failed = TRUE, updated_at = $1 WHERE id = $2 AND ticket_id = $3`,
+			tsArg(w.dialect, e.At), e.MessageID, ticket)
 	case engine.TicketMessageDeleted:
 		if w.words != nil {
 			w.words.deleted(ticket, company, e.MessageID)

@@ -64,6 +64,20 @@ func (d *MemoryDedupe) Release(_ context.Context, key string) error {
 	return nil
 }
 
+// Extend implements engine.DedupeKeys.
+func (d *MemoryDedupe) Extend(_ context.Context, key string, ttl time.Duration) error {
+	if ttl <= 0 {
+		return errors.New("redisstate: dedupe ttl must be positive")
+	}
+	now := d.clock.Now()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if exp, ok := d.keys[key]; ok && exp.After(now) {
+		d.keys[key] = now.Add(ttl)
+	}
+	return nil
+}
+
 // Len is the number of keys held, expired ones not yet swept included (for tests).
 func (d *MemoryDedupe) Len() int {
 	d.mu.Lock()

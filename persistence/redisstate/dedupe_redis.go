@@ -12,7 +12,7 @@ import (
 )
 
 // redisDedupe implements engine.DedupeKeys with SET NX PX: one key per claim,
-// <prefix>dd:<key part>, expiring with its ttl.
+// <prefix>dd:<key part>, expiring with its ttl (PEXPIRE to extend it).
 type redisDedupe struct {
 	r *Redis // static
 }
@@ -43,6 +43,17 @@ func (d redisDedupe) Claim(ctx context.Context, key string, ttl time.Duration) (
 func (d redisDedupe) Release(ctx context.Context, key string) error {
 	if err := d.r.client.Del(ctx, d.key(key)).Err(); err != nil {
 		return fmt.Errorf("dedupe: release: %w", err)
+	}
+	return nil
+}
+
+// Extend implements engine.DedupeKeys: PEXPIRE, a no-op on a key that is gone.
+func (d redisDedupe) Extend(ctx context.Context, key string, ttl time.Duration) error {
+	if ttl <= 0 {
+		return errors.New("redisstate: dedupe ttl must be positive")
+	}
+	if err := d.r.client.PExpire(ctx, d.key(key), time.Duration(millis(ttl))*time.Millisecond).Err(); err != nil {
+		return fmt.Errorf("dedupe: extend: %w", err)
 	}
 	return nil
 }

@@ -63,6 +63,36 @@ func TestDedupe(t *testing.T) {
 				t.Fatalf("claim of %v expired after %v", ttl, el)
 			}
 		})
+		t.Run("extend sets the ttl of a live claim", func(t *testing.T) {
+			const short = 150 * time.Millisecond
+			if !claim(t, d, "extended", short) {
+				t.Fatal("first claim not first")
+			}
+			if err := d.Extend(ctx, "extended", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(3 * short)
+			if claim(t, d, "extended", short) {
+				t.Fatal("extended claim lapsed after its first ttl")
+			}
+			// Shorter than what it has: the claim lapses sooner.
+			if err := d.Extend(ctx, "extended", short); err != nil {
+				t.Fatal(err)
+			}
+			eventually(t, 5*time.Second, "shortened claim expires", func() bool { return claim(t, d, "extended", short) })
+			// A key not claimed stays unclaimed.
+			if err := d.Extend(ctx, "never-claimed-extend", time.Minute); err != nil {
+				t.Fatalf("extend of an unknown key: %v", err)
+			}
+			if !claim(t, d, "never-claimed-extend", time.Minute) {
+				t.Fatal("extend of an unknown key claimed it")
+			}
+			for _, ttl := range []time.Duration{0, -time.Second} {
+				if err := d.Extend(ctx, "extended", ttl); err == nil {
+					t.Errorf("extend ttl %v accepted", ttl)
+				}
+			}
+		})
 		t.Run("concurrent claims have one winner", func(t *testing.T) {
 			const keys, claimers = 20, 16
 			for k := range keys {

@@ -15,6 +15,10 @@
 //     MemoryDedupe). The in-process rate limiter is persistence/ratelimit.Memory; it is
 //     not repeated here.
 //
+// InboundDedupe puts engine.DedupeKeys to work: it decorates the engine.ChannelSink
+// the web-hook handlers deliver to, so that a provider's re-delivery of an inbound
+// message already handled is answered without a call to the connection actor.
+//
 // Keys. Every key starts with Config.Prefix ("atende:" by default) and a namespace
 // (presence, rl, dd), then its own parts. Keys of one tenant carry a Redis hash tag
 // ({companyID}) so a tenant's keys sit in one slot of a Redis Cluster and a script may

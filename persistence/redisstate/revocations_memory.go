@@ -28,11 +28,11 @@ type MemoryRevocations struct {
 
 // memorySub is one subscription: its queue and the goroutine draining it.
 type memorySub struct {
-	queue chan engine.ID // closed by cancel or Close
-	done  chan struct{}  // closed when the goroutine returned
+	queue chan Revocation // closed by cancel or Close
+	done  chan struct{}   // closed when the goroutine returned
 }
 
-var _ engine.Revocations = (*MemoryRevocations)(nil)
+var _ SessionRevocations = (*MemoryRevocations)(nil)
 
 // NewMemoryRevocations returns a broadcaster with no subscribers; log receives
 // warnings about dropped ids.
@@ -42,21 +42,39 @@ func NewMemoryRevocations(log zerolog.Logger) *MemoryRevocations {
 
 // Publish implements engine.Revocations.
 func (m *MemoryRevocations) Publish(_ context.Context, userID engine.ID) error {
+	m.publish(Revocation{UserID: userID})
+	return nil
+}
+
+// EndSession implements SessionRevocations.
+func (m *MemoryRevocations) EndSession(_ context.Context, userID engine.ID, session string) error {
+	if err := checkSession(session); err != nil {
+		return err
+	}
+	m.publish(Revocation{UserID: userID, Session: session})
+	return nil
+}
+
+func (m *MemoryRevocations) publish(r Revocation) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for s := range m.subs {
 		select {
-		case s.queue <- userID:
+		case s.queue <- r:
 		default:
-			m.log.Warn().Int64("user_id", userID).Msg("revocation subscriber is behind; dropping")
+			m.log.Warn().Int64("user_id", r.UserID).Msg("revocation subscriber is behind; dropping")
 		}
 	}
-	return nil
 }
 
 // Subscribe implements engine.Revocations. Do not call the returned cancel from fn.
-func (m *MemoryRevocations) Subscribe(_ context.Context, fn func(userID engine.ID)) (func(), error) {
-	s := &memorySub{queue: make(chan engine.ID, memorySubQueue), done: make(chan struct{})}
+func (m *MemoryRevocations) Subscribe(ctx context.Context, fn func(userID engine.ID)) (func(), error) {
+	return m.SubscribeAll(ctx, onlyUsers(fn))
+}
+
+// SubscribeAll implements SessionRevocations. Do not call the returned cancel from fn.
+func (m *MemoryRevocations) SubscribeAll(_ context.Context, fn func(Revocation)) (func(), error) {
+	s := &memorySub{queue: make(chan Revocation, memorySubQueue), done: make(chan struct{})}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -64,8 +82,8 @@ func (m *MemoryRevocations) Subscribe(_ context.Context, fn func(userID engine.I
 	}
 	if !m.routines.start(func() {
 		defer close(s.done)
-		for id := range s.queue {
-			fn(id)
+		for r := range s.queue {
+			fn(r)
 		}
 	}) {
 		return nil, ErrClosed

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -78,6 +79,40 @@ func TestRevocations(t *testing.T) {
 			eventually(t, 5*time.Second, "remaining receives 8", func() bool { return len(stay.got()) == 2 })
 			if got := gone.got(); !slices.Equal(got, []engine.ID{7}) {
 				t.Fatalf("cancelled subscription got %v", got)
+			}
+		})
+		t.Run("logouts reach SubscribeAll only", func(t *testing.T) {
+			a, b2 := b.nodeA.(redisstate.SessionRevocations), b.nodeB.(redisstate.SessionRevocations)
+			users, _ := subscribe(t, b.nodeA)
+			var mu sync.Mutex
+			var all []redisstate.Revocation
+			cancel, err := b2.SubscribeAll(ctx, func(r redisstate.Revocation) { mu.Lock(); all = append(all, r); mu.Unlock() })
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(cancel)
+			if err := a.EndSession(ctx, 5, "fam-1"); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Publish(ctx, 6); err != nil {
+				t.Fatal(err)
+			}
+			for _, bad := range []string{"", "a b", strings.Repeat("x", 201)} {
+				if err := a.EndSession(ctx, 5, bad); err == nil {
+					t.Fatalf("session %q accepted", bad)
+				}
+			}
+			eventually(t, 5*time.Second, "both messages", func() bool { mu.Lock(); defer mu.Unlock(); return len(all) >= 2 })
+			mu.Lock()
+			got := slices.Clone(all)
+			mu.Unlock()
+			want := []redisstate.Revocation{{UserID: 5, Session: "fam-1"}, {UserID: 6}}
+			if !slices.Equal(got, want) {
+				t.Fatalf("SubscribeAll got %+v, want %+v", got, want)
+			}
+			eventually(t, 5*time.Second, "user revocation", func() bool { return len(users.got()) >= 1 })
+			if !slices.Equal(users.got(), []engine.ID{6}) {
+				t.Fatalf("Subscribe got %v, want only the user revocation", users.got())
 			}
 		})
 		t.Run("another deployment hears nothing", func(t *testing.T) {

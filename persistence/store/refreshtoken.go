@@ -126,16 +126,15 @@ func (s *RefreshTokens) revokeFamily(ctx context.Context, q refQuerier, family s
 }
 
 // RevokeFamily implements engine.RefreshTokenStore.
-func (s *RefreshTokens) RevokeFamily(ctx context.Context, hash string, now time.Time) error {
-	var family string
-	err := s.db.SQL.QueryRowContext(ctx, `SELECT family_id FROM refresh_tokens WHERE token_hash = $1`, hash).Scan(&family)
+func (s *RefreshTokens) RevokeFamily(ctx context.Context, hash string, now time.Time) (engine.RefreshToken, error) {
+	t, err := scanRefresh(s.db.SQL.QueryRowContext(ctx, `SELECT `+refreshCols+` FROM refresh_tokens WHERE token_hash = $1`, hash))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil
+		return engine.RefreshToken{}, nil
 	}
 	if err != nil {
-		return fmt.Errorf("revoke refresh family: %w", err)
+		return engine.RefreshToken{}, fmt.Errorf("revoke refresh family: %w", err)
 	}
-	return s.revokeFamily(ctx, s.db.SQL, family, now)
+	return t, s.revokeFamily(ctx, s.db.SQL, t.FamilyID, now)
 }
 
 // RevokeUser implements engine.RefreshTokenStore.

@@ -123,11 +123,15 @@ func TestRefreshRefusals(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := s.RevokeFamily(ctx, "revoked", rtNow); err != nil {
+		if rt, err := s.RevokeFamily(ctx, "revoked", rtNow); err != nil {
 			t.Fatal(err)
+		} else if rt.FamilyID != "f2" || rt.UserID != uid || rt.CompanyID != refA {
+			t.Fatalf("revoked token %+v, want family f2 of user %d", rt, uid)
 		}
-		if err := s.RevokeFamily(ctx, "unknown", rtNow); err != nil {
+		if rt, err := s.RevokeFamily(ctx, "unknown", rtNow); err != nil {
 			t.Fatalf("unknown hash: %v", err)
+		} else if rt != (engine.RefreshToken{}) {
+			t.Fatalf("unknown hash answered %+v, want the zero token", rt)
 		}
 		// RevokeUser of another tenant's id changes nothing.
 		if err := s.RevokeUser(ctx, refB, uid, rtNow); err != nil {

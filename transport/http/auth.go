@@ -104,7 +104,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}); err != nil {
 		return fmt.Errorf("login: store refresh token: %w", err)
 	}
-	return s.answerSession(w, r, u, raw, now)
+	return s.answerSession(w, r, u, family, raw, now)
 }
 
 // refresh: POST /auth/refresh_token with the refresh cookie. The token is single-use:
@@ -136,22 +136,31 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.deps.Users.Get(ctx, rt.CompanyID, rt.UserID)
 	if err != nil {
 		if engine.CodeOf(err) == engine.ErrNoUserFound {
-			_ = s.deps.RefreshTokens.RevokeFamily(ctx, hashHex, now)
+			_, _ = s.deps.RefreshTokens.RevokeFamily(ctx, hashHex, now)
 			s.clearRefreshCookie(w)
 			return engine.E(engine.ErrSessionExpired)
 		}
 		return fmt.Errorf("refresh: %w", err)
 	}
-	return s.answerSession(w, r, u, raw, now)
+	return s.answerSession(w, r, u, rt.FamilyID, raw, now)
 }
 
-// logout: DELETE /auth/logout revokes the refresh cookie's family and clears the
-// cookie. It needs no access token (an expired one must still be able to log out)
-// and answers 204 even without a cookie.
+// logout: DELETE /auth/logout revokes the refresh cookie's family, ends the session
+// (its access tokens are refused and its sockets closed, on every node: see
+// token.Service.Logout) and clears the cookie. It needs no access token (an expired
+// one must still be able to log out) and answers 204 even without a cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(RefreshCookie); err == nil && c.Value != "" {
-		if err := s.deps.RefreshTokens.RevokeFamily(r.Context(), hashToken(c.Value), s.clock.Now()); err != nil {
+		ctx, now := r.Context(), s.clock.Now()
+		rt, err := s.deps.RefreshTokens.RevokeFamily(ctx, hashToken(c.Value), now)
+		if err != nil {
 			return fmt.Errorf("logout: %w", err)
+		}
+		if rt.FamilyID != "" {
+			if err := s.deps.Tokens.Logout(ctx, rt.UserID, rt.FamilyID); err != nil {
+				// The session's sockets still end at its access token's expiry.
+				s.reqLog(r).Warn().Err(err).Int64("user_id", rt.UserID).Msg("logout not announced to the other nodes")
+			}
 		}
 	}
 	s.clearRefreshCookie(w)
@@ -159,9 +168,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// answerSession issues an access token for u, sets the refresh cookie and answers.
-func (s *Server) answerSession(w http.ResponseWriter, r *http.Request, u engine.User, refreshRaw string, now time.Time) error {
-	tok, err := s.deps.Tokens.Issue(u)
+// answerSession issues an access token for u in session (its refresh family), sets the refresh cookie and answers.
+func (s *Server) answerSession(w http.ResponseWriter, r *http.Request, u engine.User, session, refreshRaw string, now time.Time) error {
+	tok, err := s.deps.Tokens.IssueSession(u, session)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,9 @@ package httpapi_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -238,6 +241,45 @@ func TestLogout(t *testing.T) {
 	})
 }
 
+// Logout ends the session its cookie belongs to: the access tokens of that login are
+// refused at once, its other logins are not, and the session is announced (the hook
+// cmd/atende sets to close its sockets on every node) with the user and family.
+func TestLogoutEndsTheSession(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		var ended []string
+		e.tokens.OnSessionEnd(func(_ context.Context, uid engine.ID, session string) error {
+			ended = append(ended, fmt.Sprint(uid, "/", session))
+			return nil
+		})
+		tok, c, _ := e.login("ana@example.com", testPassword)
+		other, _, _ := e.login("ana@example.com", testPassword)
+		claims, err := e.tokens.Parse(tok)
+		if err != nil || claims.Session == "" {
+			t.Fatalf("access token without a session: %+v %v", claims, err)
+		}
+		rt, err := e.rts.ByHash(context.Background(), sha256Hex(c.Value))
+		if err != nil || rt.FamilyID != claims.Session {
+			t.Fatalf("session %q, refresh family %q (%v)", claims.Session, rt.FamilyID, err)
+		}
+		// A refreshed token keeps the session.
+		r := e.do(req{method: "POST", path: "/auth/refresh_token", cookie: c})
+		r.wantStatus(t, 200)
+		c = r.cookie(httpapi.RefreshCookie)
+		var body struct{ Token string }
+		r.json(t, &body)
+		if rc, _ := e.tokens.Parse(body.Token); rc.Session != claims.Session {
+			t.Fatalf("refreshed token's session %q, want %q", rc.Session, claims.Session)
+		}
+		e.do(req{method: "DELETE", path: "/auth/logout", cookie: c}).wantStatus(t, 204)
+		if want := fmt.Sprint(e.ids["ana"], "/", claims.Session); len(ended) != 1 || ended[0] != want {
+			t.Fatalf("announced %v, want [%s]", ended, want)
+		}
+		e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		e.get(body.Token, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		e.get(other, "/users/list").wantStatus(t, 200)
+	})
+}
+
 func TestAccessToken(t *testing.T) {
 	eachEnv(t, func(t *testing.T, e *env) {
 		other, err := token.New(token.Config{Secret: []byte("another-secret-another-secret-32b!")}, e.users, e.clock)
@@ -312,3 +354,8 @@ func TestAccessToken(t *testing.T) {
 }
 
 func id(v engine.ID) string { return strconv.FormatInt(v, 10) }
+
+func sha256Hex(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])
+}

@@ -19,6 +19,8 @@ type RefDeps struct {
 	Queues       engine.QueueStore
 	Tags         engine.TagStore
 	QuickAnswers engine.QuickAnswerStore
+	// Announcements keeps the announcements (announcements.go); nil answers 503.
+	Announcements engine.AnnouncementStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -27,10 +29,11 @@ func (d RefDeps) checkRefDeps() (missing []string) { return nil }
 // unwiredRefDeps names the RefDeps fields that are nil, sorted.
 func (d RefDeps) unwiredRefDeps() (missing []string) {
 	for name, ok := range map[string]bool{
-		"Contacts":     d.Contacts != nil,
-		"Queues":       d.Queues != nil,
-		"Tags":         d.Tags != nil,
-		"QuickAnswers": d.QuickAnswers != nil,
+		"Contacts":      d.Contacts != nil,
+		"Queues":        d.Queues != nil,
+		"Tags":          d.Tags != nil,
+		"QuickAnswers":  d.QuickAnswers != nil,
+		"Announcements": d.Announcements != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

@@ -185,33 +185,57 @@ func queryBool(r *http.Request, name string, def bool) (bool, error) {
 
 // queryIDs reads a list of ids that may arrive as a JSON array string
 // (queueIds=[1,2], as the web app sends list filters), as repeated parameters
-// (queueIds=1&queueIds=2), or comma-separated (queueIds=1,2). JSON elements may be
-// numbers or numeric strings. Absent, "" and "[]" give nil. Non-positive or
-// non-numeric entries are ERR_VALIDATION {name: "Invalid value"}. The result is
-// sorted and unique.
+// (queueIds=1&queueIds=2), or comma-separated (queueIds=1,2): each value is read by
+// parseIDList. Absent, "" and "[]" give nil. The result is sorted and unique.
 func queryIDs(r *http.Request, name string) ([]engine.ID, error) {
 	var ids []engine.ID
-	bad := fieldError(name, engine.MsgInvalidValue)
 	for _, raw := range r.URL.Query()[name] {
-		raw = strings.TrimSpace(raw)
-		if raw == "" {
-			continue
+		got, err := parseIDList(raw, name, 0)
+		if err != nil {
+			return nil, err
 		}
-		if strings.HasPrefix(raw, "[") {
-			var elems []json.RawMessage
-			if err := json.Unmarshal([]byte(raw), &elems); err != nil {
+		ids = append(ids, got...)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return engine.NormalizeIDs(ids), nil
+}
+
+// parseIDList reads one list of ids: a JSON array (elements numbers or numeric
+// strings) or a comma-separated list; "" (after trimming) is none (nil). Non-positive
+// or non-numeric entries, and empty entries of a comma list, are ERR_VALIDATION
+// {field: "Invalid value"}; more than max entries as given (max > 0), duplicates
+// included, is {field: "Too Long!"}, before any is parsed. The result is sorted and
+// unique (engine.NormalizeIDs).
+func parseIDList(raw, field string, max int) ([]engine.ID, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, nil
+	}
+	bad := fieldError(field, engine.MsgInvalidValue)
+	var ids []engine.ID
+	if strings.HasPrefix(raw, "[") {
+		var elems []json.RawMessage
+		if err := json.Unmarshal([]byte(raw), &elems); err != nil {
+			return nil, bad
+		}
+		if max > 0 && len(elems) > max {
+			return nil, fieldError(field, engine.MsgTooLong)
+		}
+		for _, e := range elems {
+			id, ok := parseIDElem(e)
+			if !ok {
 				return nil, bad
 			}
-			for _, e := range elems {
-				id, ok := parseIDElem(e)
-				if !ok {
-					return nil, bad
-				}
-				ids = append(ids, id)
-			}
-			continue
+			ids = append(ids, id)
 		}
-		for _, part := range strings.Split(raw, ",") {
+	} else {
+		parts := strings.Split(raw, ",")
+		if max > 0 && len(parts) > max {
+			return nil, fieldError(field, engine.MsgTooLong)
+		}
+		for _, part := range parts {
 			id, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
 			if err != nil || id <= 0 {
 				return nil, bad

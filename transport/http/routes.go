@@ -1,5 +1,11 @@
 package httpapi
 
+import (
+	"net/http"
+
+	"atende/engine"
+)
+
 // routes registers every route. Reference data (contacts, queues, tags, quick
 // answers) is registered by refRoutes in routes_ref.go, tickets and messages by
 // ticketRoutes in tickets.go.
@@ -23,6 +29,18 @@ func (s *Server) routes() {
 	s.route("PUT /settings/{key}", s.authed(s.updateSetting))
 
 	s.refRoutes()
+	s.connectionRoutes()
 	s.ticketRoutes()
 	s.opsRoutes()
 }
+
+// Authed registers an authenticated route of another package (the channel adapters'
+// connection routes, e.g. POST /wacloudapi); h's error is answered like every API
+// error. Call it before serving.
+func (s *Server) Authed(pattern string, h func(http.ResponseWriter, *http.Request, engine.Principal) error) {
+	s.route(pattern, s.authed(h))
+}
+
+// Public registers an unauthenticated route of another package (a provider's
+// web-hook, which authenticates the request itself). Call it before serving.
+func (s *Server) Public(pattern string, h http.Handler) { s.route(pattern, h) }

@@ -55,6 +55,15 @@ func (s *Server) refRoutes() {
 	s.refRoute("POST /quickAnswers", quickAnswers, s.createQuickAnswer)
 	s.refRoute("PUT /quickAnswers/{id}", quickAnswers, s.updateQuickAnswer)
 	s.refRoute("DELETE /quickAnswers/{id}", quickAnswers, s.deleteQuickAnswer)
+
+	// Announcements (announcements.go): everyone reads, announcements:manage writes.
+	announcements := s.deps.Announcements != nil
+	s.refRoute("GET /announcements", announcements, s.listAnnouncements)
+	s.refRoute("GET /announcements/{$}", announcements, s.listAnnouncements)
+	s.refRoute("GET /announcements/{id}", announcements, s.getAnnouncement)
+	s.refRoute("POST /announcements", announcements, s.createAnnouncement)
+	s.refRoute("PUT /announcements/{id}", announcements, s.updateAnnouncement)
+	s.refRoute("DELETE /announcements/{id}", announcements, s.deleteAnnouncement)
 }
 
 // refRoute registers h at pattern behind authentication, or a 503 ERR_UNAVAILABLE

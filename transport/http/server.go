@@ -35,6 +35,8 @@ type Deps struct {
 	RefDeps
 	// TicketDeps are the collaborators of the ticket and message routes.
 	TicketDeps
+	// ConnectionDeps are the collaborators of the connection routes (whatsapp.go).
+	ConnectionDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.

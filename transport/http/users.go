@@ -240,7 +240,9 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 // updateUser: PUT /users/{id}. The form's fields; password empty means unchanged,
 // profile / queueIds / whatsappId absent mean unchanged. Rules:
 //   - another user: users:manage, and the target's profile at most the caller's;
-//   - oneself without users:manage: name and password only;
+//   - oneself without users:manage (the top bar's profile dialog): name and password
+//     only — the e-mail is the login, which the administration assigns; nobody
+//     changes their own profile, whatever their permissions;
 //   - a new profile: user-modal:editProfile and at most the caller's own profile;
 //   - new queues or default connection: user-modal:editQueues.
 //
@@ -280,7 +282,7 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 		ch.Email = &in.Email
 	}
 	if body.Profile != nil && in.Profile != "" && in.Profile != cur.Profile {
-		if !p.Can(engine.ActEditUserProfile) || !mayHandle(p, in.Profile) {
+		if self || !p.Can(engine.ActEditUserProfile) || !mayHandle(p, in.Profile) {
 			return engine.E(engine.ErrNoPermission)
 		}
 		ch.Profile = &in.Profile

@@ -358,6 +358,8 @@ func TestUpdateUser(t *testing.T) {
 			{"superv resets an admin's password", "superv", "admin", map[string]any{"password": "hacked1"}},
 			{"superv makes someone admin", "superv", "ana", map[string]any{"profile": "admin"}},
 			{"superv makes self admin", "superv", "superv", map[string]any{"profile": "admin"}},
+			{"superv lowers own profile", "superv", "superv", map[string]any{"profile": "user"}},
+			{"admin changes own profile", "admin", "admin", map[string]any{"profile": "manager"}},
 			{"superv changes queues", "superv", "ana", map[string]any{"queueIds": []int{12}}},
 			{"admin grants super", "admin", "ana", map[string]any{"profile": "super"}},
 			{"admin edits the super", "admin", "super", map[string]any{"name": "Hacked"}},

@@ -185,6 +185,8 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "ack": e.Ack})
 	case engine.TicketMessageDeleted:
 		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "isDeleted": true})
+	case engine.TicketMessageFailed:
+		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "failed": true})
 	case engine.TicketRead:
 		body, err := payload(map[string]any{"action": ActionUpdateUnread, "ticketId": id, "ticket": t})
 		if err != nil {

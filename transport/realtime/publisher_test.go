@@ -166,9 +166,10 @@ func TestTicketEventsCarryPositionRoomsAndVisibility(t *testing.T) {
 	p2 := r.ticketEvent(t, 7, engine.TicketMessageReceived{MessageID: 70, Body: "Olá", MediaURL: "1/a.ogg", MediaType: engine.MediaAudio, At: at})
 	p3 := r.ticketEvent(t, 7, engine.TicketMessageSent{MessageID: 71, SenderID: 2, Body: "Oi!", QuotedID: 70, At: at})
 	p4 := r.ticketEvent(t, 7, engine.TicketMessageAcked{MessageID: 71, Ack: engine.AckRead, At: at})
-	recs := r.published(t, 1, p4)
-	if len(recs) != 4 {
-		t.Fatalf("%d records, want 4", len(recs))
+	p5 := r.ticketEvent(t, 7, engine.TicketMessageFailed{MessageID: 71, Reason: "ERR_CHANNEL_REFUSED", At: at})
+	recs := r.published(t, 1, p5)
+	if len(recs) != 5 {
+		t.Fatalf("%d records, want 5", len(recs))
 	}
 	for i, want := range []int64{p1, p2, p3, p4} {
 		if recs[i].Seq != want {
@@ -201,6 +202,13 @@ func TestTicketEventsCarryPositionRoomsAndVisibility(t *testing.T) {
 	}
 	if !slices.Equal(recs[3].Rooms, []socket.Room{socket.ChatBoxRoom(7)}) {
 		t.Fatalf("ack goes to %v, want only the chat box", recs[3].Rooms)
+	}
+	// A refused send marks the message failed in the open chat (the reason stays in the journal).
+	name, body = frameJSON(t, recs[4])
+	m := body["message"].(map[string]any)
+	if name != EventAppMessage || body["action"] != ActionUpdate || m["failed"] != true || m["id"] != float64(71) ||
+		!slices.Equal(recs[4].Rooms, []socket.Room{socket.ChatBoxRoom(7)}) {
+		t.Fatalf("failed → %s %v to %v", name, body, recs[4].Rooms)
 	}
 }
 

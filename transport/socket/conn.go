@@ -57,6 +57,8 @@ type conn struct {
 	dlFinal bool       // the goodbye deadline is set; no more extensions
 
 	exits atomic.Int32 // reader and writer goroutines not yet finished
+
+	expires atomic.Int64 // unix nanoseconds of principal.ExpiresAt, 0 for never; set at CONNECT, read by the pinger
 }
 
 func newConn(srv *Server, nc net.Conn, src io.Reader, id string) *conn {

@@ -66,7 +66,7 @@
 //
 // # Concurrency
 //
-// Each socket has exactly two goroutines, started through a tracker that refuses
+// Each socket has exactly two goroutines, started through a goroutine.Group that refuses
 // once Shutdown began (goroutine.go holds the package's only go statement): a reader
 // (reads frames, handles packets, calls Authenticator and Authorizer, so those may
 // block it up to AuthTimeout) and a writer (the only code that writes to the

@@ -21,6 +21,7 @@ const (
 	CloseInternalError   ws.StatusCode = 1011 // the server failed
 	ClosePingTimeout     ws.StatusCode = 4001 // no pong within PingInterval+PingTimeout
 	CloseConnectTimeout  ws.StatusCode = 4002 // no CONNECT within Config.ConnectTimeout
+	CloseReauthenticate  ws.StatusCode = 4003 // the user's credentials changed (Hub.Reauthenticate) or the token expired: reconnect with a fresh token
 	CloseSlowConsumer    ws.StatusCode = 4008 // outbound queue full: the client does not read fast enough
 )
 

@@ -428,6 +428,84 @@ func (h *Hub) Disconnect(tenant, userID int64) int {
 	return n
 }
 
+// EndSession ends the sockets of user userID (in whatever tenant) that belong to
+// session, the login that was logged out: each gets the DISCONNECT packet, so
+// socket.io-client does not reconnect, and is closed with CloseNormal. The user's
+// other sessions (another browser) keep their sockets. Use it when a node
+// announces a logout (cmd/atende). It returns how many sockets it ended.
+func (h *Hub) EndSession(userID int64, session string) int {
+	if session == "" {
+		return 0
+	}
+	tenants := h.allTenants()
+	n := 0
+	for _, t := range tenants {
+		t.mu.Lock()
+		for c := range t.rooms[UserRoom(userID)] {
+			if c.principal.Session != session {
+				continue
+			}
+			c.out.push(disconnectFrame)
+			c.closeWith(CloseNormal, "logged out", true)
+			n++
+		}
+		t.mu.Unlock()
+	}
+	return n
+}
+
+// Reauthenticate ends every socket of user userID, in whatever tenant, without the
+// DISCONNECT packet: the client reconnects by itself and authenticates again, so a
+// token made stale by a change to the user (profile, queues, password, deletion)
+// is refused and the client refreshes it — or is signed out when it can no longer.
+// Use it when another node announces the user's credentials changed
+// (engine.Revocations). It returns how many sockets it ended.
+func (h *Hub) Reauthenticate(userID int64) int {
+	tenants := h.allTenants()
+	n := 0
+	for _, t := range tenants {
+		t.mu.Lock()
+		for c := range t.rooms[UserRoom(userID)] {
+			c.closeWith(CloseReauthenticate, "credentials changed", true)
+			n++
+		}
+		t.mu.Unlock()
+	}
+	return n
+}
+
+// allTenants snapshots the tenants' rooms, for walking them without h.mu.
+func (h *Hub) allTenants() []*tenantRooms {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	tenants := make([]*tenantRooms, 0, len(h.tenants))
+	for _, t := range h.tenants {
+		tenants = append(tenants, t)
+	}
+	return tenants
+}
+
+// Online lists the principal of every user with a socket joined to the hub, one
+// per (tenant, user): the queues of one of their sockets. For presence.
+func (h *Hub) Online() []Principal {
+	tenants := h.allTenants()
+	var out []Principal
+	for _, t := range tenants {
+		t.mu.Lock()
+		for room, members := range t.rooms {
+			if room.Kind != RoomUser {
+				continue
+			}
+			for c := range members {
+				out = append(out, c.principal)
+				break
+			}
+		}
+		t.mu.Unlock()
+	}
+	return out
+}
+
 // members counts the sockets in room of tenant.
 func (h *Hub) members(tenant int64, room Room) int {
 	t := h.tenant(tenant)

@@ -1,6 +1,9 @@
 package socket
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Principal is who a socket belongs to, as the Authenticator establishes it. The
 // wiring adapts engine's principal to it; the gateway uses CompanyID to scope rooms
@@ -10,6 +13,13 @@ type Principal struct {
 	CompanyID int64   // the tenant; must be positive
 	Profile   string  // user, userplus, superv, manager, admin, super
 	QueueIDs  []int64 // the user's queues
+	// ExpiresAt is when the token the socket authenticated with expires; zero: never.
+	// An expired socket is closed with CloseReauthenticate (checked on every ping,
+	// so within Config.PingInterval): the client reconnects with a fresh token.
+	ExpiresAt time.Time
+	// Session is the login the socket's token belongs to (token.Claims.Session):
+	// Hub.EndSession closes the sockets of one session on logout. Empty: none.
+	Session string
 }
 
 // InQueue reports whether queueID is one of p's queues.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -362,6 +363,92 @@ func TestHubDisconnectUser(t *testing.T) {
 	b.nextIs(t, "contact")
 }
 
+// EndSession closes the sockets of one login of a user (with the DISCONNECT packet),
+// leaving the user's other sessions and other users alone.
+func TestHubEndSession(t *testing.T) {
+	sessions := map[string]Principal{
+		"alice-s1": {UserID: 1, CompanyID: 1, Profile: "user", Session: "s1"},
+		"alice-s2": {UserID: 1, CompanyID: 1, Profile: "user", Session: "s2"},
+		"bob-s1":   {UserID: 2, CompanyID: 1, Profile: "user", Session: "s1"},
+	}
+	f := newFixture(t, HubConfig{}, func(c *Config) {
+		c.Authenticator = AuthenticatorFunc(func(ctx context.Context, tok string) (Principal, error) {
+			if p, ok := sessions[tok]; ok {
+				return p, nil
+			}
+			return testAuthenticator(ctx, tok)
+		})
+	})
+	a1, a1b, a2, b := f.connect("alice-s1"), f.connect("alice-s1"), f.connect("alice-s2"), f.connect("bob-s1")
+	if n := f.hub.EndSession(1, ""); n != 0 {
+		t.Fatalf("empty session ended %d sockets", n)
+	}
+	if n := f.hub.EndSession(1, "s1"); n != 2 {
+		t.Fatalf("EndSession ended %d sockets, want 2", n)
+	}
+	for _, c := range []*client{a1, a1b} {
+		if texts := c.expectClose(CloseNormal); len(texts) != 1 || texts[0] != "41" {
+			t.Fatalf("before close: %q, want the DISCONNECT packet 41", texts)
+		}
+	}
+	eventually(t, "session s1 detached", func() bool { return f.hub.members(1, UserRoom(1)) == 1 })
+	f.publish(1, "contact", `{}`, CompanyRoom())
+	a2.nextIs(t, "contact")
+	b.nextIs(t, "contact")
+}
+
+// Reauthenticate closes the user's sockets so that they reconnect (no DISCONNECT
+// packet), leaving the others alone.
+func TestHubReauthenticate(t *testing.T) {
+	f := newFixture(t, HubConfig{}, nil)
+	a1, a2, b := f.connect("alice"), f.connect("alice"), f.connect("bob")
+	if n := f.hub.Reauthenticate(1); n != 2 {
+		t.Fatalf("Reauthenticate ended %d sockets, want 2", n)
+	}
+	for _, c := range []*client{a1, a2} {
+		if texts := c.expectClose(CloseReauthenticate); len(texts) != 0 {
+			t.Fatalf("before close: %q, want nothing (no DISCONNECT packet)", texts)
+		}
+	}
+	eventually(t, "alice's sockets detached", func() bool { return f.hub.members(1, UserRoom(1)) == 0 })
+	if n := f.hub.Reauthenticate(1); n != 0 {
+		t.Fatalf("second Reauthenticate ended %d sockets", n)
+	}
+	if n := f.hub.Reauthenticate(99); n != 0 {
+		t.Fatalf("unknown user: %d sockets", n)
+	}
+	f.publish(1, "contact", `{}`, CompanyRoom())
+	b.nextIs(t, "contact")
+}
+
+// Online lists each connected user once, and forgets those whose sockets closed.
+func TestHubOnline(t *testing.T) {
+	f := newFixture(t, HubConfig{}, nil)
+	if got := f.hub.Online(); len(got) != 0 {
+		t.Fatalf("online before any socket: %+v", got)
+	}
+	a1, _, _ := f.connect("alice"), f.connect("alice"), f.connect("bob")
+	users := func() []int64 {
+		var ids []int64
+		for _, p := range f.hub.Online() {
+			ids = append(ids, p.UserID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	if got := users(); !slices.Equal(got, []int64{1, 2}) {
+		t.Fatalf("online %v, want [1 2]", got)
+	}
+	for _, p := range f.hub.Online() {
+		if p.UserID == 1 && (p.CompanyID != 1 || !slices.Equal(p.QueueIDs, []int64{1})) {
+			t.Fatalf("alice's principal %+v", p)
+		}
+	}
+	_ = a1
+	f.hub.Reauthenticate(1)
+	eventually(t, "alice offline", func() bool { return slices.Equal(users(), []int64{2}) })
+}
+
 func mustMemoryBacklog(t *testing.T, cfg MemoryBacklogConfig) *MemoryBacklog {
 	t.Helper()
 	b, err := NewMemoryBacklog(cfg)
@@ -369,4 +456,34 @@ func mustMemoryBacklog(t *testing.T, cfg MemoryBacklogConfig) *MemoryBacklog {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// A socket whose token expires is closed with CloseReauthenticate at a ping after
+// the expiry; one without an expiry stays.
+func TestTokenExpiryClosesSocket(t *testing.T) {
+	f := newFixture(t, HubConfig{}, func(c *Config) {
+		c.PingInterval = 80 * time.Millisecond
+		c.Authenticator = AuthenticatorFunc(func(ctx context.Context, tok string) (Principal, error) {
+			if tok == "short" {
+				return Principal{UserID: 5, CompanyID: 1, Profile: "user", ExpiresAt: time.Now().Add(300 * time.Millisecond)}, nil
+			}
+			return testAuthenticator(ctx, tok)
+		})
+	})
+	short, long := f.connect("short"), f.connect("alice")
+	start := time.Now()
+	for _, txt := range short.expectClose(CloseReauthenticate) {
+		if txt != "2" { // pings only: no DISCONNECT packet
+			t.Fatalf("before the close: %q", txt)
+		}
+	}
+	if d := time.Since(start); d < 250*time.Millisecond || d > 2*time.Second {
+		t.Fatalf("closed after %v, want just after the 300 ms expiry", d)
+	}
+	f.publish(1, "contact", `{}`, CompanyRoom())
+	for {
+		if m := long.expectPrefix("42"); strings.Contains(m, "contact") {
+			break
+		}
+	}
 }

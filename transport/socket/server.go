@@ -16,6 +16,7 @@ import (
 	"github.com/gobwas/ws"
 	"github.com/rs/zerolog"
 
+	"atende/engine/goroutine"
 	"atende/transport/socket/sio"
 )
 
@@ -30,7 +31,7 @@ type Server struct {
 	ctx      context.Context // cancelled by Shutdown: aborts pending Authenticate / AuthorizeJoin
 	cancel   context.CancelFunc
 
-	goroutines tracker
+	goroutines goroutine.Group
 
 	mu      sync.Mutex           // guards buckets, next and closing
 	buckets []map[*conn]struct{} // open sockets, spread over pingBuckets for the pinger
@@ -91,7 +92,12 @@ func (s *Server) pingLoop() {
 			due = append(due, c)
 		}
 		s.mu.Unlock()
+		now := time.Now().UnixNano()
 		for _, c := range due {
+			if e := c.expires.Load(); e != 0 && now >= e {
+				c.closeWith(CloseReauthenticate, "token expired", true)
+				continue
+			}
 			c.send(pingFrame)
 		}
 		clear(due)
@@ -235,7 +241,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		}
 	}
 	s.mu.Unlock()
-	s.goroutines.Close()
+	s.goroutines.Stop()
 	for _, c := range conns {
 		c.closeWith(CloseGoingAway, "server shutting down", true)
 	}

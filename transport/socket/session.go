@@ -110,6 +110,9 @@ func (c *conn) connect(data json.RawMessage) {
 	}
 
 	c.principal, c.tenant = p, p.CompanyID
+	if !p.ExpiresAt.IsZero() {
+		c.expires.Store(max(p.ExpiresAt.UnixNano(), 1))
+	}
 	c.lastSeq, c.replay, c.resync = lastSeqOf(c.queryLastSeq, auth)
 	rooms := []Room{CompanyRoom()}
 	if p.UserID > 0 {

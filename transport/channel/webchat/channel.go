@@ -20,7 +20,10 @@ type Channel struct {
 	ep *endpoint  // nil when not started
 }
 
-var _ engine.Channel = (*Channel)(nil)
+var (
+	_ engine.Channel          = (*Channel)(nil)
+	_ engine.IdempotentSender = (*Channel)(nil)
+)
 
 // NewChannel builds the Channel of connection conn on srv. Nothing happens until
 // Start.
@@ -97,20 +100,34 @@ func (c *Channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 		return "", &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"messageId": engine.MsgRequired}}
 	}
 	id := outboundID(m.MessageID)
-	frame := textFrame(encode(messageFrame{
+	payload := encode(messageFrame{
 		Type:   "message",
 		ID:     id,
 		Body:   m.Body,
 		FromMe: true,
 		At:     stamp(c.srv.cfg.Now()),
 		Media:  c.srv.media(ep, m.MediaType, m.MediaPath, m.MediaName),
-	}))
+	})
+	if cl := c.srv.cfg.Cluster; cl != nil {
+		// The visitor's sockets may be on any node: every node delivers to its own.
+		err := cl.Publish(ctx, Delivery{ConnectionID: c.conn.ID, Visitor: vid, ID: id, Frame: payload})
+		if err != nil {
+			return "", fmt.Errorf("webchat send: publish: %v: %w", err, engine.ErrChannelTemporary)
+		}
+		return id, nil
+	}
+	frame := textFrame(payload)
 	for _, sk := range c.srv.socketsOf(ep, vid) {
 		sk.remember(id)
 		sk.send(frame)
 	}
 	return id, nil
 }
+
+// ResendIsIdempotent implements engine.IdempotentSender: a re-send carries the same
+// frame id ("wc-out:<MessageID>"), and the widget shows an id once (its shown map;
+// after a reload the history comes from the journal, one entry per message).
+func (c *Channel) ResendIsIdempotent() bool { return true }
 
 // Stop closes the connection's sockets (ERR_WAPP_NOT_INITIALIZED, then
 // CloseNotInitialized) and refuses its visitors until the next Start. Sink calls in

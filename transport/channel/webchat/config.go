@@ -116,6 +116,10 @@ type Config struct {
 	CheckOrigin func(r *http.Request) bool
 	// Now is the clock of rate limits and message times. Nil: time.Now.
 	Now func() time.Time
+	// Cluster, when set, makes this Server serve the visitors of every web chat
+	// connection, wherever its channel runs (see Cluster). Nil: only the visitors of
+	// the connections whose Channel was started on this Server.
+	Cluster Cluster
 }
 
 // withDefaults returns c with zero values replaced by defaults, or an error for

@@ -67,11 +67,23 @@
 // refused frames in a row the socket is closed with 1008. See errors.go for every
 // close code.
 //
+// # Cluster
+//
+// With Config.Cluster set (cluster mode), every node accepts the visitors of every
+// web chat connection, wherever the connection's actor — the owner of its Channel —
+// runs: a visitor's messages and read receipts go to Cluster.Endpoint's sink (the
+// actor, through the cluster; acknowledged only once it returned nil), and
+// Channel.Send publishes each attendant message with Cluster.Publish; every node's
+// Server.Deliver hands it to the visitor's sockets it holds. Deliveries cross the
+// bus as JSON (MarshalDelivery, UnmarshalDelivery: strict, fuzzed). Delivery is at
+// most once, as on one node; a visitor that missed a message gets it with the
+// history of its next welcome.
+//
 // # Concurrency
 //
 // Each socket has one reader goroutine (welcome, then frames, one at a time: it
 // waits on the sink) and one writer goroutine (the only writer to the socket), both
-// started through a tracker that refuses new goroutines once Shutdown began. The
+// started through a goroutine.Group that refuses new goroutines once Shutdown began. The
 // outbound queue is bounded (Config.QueueSize); a socket that cannot keep up is
 // closed with 4008. Sink and History calls come from socket goroutines, concurrently
 // for different sockets, each bounded by a timeout and cancelled by Stop. Channel

@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/engine/goroutine"
 )
 
 // closeGrace bounds the goodbye: writing the close frame, and waiting for the
@@ -32,14 +33,17 @@ type Server struct {
 	log      zerolog.Logger
 	upgrader ws.HTTPUpgrader
 
-	goroutines tracker
+	goroutines goroutine.Group
 
 	mu        sync.Mutex // guards the fields below, and every endpoint's and visitor's "guarded by Server.mu" fields
 	endpoints map[engine.ID]*endpoint
+	remotes   map[engine.ID]*endpoint // cluster mode: where visitors attach, by connection
 	sockets   map[*socket]struct{}
 	closing   bool
 
 	open atomic.Int64 // sockets attached
+
+	node string // random id of this Server: the Origin of its echoes (cluster mode)
 }
 
 // endpoint is a started connection: the visitors of its connection are accepted and
@@ -79,10 +83,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	return &Server{
+		node:      randomNodeID(),
 		cfg:       cfg,
 		log:       cfg.Logger.With().Str("component", "webchat").Str("channel", engine.ChannelSocket).Logger(),
 		upgrader:  ws.HTTPUpgrader{Timeout: cfg.WriteTimeout},
 		endpoints: make(map[engine.ID]*endpoint),
+		remotes:   make(map[engine.ID]*endpoint),
 		sockets:   make(map[*socket]struct{}),
 	}, nil
 }
@@ -171,9 +177,24 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		src = io.MultiReader(bytes.NewReader(bytes.Clone(early)), nc)
 	}
 
-	s.mu.Lock()
-	ep := s.endpoints[connID]
-	s.mu.Unlock()
+	var ep *endpoint
+	if s.cfg.Cluster != nil {
+		var err error
+		if ep, err = s.remoteEndpoint(r.Context(), connID); err != nil {
+			switch engine.CodeOf(err) {
+			case engine.ErrWappNotInitialized, engine.ErrNoWappFound:
+				s.refuse(nc, src, engine.ErrWappNotInitialized, CloseNotInitialized, "connection not started")
+			default:
+				s.log.Warn().Err(err).Int64("conn_id", connID).Msg("webchat connection lookup")
+				s.refuse(nc, src, engine.ErrUnavailable, CloseGoingAway, "try again")
+			}
+			return
+		}
+	} else {
+		s.mu.Lock()
+		ep = s.endpoints[connID]
+		s.mu.Unlock()
+	}
 	if ep == nil {
 		s.refuse(nc, src, engine.ErrWappNotInitialized, CloseNotInitialized, "connection not started")
 		return
@@ -385,8 +406,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	for _, ep := range s.endpoints {
 		endpoints = append(endpoints, ep)
 	}
+	for _, ep := range s.remotes {
+		endpoints = append(endpoints, ep)
+	}
 	s.mu.Unlock()
-	s.goroutines.Close()
+	s.goroutines.Stop()
 	for _, sk := range sockets {
 		sk.closeWith(CloseGoingAway, "server shutting down", true)
 	}

@@ -63,3 +63,11 @@ func visitorOf(number string) (string, bool) {
 	}
 	return vid, true
 }
+
+// randomNodeID names a Server among the nodes of a cluster: 64 random bits in
+// base64url (a valid client id).
+func randomNodeID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}

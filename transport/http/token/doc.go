@@ -7,7 +7,8 @@
 // through a small per-node cache (Config.CacheTTL, default 5 s). Changing a user's
 // profile, queues or password bumps the version, and deleting the user removes the
 // row; the node that made the change calls Forget, so it refuses old tokens at once,
-// and other nodes within CacheTTL. A refused token answers ERR_INVALID_TOKEN (403): the
+// and other nodes within CacheTTL — at once when the OnForget hook tells them (they
+// call ForgetLocal). A refused token answers ERR_INVALID_TOKEN (403): the
 // client refreshes once and gets a token with the new claims, or — for a deleted
 // user — is signed out.
 //

@@ -52,6 +52,10 @@ type Claims struct {
 	Profile      string      `json:"profile"`
 	QueueIDs     []engine.ID `json:"queueIds"`
 	TokenVersion int         `json:"tokenVersion"`
+	// Session is the login the token belongs to (its refresh-token family id): a
+	// logout ends that session's sockets on every node, and its tokens here.
+	// Empty in tokens issued without one.
+	Session string `json:"sid,omitempty"`
 	jwt.RegisteredClaims
 }
 
@@ -72,8 +76,11 @@ type Service struct {
 	clock  engine.Clock
 	parser *jwt.Parser
 
-	mu    sync.Mutex // guards cache
-	cache map[engine.ID]cacheEntry
+	mu       sync.Mutex // guards cache, ended, onEnd, onForget
+	cache    map[engine.ID]cacheEntry
+	ended    map[string]time.Time // sessions logged out, until their last token expires
+	onEnd    func(ctx context.Context, userID engine.ID, session string) error
+	onForget func(userID engine.ID)
 }
 
 // cacheEntry is what the user row said about a user at a moment.
@@ -117,14 +124,20 @@ func New(cfg Config, users UserLookup, clock engine.Clock) (*Service, error) {
 			jwt.WithTimeFunc(clock.Now),
 		),
 		cache: map[engine.ID]cacheEntry{},
+		ended: map[string]time.Time{},
 	}, nil
 }
 
 // TTL is the access-token lifetime.
 func (s *Service) TTL() time.Duration { return s.cfg.TTL }
 
-// Issue signs an access token for u with its current profile, queues and token version.
-func (s *Service) Issue(u engine.User) (string, error) {
+// Issue signs an access token for u with its current profile, queues and token
+// version, without a session (IssueSession).
+func (s *Service) Issue(u engine.User) (string, error) { return s.IssueSession(u, "") }
+
+// IssueSession signs an access token for u that belongs to session (the login's
+// refresh-token family id), so that Logout can end it everywhere.
+func (s *Service) IssueSession(u engine.User, session string) (string, error) {
 	now := s.clock.Now()
 	var jti [16]byte
 	_, _ = rand.Read(jti[:])
@@ -133,6 +146,7 @@ func (s *Service) Issue(u engine.User) (string, error) {
 		Profile:      u.Profile,
 		QueueIDs:     u.QueueIDs(),
 		TokenVersion: u.TokenVersion,
+		Session:      session,
 		RegisteredClaims: jwt.RegisteredClaims{
 			Issuer:    s.cfg.Issuer,
 			Subject:   strconv.FormatInt(u.ID, 10),
@@ -179,14 +193,95 @@ func (s *Service) Authenticate(ctx context.Context, raw string) (engine.Principa
 	if e.gone || e.auth.CompanyID != c.CompanyID || e.auth.TokenVersion != c.TokenVersion {
 		return engine.Principal{}, engine.Wrap(engine.ErrInvalidToken, errors.New("token version is stale"))
 	}
+	if c.Session != "" && s.sessionEnded(c.Session) {
+		return engine.Principal{}, engine.Wrap(engine.ErrInvalidToken, errors.New("session logged out"))
+	}
 	return engine.Principal{UserID: uid, CompanyID: c.CompanyID, Profile: c.Profile, QueueIDs: c.QueueIDs}, nil
 }
 
-// Forget drops the cached row of a user; call it after changing or deleting the user.
+// Forget drops the cached row of a user, then calls the OnForget hook (which tells
+// the other nodes); call it after changing or deleting the user.
 func (s *Service) Forget(userID engine.ID) {
 	s.mu.Lock()
 	delete(s.cache, userID)
+	fn := s.onForget
 	s.mu.Unlock()
+	if fn != nil {
+		fn(userID)
+	}
+}
+
+// ForgetLocal drops the cached row of a user on this node only, without the hook:
+// for a node told by another that the user changed.
+func (s *Service) ForgetLocal(userID engine.ID) {
+	s.mu.Lock()
+	delete(s.cache, userID)
+	s.mu.Unlock()
+}
+
+// OnForget sets what Forget calls after dropping the user's row here: cmd/atende
+// announces the change to every node (which call ForgetLocal and have the user's
+// sockets authenticate again). fn runs on the caller's goroutine (a request's): it
+// must not block.
+func (s *Service) OnForget(fn func(userID engine.ID)) {
+	s.mu.Lock()
+	s.onForget = fn
+	s.mu.Unlock()
+}
+
+// OnSessionEnd sets what Logout calls after marking a session ended here: cmd/atende
+// announces it to every node (which call SessionEnded and close its sockets).
+func (s *Service) OnSessionEnd(fn func(ctx context.Context, userID engine.ID, session string) error) {
+	s.mu.Lock()
+	s.onEnd = fn
+	s.mu.Unlock()
+}
+
+// Logout ends session of userID: this node refuses its access tokens from now on,
+// and the OnSessionEnd hook tells the others. An empty session does nothing.
+func (s *Service) Logout(ctx context.Context, userID engine.ID, session string) error {
+	if session == "" {
+		return nil
+	}
+	s.SessionEnded(session)
+	s.mu.Lock()
+	fn := s.onEnd
+	s.mu.Unlock()
+	if fn == nil {
+		return nil
+	}
+	return fn(ctx, userID, session)
+}
+
+// SessionEnded makes this node refuse the access tokens of session until the last
+// of them expires (at most TTL from now).
+func (s *Service) SessionEnded(session string) {
+	if session == "" {
+		return
+	}
+	now := s.clock.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.ended) >= s.cfg.CacheSize {
+		for k, until := range s.ended {
+			if !now.Before(until) {
+				delete(s.ended, k)
+			}
+		}
+	}
+	s.ended[session] = now.Add(s.cfg.TTL)
+}
+
+func (s *Service) sessionEnded(session string) bool {
+	now := s.clock.Now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	until, ok := s.ended[session]
+	if ok && !now.Before(until) {
+		delete(s.ended, session)
+		return false
+	}
+	return ok
 }
 
 func (s *Service) lookup(ctx context.Context, uid engine.ID) (cacheEntry, error) {

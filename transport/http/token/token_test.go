@@ -3,6 +3,7 @@ package token_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -199,5 +200,84 @@ func TestCacheEvictionKeepsWorking(t *testing.T) {
 	}
 	if users.calls != 5 {
 		t.Fatalf("lookups %d", users.calls)
+	}
+}
+
+// Forget calls the OnForget hook after dropping the row; ForgetLocal drops it only.
+func TestForgetHook(t *testing.T) {
+	ctx := context.Background()
+	s, users, _ := setup(t, token.Config{CacheTTL: time.Hour})
+	raw, _ := s.Issue(user7)
+	var hooked []engine.ID
+	s.OnForget(func(uid engine.ID) {
+		// The row is already forgotten when the hook runs.
+		before := users.calls
+		if _, err := s.Authenticate(ctx, raw); err != nil {
+			t.Errorf("in hook: %v", err)
+		}
+		if users.calls != before+1 {
+			t.Error("hook ran before the row was forgotten")
+		}
+		hooked = append(hooked, uid)
+	})
+	if _, err := s.Authenticate(ctx, raw); err != nil {
+		t.Fatal(err)
+	}
+	s.Forget(7)
+	if len(hooked) != 1 || hooked[0] != 7 {
+		t.Fatalf("hook calls %v", hooked)
+	}
+	users.set(7, engine.UserAuth{UserID: 7, CompanyID: 3, TokenVersion: 3})
+	s.ForgetLocal(7)
+	if len(hooked) != 1 {
+		t.Fatalf("ForgetLocal called the hook: %v", hooked)
+	}
+	if _, err := s.Authenticate(ctx, raw); engine.CodeOf(err) != engine.ErrInvalidToken {
+		t.Fatalf("after ForgetLocal the stale version is refused: %v", err)
+	}
+}
+
+// A token carries its session; Logout refuses that session's tokens until they
+// expire, leaves the user's other sessions alone and calls the hook.
+func TestSessionLogout(t *testing.T) {
+	s, _, clk := setup(t, token.Config{})
+	ctx := context.Background()
+	one, _ := s.IssueSession(user7, "fam-1")
+	two, _ := s.IssueSession(user7, "fam-2")
+	none, _ := s.Issue(user7)
+	if c, _ := s.Parse(one); c.Session != "fam-1" {
+		t.Fatalf("session claim %q", c.Session)
+	}
+	var hooked []string
+	s.OnSessionEnd(func(_ context.Context, uid engine.ID, session string) error {
+		hooked = append(hooked, fmt.Sprint(uid, "/", session))
+		return nil
+	})
+	if err := s.Logout(ctx, 7, ""); err != nil || len(hooked) != 0 {
+		t.Fatalf("empty session: %v %v", err, hooked)
+	}
+	if err := s.Logout(ctx, 7, "fam-1"); err != nil {
+		t.Fatal(err)
+	}
+	if len(hooked) != 1 || hooked[0] != "7/fam-1" {
+		t.Fatalf("hook calls %v", hooked)
+	}
+	if _, err := s.Authenticate(ctx, one); engine.CodeOf(err) != engine.ErrInvalidToken {
+		t.Fatalf("logged-out session's token: %v", err)
+	}
+	for _, raw := range []string{two, none} {
+		if _, err := s.Authenticate(ctx, raw); err != nil {
+			t.Fatalf("other session refused: %v", err)
+		}
+	}
+	// Another node hears of a logout through SessionEnded.
+	s.SessionEnded("fam-2")
+	if _, err := s.Authenticate(ctx, two); engine.CodeOf(err) != engine.ErrInvalidToken {
+		t.Fatalf("session ended elsewhere: %v", err)
+	}
+	clk.add(token.DefaultTTL) // its tokens have expired anyway; the entry is dropped
+	fresh, _ := s.IssueSession(user7, "fam-3")
+	if _, err := s.Authenticate(ctx, fresh); err != nil {
+		t.Fatal(err)
 	}
 }

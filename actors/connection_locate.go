@@ -1,0 +1,155 @@
+package actors
+
+import (
+	"context"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"atende/engine"
+)
+
+// locate asks the durable record (ConnectionConfig.Locator) for the message of this
+// connection with the channel's id pid. Without a locator nothing is found.
+func (a *connActor) locate(pid string) (outRef, bool, error) {
+	if a.cfg.Locator == nil || pid == "" {
+		return outRef{}, false, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	tid, mid, found, err := a.cfg.Locator.ByProviderID(ctx, a.id, pid)
+	if err != nil {
+		return outRef{}, false, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	return outRef{ticket: tid, message: mid}, found, nil
+}
+
+// storedAt asks the durable record where an inbound message with provider id pid is
+// already stored on a ticket of this connection.
+func (a *connActor) storedAt(pid string) (stored, error) {
+	ref, found, err := a.locate(pid)
+	if err != nil || !found {
+		return stored{asked: true}, err
+	}
+	return stored{asked: true, found: true, ticket: ref.ticket}, nil
+}
+
+// stored is the locator's answer for an inbound message's provider id: asked when it
+// was asked; found, on ticket, when the message is already stored.
+type stored struct {
+	asked, found bool
+	ticket       engine.ID
+}
+
+// elsewhere reports whether the message s describes is stored on a ticket other than
+// except (0: any ticket): a provider's late redelivery, to acknowledge without storing
+// it again.
+func (a *connActor) elsewhere(pid string, s stored, except engine.ID) bool {
+	if !s.found || s.ticket == except {
+		return false // not stored, or the ticket itself de-duplicates it
+	}
+	a.log.Info().Str("provider_id", pid).Int64("ticket_id", s.ticket).Msg("redelivered message already stored: acknowledged")
+	return true
+}
+
+// mayBeLate reports whether a message sent at could predate ticket tid, the current
+// ticket of contactID — or the actor does not know when tid opened — so that it may
+// be a redelivery of a message stored in an earlier ticket.
+func (a *connActor) mayBeLate(contactID, tid engine.ID, at time.Time) bool {
+	if a.cfg.Locator == nil || at.IsZero() {
+		return false
+	}
+	o, ok := a.since[contactID]
+	return !ok || o.ticket != tid || at.Before(o.at)
+}
+
+// opened is when a contact's ticket opened, as far as the actor knows.
+type opened struct {
+	ticket engine.ID
+	at     time.Time
+}
+
+// quotedID is our id of the message with provider id pid, for a quoted reply: from
+// memory, else from the durable record (a quote of a message the previous activation
+// sent, or of the customer's own earlier message, then kept in memory). 0 when
+// unknown.
+func (a *connActor) quotedID(pid string) engine.ID {
+	if pid == "" {
+		return 0
+	}
+	if id := a.outbound.messageOf(pid); id != 0 {
+		return id
+	}
+	ref, found, err := a.locate(pid)
+	if err != nil {
+		a.log.Warn().Err(err).Str("provider_id", pid).Msg("quoted message lookup")
+		return 0
+	}
+	if !found {
+		return 0
+	}
+	// Kept in memory, as a receipt's lookup is: a message quoted once is often
+	// quoted again.
+	a.outbound.add(pid, ref)
+	return ref.message
+}
+
+// onRevoke records that the channel's side deleted a message for everyone. The
+// message is looked for where it most likely is — the ticket that sent it (memory),
+// else the contact's current ticket — then in the durable record; the sink is
+// answered once the deletion is recorded, or when nothing holds the message.
+func (a *connActor) onRevoke(ctx actor.Context, m engine.InboundMessage) {
+	cmd := engine.RevokeMessage{ProviderID: m.RevokedProviderID, FromMe: m.FromMe}
+	if !engine.ValidProviderID(cmd.ProviderID) {
+		a.answer(ctx, &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"providerId": engine.MsgInvalidValue}})
+		return
+	}
+	var first engine.ID
+	if ref, ok := a.outbound.get(cmd.ProviderID); ok {
+		first = ref.ticket
+	} else if cid, ok := a.contacts[m.From.Number]; ok {
+		first = a.tickets[cid]
+	}
+	a.revokeAt(ctx, cmd, first, true)
+}
+
+func (a *connActor) revokeAt(ctx actor.Context, cmd engine.RevokeMessage, tid engine.ID, thenLocate bool) {
+	log := a.log.With().Str("provider_id", cmd.ProviderID).Logger()
+	if tid == 0 {
+		ref, found, err := a.locate(cmd.ProviderID)
+		if err != nil || !found {
+			if err == nil {
+				log.Info().Msg("revoked message not found: nothing to delete")
+			}
+			a.answer(ctx, err)
+			return
+		}
+		tid, thenLocate = ref.ticket, false
+	}
+	f, err := a.ticketFuture(ctx, tid, cmd)
+	if err != nil {
+		a.answer(ctx, err)
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		r, err := ticketResult(res, ferr)
+		code := engine.CodeOf(err)
+		switch {
+		case err == nil && r.Events > 0:
+			a.answer(ctx, nil)
+			return
+		case err != nil && code != engine.ErrNoTicketFound && code != engine.ErrInvalidTransition:
+			a.answer(ctx, err)
+			return
+		case !thenLocate:
+			a.answer(ctx, nil) // gone, moved, or already deleted: nothing left to do
+			return
+		}
+		ref, found, err := a.locate(cmd.ProviderID)
+		if err != nil || !found || ref.ticket == tid {
+			a.answer(ctx, err)
+			return
+		}
+		a.revokeAt(ctx, cmd, ref.ticket, false)
+	})
+}

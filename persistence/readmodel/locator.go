@@ -1,0 +1,39 @@
+package readmodel
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"atende/engine"
+	"atende/persistence/db"
+)
+
+// Locator implements engine.ProviderLocator over the message read model (index
+// messages_provider, migration 0350).
+type Locator struct{ db *db.DB }
+
+var _ engine.ProviderLocator = Locator{}
+
+// NewLocator returns the provider-id locator of d.
+func NewLocator(d *db.DB) Locator { return Locator{db: d} }
+
+// ByProviderID implements engine.ProviderLocator: the newest message with providerID
+// on a ticket (deleted or not) of connection connectionID.
+func (l Locator) ByProviderID(ctx context.Context, connectionID engine.ID, providerID string) (engine.ID, engine.ID, bool, error) {
+	if providerID == "" || connectionID <= 0 {
+		return 0, 0, false, nil
+	}
+	var ticketID, messageID engine.ID
+	err := l.db.SQL.QueryRowContext(ctx, `SELECT m.ticket_id, m.id FROM messages m JOIN tickets t ON t.id = m.ticket_id
+		WHERE m.provider_id = $1 AND t.whatsapp_id = $2 ORDER BY m.id DESC LIMIT 1`, providerID, connectionID).
+		Scan(&ticketID, &messageID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, false, nil
+	}
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("message of connection %d by provider id: %w", connectionID, err)
+	}
+	return ticketID, messageID, true, nil
+}

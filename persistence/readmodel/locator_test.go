@@ -1,0 +1,167 @@
+package readmodel_test
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"testing"
+
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+	"atende/persistence/readmodel"
+)
+
+func TestLocatorFindsMessagesByProviderID(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		w.company(1)
+		w.contact(1, 5, "Maria", "5565999990001", "")
+		w.open(1, 10, 5, 0, 7, "p10") // connection 1
+		in := w.receive(10, "Olá")    // provider id "p<id>"
+		sent := w.send(10, 7, "Resposta", 0)
+		w.do(10, engine.AckMessage{MessageID: sent, Ack: engine.AckSent, ProviderID: "3EB0OUT"})
+		w.do(10, engine.AckMessage{MessageID: sent, Ack: engine.AckRead}) // keeps the provider id
+		w.do(10, engine.Resolve{})
+		// A deleted ticket still holds its messages' provider ids.
+		w.open(1, 11, 5, 0, 7, "p11")
+		gone := w.receive(11, "apagado depois")
+		w.do(11, engine.Delete{})
+		// Another connection's ticket with the same provider id is not this one's.
+		w.do(12, engine.OpenTicket{TicketID: 12, UUID: "uuid-12", CompanyID: 1, ContactID: 5, WhatsappID: 2,
+			Channel: engine.ChannelWhatsApp, UserID: 7, Status: engine.StatusOpen})
+		w.do(12, engine.ReceiveMessage{MessageID: 5000, ProviderID: "3EB0OUT", Body: "x"})
+
+		loc := readmodel.NewLocator(d)
+		ctx := context.Background()
+		for _, tc := range []struct {
+			conn        engine.ID
+			pid         string
+			ticket, msg engine.ID
+			wantFound   bool
+		}{
+			{1, "p" + itoa(in), 10, in, true},
+			{1, "3EB0OUT", 10, sent, true},
+			{1, "p" + itoa(gone), 11, gone, true},
+			{2, "3EB0OUT", 12, 5000, true},
+			{2, "p" + itoa(in), 0, 0, false},
+			{1, "nope", 0, 0, false},
+			{1, "", 0, 0, false},
+			{1, "' OR 1=1 --", 0, 0, false},
+			{0, "3EB0OUT", 0, 0, false},
+		} {
+			tid, mid, found, err := loc.ByProviderID(ctx, tc.conn, tc.pid)
+			if err != nil || found != tc.wantFound || tid != tc.ticket || mid != tc.msg {
+				t.Errorf("ByProviderID(%d, %q) = %d %d %v %v, want %d %d %v", tc.conn, tc.pid, tid, mid, found, err,
+					tc.ticket, tc.msg, tc.wantFound)
+			}
+		}
+	})
+}
+
+func itoa(id engine.ID) string { return strconv.FormatInt(id, 10) }
+
+func TestOutboxSkipsFailedMessages(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		w.company(1)
+		w.contact(1, 5, "Maria", "5565999990001", "")
+		w.open(1, 10, 5, 0, 7, "p10")
+		refused := w.send(10, 7, "para um número inexistente", 0)
+		waiting := w.send(10, 7, "ainda por enviar", 0)
+		w.do(10, engine.FailMessage{MessageID: refused, Reason: "ERR_SENDING_WAPP_MSG"})
+		got, err := readmodel.NewOutbox(d).PendingOutbound(context.Background(), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []engine.ID
+		for _, p := range got {
+			ids = append(ids, p.MessageID)
+		}
+		if !slices.Equal(ids, []engine.ID{waiting}) {
+			t.Fatalf("pending %v, want only %d (not the failed %d)", ids, waiting, refused)
+		}
+		// What the chat reads (GET /messages) marks it, and only it.
+		msgs, err := w.q.AllMessages(context.Background(), 1, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := map[engine.ID]bool{}
+		for _, m := range msgs {
+			marked[m.ID] = m.Failed
+		}
+		if len(msgs) != 2 || !marked[refused] || marked[waiting] {
+			t.Fatalf("failed marks %v over %d messages, want only %d", marked, len(msgs), refused)
+		}
+	})
+}
+
+// An ack moves the message's ack (and updated_at) only forward, and stores the
+// channel's id only when none is stored yet, each independently of the other.
+func TestProjectionAckAndProviderID(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		w.company(1)
+		w.contact(1, 5, "Maria", "5565999990001", "")
+		w.open(1, 10, 5, 0, 7, "p10")
+		a := w.send(10, 7, "um", 0)
+		b := w.send(10, 7, "dois", 0)
+		row := func(mid engine.ID) (int, string, string) {
+			t.Helper()
+			var ack int
+			var pid, updated string
+			if err := d.SQL.QueryRow(`SELECT ack, provider_id, CAST(updated_at AS TEXT) FROM messages WHERE id = $1`, mid).
+				Scan(&ack, &pid, &updated); err != nil {
+				t.Fatal(err)
+			}
+			return ack, pid, updated
+		}
+		// Ack with an id, then a later ack without one: the id stays.
+		w.do(10, engine.AckMessage{MessageID: a, Ack: engine.AckSent, ProviderID: "ID-A"})
+		_, _, u1 := row(a)
+		w.do(10, engine.AckMessage{MessageID: a, Ack: engine.AckRead})
+		if ack, pid, u2 := row(a); ack != int(engine.AckRead) || pid != "ID-A" || u2 == u1 {
+			t.Fatalf("a: ack %d, provider id %q, updated %s -> %s", ack, pid, u1, u2)
+		}
+		// Ack without an id, then a later one with it: the id is stored.
+		w.do(10, engine.AckMessage{MessageID: b, Ack: engine.AckSent})
+		if ack, pid, _ := row(b); ack != int(engine.AckSent) || pid != "" {
+			t.Fatalf("b: ack %d, provider id %q", ack, pid)
+		}
+		w.do(10, engine.AckMessage{MessageID: b, Ack: engine.AckRead, ProviderID: "ID-B"})
+		_, _, ub := row(b)
+		if ack, pid, _ := row(b); ack != int(engine.AckRead) || pid != "ID-B" {
+			t.Fatalf("b: ack %d, provider id %q", ack, pid)
+		}
+		// An ack event that does not move the ack forward (the engine emits none, a
+		// projection must still hold) stores an id not stored yet and leaves the ack
+		// and updated_at; one with another id changes nothing.
+		c := w.send(10, 7, "três", 0)
+		w.do(10, engine.AckMessage{MessageID: c, Ack: engine.AckRead})
+		_, _, uc := row(c)
+		w.apply(w.raw(10, engine.TicketMessageAcked{MessageID: c, Ack: engine.AckSent, ProviderID: "ID-C", At: w.tick()}))
+		if ack, pid, u := row(c); ack != int(engine.AckRead) || pid != "ID-C" || u != uc {
+			t.Fatalf("c: ack %d, provider id %q, updated %s -> %s", ack, pid, uc, u)
+		}
+		w.apply(w.raw(10, engine.TicketMessageAcked{MessageID: b, Ack: engine.AckSent, ProviderID: "ID-X", At: w.tick()}))
+		if ack, pid, u := row(b); ack != int(engine.AckRead) || pid != "ID-B" || u != ub {
+			t.Fatalf("b after a stale ack: ack %d, provider id %q, updated %s -> %s", ack, pid, ub, u)
+		}
+	})
+}
+
+// raw records te on ticket id as the next event of its stream, without deciding it.
+func (w *world) raw(id engine.ID, te engine.TicketEvent) []engine.RecordedEvent {
+	w.t.Helper()
+	s := engine.EvolveTicket(w.states[id].Clone(), te)
+	typ, data, err := engine.EncodeTicketEvent(te)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.position++
+	ev := engine.RecordedEvent{Position: w.position, StreamID: readmodel.TicketStreamPrefix + strconv.FormatInt(id, 10),
+		Version: s.Version, Type: typ, Data: data, CompanyID: s.CompanyID, RecordedAt: w.now}
+	w.states[id] = s
+	w.log = append(w.log, ev)
+	return []engine.RecordedEvent{ev}
+}

@@ -1,0 +1,94 @@
+package meta
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"atende/engine"
+)
+
+// MaxRequest caps the JSON body of the adapters' authenticated routes.
+const MaxRequest = 64 << 10
+
+// DecodeJSON reads one JSON value of at most MaxRequest bytes into v:
+// ERR_BODY_TOO_LARGE, or ERR_INVALID_JSON for an empty, malformed or mistyped body.
+func DecodeJSON(r *http.Request, v any) error {
+	if r.Body == nil {
+		return engine.E(engine.ErrInvalidJSON)
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, MaxRequest))
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return engine.Wrap(engine.ErrBodyTooLarge, err)
+		}
+		return engine.Wrap(engine.ErrInvalidJSON, err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return engine.E(engine.ErrInvalidJSON)
+	}
+	return nil
+}
+
+// WriteJSON answers v with status.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// Required answers ERR_VALIDATION naming the empty fields ('Required', spec section
+// 5), nil when every field has a value.
+func Required(fields map[string]string) error {
+	bad := map[string]string{}
+	for k, v := range fields {
+		if strings.TrimSpace(v) == "" {
+			bad[k] = "Required"
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	return &engine.Error{Code: engine.ErrValidation, Fields: bad}
+}
+
+// FlexID is an id a client may send as a JSON number or string ("12", 12, null).
+type FlexID int64
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (f *FlexID) UnmarshalJSON(b []byte) error {
+	s := strings.Trim(string(b), `"`)
+	if s == "" || s == "null" {
+		*f = 0
+		return nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return err
+	}
+	*f = FlexID(n)
+	return nil
+}
+
+// ConnectionName fits a provider's display name into the connection name rule (2 to
+// 50 characters), falling back to prefix + id.
+func ConnectionName(name, prefix, id string) string {
+	name = strings.TrimSpace(name)
+	if r := []rune(name); len(r) > 50 {
+		name = strings.TrimSpace(string(r[:50]))
+	}
+	if len([]rune(name)) < 2 {
+		name = prefix + " " + id
+		if r := []rune(name); len(r) > 50 {
+			name = string(r[:50])
+		}
+	}
+	return name
+}

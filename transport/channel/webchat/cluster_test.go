@@ -1,0 +1,226 @@
+package webchat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"atende/engine"
+)
+
+// bus is an in-process Cluster: one actor sink for connection 7 and a broadcast to
+// every Server, through the wire encoding.
+type bus struct {
+	mu      sync.Mutex
+	servers []*Server
+	sink    engine.ChannelSink
+	lookups int
+	fail    error
+}
+
+func (b *bus) Endpoint(ctx context.Context, id engine.ID) (engine.Connection, engine.ChannelSink, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.lookups++
+	if b.fail != nil {
+		return engine.Connection{}, nil, b.fail
+	}
+	if id != 7 {
+		return engine.Connection{}, nil, engine.E(engine.ErrNoWappFound)
+	}
+	return engine.Connection{ID: 7, CompanyID: 3, Channel: engine.ChannelSocket}, b.sink, nil
+}
+
+func (b *bus) Publish(ctx context.Context, d Delivery) error {
+	raw, err := MarshalDelivery(d)
+	if err != nil {
+		return err
+	}
+	b.mu.Lock()
+	servers := append([]*Server(nil), b.servers...)
+	b.mu.Unlock()
+	for _, s := range servers {
+		got, err := UnmarshalDelivery(raw)
+		if err != nil {
+			return err
+		}
+		s.Deliver(got)
+	}
+	return nil
+}
+
+// TestClusterVisitorOnAnotherNode: the channel runs on node A; a visitor connected
+// to node B has its message acknowledged once A's sink took it, receives what A's
+// channel sends, and after moving to node A (a reconnect through the balancer) gets
+// both in its history and new messages there.
+func TestClusterVisitorOnAnotherNode(t *testing.T) {
+	b := &bus{}
+	cfg := func(c *Config) { c.Cluster = b }
+	a := newEnv(t, cfg)
+	nb := newEnv(t, cfg)
+	b.sink = a.j // the connection's actor is on A
+	b.servers = []*Server{a.srv, nb.srv}
+
+	c, w := nb.connect("")
+	vid := vidOf(w.Visitor)
+	tabA, _ := a.connect(w.Visitor) // the same visitor in another tab, on node A
+	c.write(map[string]string{"type": "message", "id": "m1", "body": "oi de B"})
+	if f := c.expect("ack"); f.ID != "m1" {
+		t.Fatalf("ack %+v", f)
+	}
+	// The tab on A gets the echo of the visitor's message, once.
+	if f := tabA.expect("message"); f.ID != "m1" || f.FromMe || f.Body != "oi de B" {
+		t.Fatalf("echo on the other node %+v", f)
+	}
+	if a.j.callsFor("wc:"+vid+":m1") != 1 || nb.j.callsFor("wc:"+vid+":m1") != 0 {
+		t.Fatal("the message did not reach the actor's sink exactly once")
+	}
+	out := a.send(NumberPrefix+vid, "resposta de A")
+	for _, cl := range []*client{c, tabA} { // both tabs, on both nodes; no second echo
+		if f := cl.expect("message"); f.ID != out || !f.FromMe || f.Body != "resposta de A" {
+			t.Fatalf("got %+v", f)
+		}
+	}
+	tabA.conn.Close()
+	// The read receipt from B reaches the actor's sink too.
+	c.write(map[string]any{"type": "read", "ids": []string{out}})
+	eventually(t, "read receipt on A", func() bool {
+		_, r, _ := a.j.snapshot()
+		return len(r) == 1 && r[0].ProviderID == out && r[0].Ack == engine.AckRead
+	})
+	c.conn.Close()
+
+	// Reconnect to A: history has both messages; a new message arrives there.
+	c2, w2 := a.connect(w.Visitor)
+	if len(w2.History) != 2 || w2.History[0].ID != "m1" || w2.History[1].ID != out {
+		t.Fatalf("history on A %+v", w2.History)
+	}
+	out2 := a.send(NumberPrefix+vid, "segunda")
+	if f := c2.expect("message"); f.ID != out2 {
+		t.Fatalf("got %+v", f)
+	}
+	b.mu.Lock()
+	lookups := b.lookups
+	b.mu.Unlock()
+	if lookups != 2 { // one per node, cached afterwards
+		t.Fatalf("%d connection lookups, want 2", lookups)
+	}
+}
+
+// TestClusterLookupFailures: an unknown connection is refused as not started; a
+// lookup error is ERR_UNAVAILABLE with close 1001 (the widget retries), and is not
+// cached.
+func TestClusterLookupFailures(t *testing.T) {
+	b := &bus{}
+	e := newEnv(t, func(c *Config) { c.Cluster = b })
+	b.sink = e.j
+	b.servers = []*Server{e.srv}
+
+	c := dial(t, e.url("8", ""))
+	if f := c.expect("error"); f.Code != string(engine.ErrWappNotInitialized) {
+		t.Fatalf("unknown connection: %+v", f)
+	}
+	if code, _ := c.closed(); code != CloseNotInitialized {
+		t.Fatalf("close %d", code)
+	}
+	b.mu.Lock()
+	b.fail = errors.New("database down")
+	b.mu.Unlock()
+	c = dial(t, e.url("7", ""))
+	if f := c.expect("error"); f.Code != string(engine.ErrUnavailable) {
+		t.Fatalf("lookup failure: %+v", f)
+	}
+	if code, _ := c.closed(); code != CloseGoingAway {
+		t.Fatalf("close %d", code)
+	}
+	b.mu.Lock()
+	b.fail = nil
+	b.mu.Unlock()
+	e.connect("")
+}
+
+// TestClusterSendPublishFailure: a bus that cannot take the message makes Send a
+// temporary error, which the connection actor retries.
+func TestClusterSendPublishFailure(t *testing.T) {
+	e := newEnv(t, func(c *Config) { c.Cluster = failingBus{} })
+	_, err := e.ch.Send(context.Background(), engine.OutboundMessage{MessageID: 5, To: NumberPrefix + strings.Repeat("a", visitorIDLen), Body: "x"})
+	if !errors.Is(err, engine.ErrChannelTemporary) {
+		t.Fatalf("Send: %v, want ErrChannelTemporary", err)
+	}
+}
+
+type failingBus struct{}
+
+func (failingBus) Endpoint(context.Context, engine.ID) (engine.Connection, engine.ChannelSink, error) {
+	return engine.Connection{}, nil, errors.New("no")
+}
+func (failingBus) Publish(context.Context, Delivery) error { return errors.New("redis down") }
+
+func TestDeliveryWire(t *testing.T) {
+	d := Delivery{ConnectionID: 9, Visitor: "Ab_-9", ID: "wc-out:12", Frame: json.RawMessage(`{"type":"message","id":"wc-out:12"}`)}
+	raw, err := MarshalDelivery(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := UnmarshalDelivery(raw)
+	if err != nil || got.ConnectionID != 9 || got.Visitor != d.Visitor || got.ID != d.ID || string(got.Frame) != string(d.Frame) {
+		t.Fatalf("round trip %+v %v", got, err)
+	}
+	for _, bad := range []string{
+		``, `null`, `[]`, `"x"`, `{}`,
+		`{"c":0,"v":"a","id":"wc-out:1","f":{}}`,
+		`{"c":-1,"v":"a","id":"wc-out:1","f":{}}`,
+		`{"c":1,"v":"","id":"wc-out:1","f":{}}`,
+		`{"c":1,"v":"a b","id":"wc-out:1","f":{}}`,
+		`{"c":1,"v":"` + strings.Repeat("a", 65) + `","id":"wc-out:1","f":{}}`,
+		`{"c":1,"v":"a","id":"wc:1","f":{}}`,
+		`{"c":1,"v":"a","id":"wc-out:01","f":{}}`,
+		`{"c":1,"v":"a","id":"wc-out:-1","f":{}}`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":[]}`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":"{}"}`,
+		`{"c":1,"v":"a","id":"wc-out:1"}`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":{},"x":1}`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":{}} {}`,
+		`{"c":1.5,"v":"a","id":"wc-out:1","f":{}}`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":{},"o":"n1"}`,
+		`{"c":1,"v":"a","id":"m1","f":{},"e":true}`,
+		`{"c":1,"v":"a","id":"m 1","f":{},"e":true,"o":"n1"}`,
+		`{"c":1,"v":"a","id":"m1","f":{},"e":true,"o":"n/1"}`,
+		`{"c":1,"v":"a","id":"m1","f":{},"e":"true","o":"n1"}`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":{"a":` + strings.Repeat("1", maxDelivery) + `}}`,
+	} {
+		if _, err := UnmarshalDelivery([]byte(bad)); err == nil {
+			t.Errorf("accepted %.80q", bad)
+		}
+	}
+	echo := Delivery{ConnectionID: 9, Visitor: "v", ID: "m1", Frame: json.RawMessage(`{}`), Echo: true, Origin: "n1"}
+	if raw, err := MarshalDelivery(echo); err != nil {
+		t.Fatal(err)
+	} else if got, err := UnmarshalDelivery(raw); err != nil || !got.Echo || got.Origin != "n1" || got.ID != "m1" {
+		t.Fatalf("echo round trip %+v %v", got, err)
+	}
+	if _, err := MarshalDelivery(Delivery{ConnectionID: 1, Visitor: "a", ID: "wc-out:1", Frame: json.RawMessage(`{`)}); err == nil {
+		t.Error("marshalled an invalid frame")
+	}
+}
+
+func FuzzUnmarshalDelivery(f *testing.F) {
+	f.Add([]byte(`{"c":9,"v":"Ab_-9","id":"wc-out:12","f":{"type":"message"}}`))
+	f.Add([]byte(`{"c":1,"v":"a","id":"wc-out:1","f":{}} {}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d, err := UnmarshalDelivery(b)
+		if err != nil {
+			return
+		}
+		raw, err := MarshalDelivery(d)
+		if err != nil {
+			t.Fatalf("accepted %q but cannot encode it: %v", b, err)
+		}
+		if _, err := UnmarshalDelivery(raw); err != nil {
+			t.Fatalf("re-encoding of %q refused: %v", b, err)
+		}
+	})
+}
