@@ -12,9 +12,12 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/rs/zerolog"
 
+	"atende/actors"
+	"atende/cluster"
 	"atende/engine"
 	"atende/persistence/connection"
 	"atende/persistence/db"
+	"atende/persistence/redisstate"
 	"atende/persistence/seed"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
@@ -34,6 +37,15 @@ type app struct {
 	stores  stores
 	tokens  *token.Service
 	live    *live
+	redis   *redisstate.Redis // shared state in cluster mode; nil without REDIS_URL
+	gossip  *cluster.Provider // cluster membership; nil on a single node
+	// revocations carries credential changes and logouts to every node (Redis), or
+	// within this process on a single node; presence is who is online, likewise.
+	revocations redisstate.SessionRevocations
+	presence    engine.Presence
+	// dedupe holds the web-hook de-duplication keys (Redis in a cluster, else this
+	// process): the fast path in front of the connection actors (channels.go).
+	dedupe  engine.DedupeKeys
 	api     *httpapi.Server
 	http    *http.Server
 	closers []func(context.Context) error // run in reverse order by close
@@ -110,7 +122,10 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Publisher: realtime.Bus{Journal: l.journal, Logger: log},
 			Users:     a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
-				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers},
+				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
+				Announcements: store.NewAnnouncements(a.db, clock)},
+			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
+				Actors: actors.Connections{Node: l.node}},
 			Tokens: a.tokens, AccountLimiter: accounts, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: func(ctx context.Context) error { return a.db.SQL.PingContext(ctx) },
@@ -121,6 +136,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/socket.io/", l.sockets)
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
+	a.api.Authed("GET /presence", a.servePresence)
+	l.channelRoutes(a.api)
 	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	return a, nil
 }
@@ -149,11 +166,17 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	} else {
 		a.live.routines.Go(func() { a.live.activateConnections(keepCtx, a.log) })
 	}
+	var evicted error
 	select {
 	case err := <-errc:
 		a.close(context.Background())
 		return err
 	case <-ctx.Done():
+	case <-a.evicted():
+		// Declared dead while alive: the others never take this member id back.
+		// Drain like a SIGTERM and exit non-zero so the supervisor starts a fresh process.
+		evicted = errEvicted
+		a.log.Error().Msg("evicted from the cluster: shutting down to restart")
 	}
 	a.log.Info().Msg("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
@@ -162,7 +185,7 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	return errors.Join(err, a.close(sctx))
+	return errors.Join(evicted, err, a.close(sctx))
 }
 
 func (a *app) close(ctx context.Context) error {

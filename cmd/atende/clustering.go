@@ -1,20 +1,32 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"net"
+	"net/http"
+	"os"
+	"slices"
 	"strconv"
 	"time"
 
 	pcluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/rs/zerolog"
 
 	"atende/actors"
 	"atende/cluster"
 	"atende/engine"
+	"atende/persistence/journal"
+	"atende/persistence/lease"
 	"atende/persistence/ratelimit"
 	"atende/persistence/redisstate"
+	"atende/transport/channel/meta"
+	"atende/transport/channel/webchat"
+	"atende/transport/socket"
 )
 
 // splitHostPort reads host:port, the port a number (0: any free port).
@@ -57,7 +69,8 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 		return actors.NodeConfig{}, nil, err
 	}
 	pc := cluster.Config{NodeName: cluster.DefaultNodeName(), BindAddr: gHost, BindPort: gPort, Seeds: a.cfg.Seeds,
-		Logger: a.log.With().Str("component", "cluster").Logger()}
+		SecretKey: a.cfg.GossipKey, ProbeInterval: a.cfg.GossipProbeInterval, ProbeTimeout: a.cfg.GossipProbeTimeout,
+		SuspicionMult: a.cfg.GossipSuspicionMult, Logger: a.log.With().Str("component", "cluster").Logger()}
 	if a.cfg.GossipAdvertise != "" {
 		if pc.AdvertiseAddr, pc.AdvertisePort, err = splitHostPort(a.cfg.GossipAdvertise); err != nil {
 			return actors.NodeConfig{}, nil, err
@@ -69,37 +82,144 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 	}
 	a.metrics.MustRegister(prov.Collectors()...)
 	nc.Provider = prov
+	a.gossip = prov
 	return nc, prov, nil
 }
 
-// sharedState picks where login limits and token revocations live: Redis when
-// configured (every node sees the same counts and revocations), else this process.
+// leasedChannels makes each connection's channel run on one node at a time in
+// cluster mode: a channel starts only while this node holds the connection's lease
+// (a PostgreSQL advisory lock, persistence/lease), stops when the lease is lost and
+// releases it on Stop. The placement alone cannot promise it during a membership
+// split or while a connection's new activation races its old one's stop. A single
+// node needs no lease.
+func (a *app) leasedChannels(next engine.ChannelFactory) (engine.ChannelFactory, error) {
+	if !a.cfg.Cluster {
+		return next, nil
+	}
+	log := a.log.With().Str("component", "lease").Logger()
+	locker, err := lease.New(context.Background(), a.db, lease.Config{Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	// Registered before the actor node's closer, so it runs after the actors
+	// stopped (and released their leases); closing ends the session anyway.
+	a.onClose(func(context.Context) error { return locker.Close() })
+	m := lease.NewMetrics()
+	a.metrics.MustRegister(m.Collectors()...)
+	return &lease.Channels{Next: next, Locker: locker, Logger: log, Metrics: m}, nil
+}
+
+// errEvicted ends serve when another node removed this one from the cluster
+// (cluster.Provider.Evicted): it was declared dead while alive, and protoactor never
+// re-admits its member id, so only a fresh process can take part again.
+var errEvicted = errors.New("cluster: this node was declared dead by the others and evicted; restart it")
+
+// evicted is closed when this node is evicted from the cluster; nil (never ready)
+// on a single node.
+func (a *app) evicted() <-chan struct{} {
+	if a.gossip == nil {
+		return nil
+	}
+	return a.gossip.Evicted()
+}
+
+// sharedState picks where login limits, token revocations, presence and web-hook
+// de-duplication keys live: Redis when configured (every node sees the same counts,
+// revocations and keys), else this process.
 func (a *app) sharedState(ctx context.Context, clock engine.Clock) (accounts, addresses engine.RateLimiter, err error) {
 	if a.cfg.RedisURL == "" {
+		// One process: the same revocation and presence code paths run in memory.
+		rev := redisstate.NewMemoryRevocations(a.log)
+		a.onClose(func(context.Context) error { rev.Close(); return nil })
+		a.revocations, a.presence = rev, redisstate.NewMemoryPresence(clock)
+		a.dedupe = redisstate.NewMemoryDedupe(clock)
 		if accounts, err = ratelimit.New(5, 15*time.Minute, 0, clock); err != nil {
 			return nil, nil, err
 		}
 		addresses, err = ratelimit.New(20, 15*time.Minute, 0, clock)
 		return accounts, addresses, err
 	}
-	r, err := redisstate.Open(ctx, a.cfg.RedisURL)
+	r, err := redisstate.New(ctx, redisstate.Config{URL: a.cfg.RedisURL, Prefix: a.cfg.RedisPrefix,
+		Logger: a.log.With().Str("component", "redis").Logger()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("redis: %w", err)
 	}
+	a.redis = r
 	a.onClose(func(context.Context) error { return r.Close() })
+	a.revocations, a.presence, a.dedupe = r.Revocations(), r.Presence(), r.DedupeKeys()
 	if accounts, err = r.RateLimiter("login-account", 5, 15*time.Minute, clock); err != nil {
 		return nil, nil, err
 	}
 	if addresses, err = r.RateLimiter("login-address", 20, 15*time.Minute, clock); err != nil {
 		return nil, nil, err
 	}
-	// A user changed or deleted on one node is forgotten by every node's token cache.
-	cancel, err := r.Revocations().Subscribe(ctx, func(userID engine.ID) { a.tokens.Forget(userID) })
+	return accounts, addresses, nil
+}
+
+// subscribeRevocations acts on every node, this one included, on what user changes
+// and logouts announce (Redis in a cluster, in process on a single node): a user
+// changed or deleted (token.Service.Forget, announced by announceUserChanges) is
+// forgotten by the token cache and the user's sockets here are closed so that they
+// reconnect and authenticate again (socket.Hub.Reauthenticate); a logged-out
+// session's tokens are refused here and its sockets closed for good
+// (socket.Hub.EndSession). A logout (token.Service.Logout) is announced through the
+// same channel.
+func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub) error {
+	log := a.log.With().Str("component", "revocations").Logger()
+	cancel, err := a.revocations.SubscribeAll(ctx, func(r redisstate.Revocation) {
+		if r.Session == "" {
+			a.tokens.ForgetLocal(r.UserID) // not Forget: that would announce it again
+			hub.Reauthenticate(r.UserID)
+			return
+		}
+		a.tokens.SessionEnded(r.Session)
+		if n := hub.EndSession(r.UserID, r.Session); n > 0 {
+			log.Info().Int64("user_id", r.UserID).Int("sockets", n).Msg("logged-out session's sockets closed")
+		}
+	})
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	a.onClose(func(context.Context) error { cancel(); return nil })
-	return accounts, addresses, nil
+	a.tokens.OnSessionEnd(func(ctx context.Context, userID engine.ID, session string) error {
+		return a.revocations.EndSession(ctx, userID, session)
+	})
+	a.tokens.OnForget(a.announceUserChanges(log))
+	return nil
+}
+
+// announceUserChanges returns the token.Service OnForget hook: every user the REST
+// API changed or deleted is announced (engine.Revocations) by one goroutine, off the
+// request path, in the order changed, until the app closes. A change the full queue
+// cannot take, or whose announcement fails, is only logged: the other nodes still
+// refuse the stale token within the token cache's TTL.
+func (a *app) announceUserChanges(log zerolog.Logger) func(engine.ID) {
+	queue := make(chan engine.ID, 256)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case id := <-queue:
+				pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+				if err := a.revocations.Publish(pctx, id); err != nil {
+					log.Warn().Err(err).Int64("user_id", id).Msg("revocation not announced")
+				}
+				pcancel()
+			}
+		}
+	}()
+	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
+	return func(id engine.ID) {
+		select {
+		case queue <- id:
+		default:
+			log.Warn().Int64("user_id", id).Msg("revocation not announced: too many pending")
+		}
+	}
 }
 
 // keepConnections re-activates every connection's actor now and then, so that the
@@ -116,4 +236,270 @@ func (l *live) keepConnections(ctx context.Context, log zerolog.Logger, every ti
 		case <-t.C:
 		}
 	}
+}
+
+// clusterSinkTimeout bounds a web chat visitor's message on its way to the
+// connection's actor in cluster mode, and clusterAttemptTimeout each attempt
+// (docs/cluster.md, "Web chat across nodes"): a call in flight to a node that died
+// or is leaving is lost with it, so it is given up after 1 s and sent again, to the
+// actor's new home once the topology changed.
+const (
+	clusterSinkTimeout    = 4 * time.Second
+	clusterAttemptTimeout = time.Second
+)
+
+// webchatCluster lets every node serve every web chat visitor (webchat.Cluster):
+// what a visitor says goes to the connection's actor through the cluster; what the
+// actor sends is published on the Redis topic "webchat", and every node hands it to
+// the visitor's sockets it holds.
+type webchatCluster struct {
+	l     *live
+	topic redisstate.Topic
+	log   zerolog.Logger
+}
+
+func (w *webchatCluster) Endpoint(ctx context.Context, id engine.ID) (engine.Connection, engine.ChannelSink, error) {
+	c, err := w.l.conns.Lookup(ctx, id)
+	if err != nil {
+		return engine.Connection{}, nil, err
+	}
+	if c.Channel != engine.ChannelSocket {
+		return engine.Connection{}, nil, engine.E(engine.ErrNoWappFound)
+	}
+	return c, retrySink{actors.Connections{Node: w.l.node}.Sink(id)}, nil
+}
+
+// retrySink retries calls the cluster could not deliver or answer in time
+// (actors.ErrUnavailable: the actor's node died or is leaving, or the topology has
+// not caught up yet) and calls the actor answered with ERR_UNAVAILABLE (it could not
+// reach a ticket whose node is leaving), each attempt bounded by
+// clusterAttemptTimeout, with backoff until ctx ends. Inbound and receipts are idempotent (the actors de-duplicate on
+// the provider id), so a retry is harmless.
+type retrySink struct{ next engine.ChannelSink }
+
+func (s retrySink) Inbound(ctx context.Context, m engine.InboundMessage) error {
+	return retry(ctx, func(ctx context.Context) error { return s.next.Inbound(ctx, m) })
+}
+
+func (s retrySink) Receipt(ctx context.Context, r engine.Receipt) error {
+	return retry(ctx, func(ctx context.Context) error { return s.next.Receipt(ctx, r) })
+}
+
+func (s retrySink) Status(ctx context.Context, st engine.StatusChange) error {
+	return retry(ctx, func(ctx context.Context) error { return s.next.Status(ctx, st) })
+}
+
+func retry(ctx context.Context, call func(context.Context) error) error {
+	wait := 50 * time.Millisecond
+	for {
+		actx, cancel := context.WithTimeout(ctx, clusterAttemptTimeout)
+		err := call(actx)
+		cancel()
+		if err == nil || !retryable(err) || ctx.Err() != nil {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		wait = min(2*wait, 400*time.Millisecond)
+	}
+}
+
+// retryable: the call may succeed if made again once the topology settles.
+func retryable(err error) bool {
+	return errors.Is(err, actors.ErrUnavailable) || errors.Is(err, engine.E(engine.ErrUnavailable))
+}
+
+func (w *webchatCluster) Publish(ctx context.Context, d webchat.Delivery) error {
+	b, err := webchat.MarshalDelivery(d)
+	if err != nil {
+		return err
+	}
+	return w.topic.Publish(ctx, b)
+}
+
+// subscribe delivers the topic's messages to this node's visitors until cancel.
+func (w *webchatCluster) subscribe(ctx context.Context) (cancel func(), err error) {
+	return w.topic.Subscribe(ctx, func(p []byte) {
+		d, err := webchat.UnmarshalDelivery(p)
+		if err != nil {
+			w.log.Warn().Err(err).Msg("ignoring malformed web chat delivery")
+			return
+		}
+		w.l.webchat.Deliver(d)
+	})
+}
+
+// wcClusterOrNil keeps a nil *webchatCluster from becoming a non-nil interface.
+func wcClusterOrNil(w *webchatCluster) webchat.Cluster {
+	if w == nil {
+		return nil
+	}
+	return w
+}
+
+// journalCollectors expose the journal's counters on /metrics. Conflicts are
+// appends refused because the stream moved on: in a cluster, a ticket actor that
+// ran on two nodes at once for a moment (a rebalance) — the actor reloads and
+// retries, so a few during membership changes are expected.
+func journalCollectors(j *journal.Store) []prometheus.Collector {
+	counter := func(name, help string, v func(journal.Stats) uint64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
+			func() float64 { return float64(v(j.Stats())) })
+	}
+	return []prometheus.Collector{
+		counter("atende_journal_appends_total", "Appends committed to the journal by this node.",
+			func(s journal.Stats) uint64 { return s.Appends }),
+		counter("atende_journal_events_total", "Events committed to the journal by this node.",
+			func(s journal.Stats) uint64 { return s.Events }),
+		counter("atende_journal_conflicts_total", "Appends refused because the stream's version moved on (optimistic concurrency).",
+			func(s journal.Stats) uint64 { return s.Conflicts }),
+		counter("atende_journal_failures_total", "Appends failed by a database error.",
+			func(s journal.Stats) uint64 { return s.Failures }),
+	}
+}
+
+// Presence leases (engine.Presence): a user with a socket on this node is online
+// under a lease of this node, refreshed well within presenceTTL; the sockets are
+// looked at every presenceTick, so a connect or a last disconnect shows within it.
+const (
+	presenceTTL  = 30 * time.Second
+	presenceTick = 2 * time.Second
+)
+
+type presenceKey struct{ company, user engine.ID }
+
+// presenceKeeper mirrors the users connected to this node's hub into the shared
+// presence, until ctx ends; then it drops this node's leases.
+type presenceKeeper struct {
+	hub      *socket.Hub
+	presence engine.Presence
+	node     string
+	log      zerolog.Logger
+	leased   map[presenceKey]time.Time // when each lease was last written
+}
+
+func (k *presenceKeeper) run(ctx context.Context) {
+	t := time.NewTicker(presenceTick)
+	defer t.Stop()
+	for {
+		k.sync(ctx)
+		select {
+		case <-ctx.Done():
+			k.dropAll()
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// sync writes the leases of users that came online or whose lease is due, and
+// drops those of users with no socket left.
+func (k *presenceKeeper) sync(ctx context.Context) {
+	now := time.Now()
+	seen := map[presenceKey]bool{}
+	for _, p := range k.hub.Online() {
+		key := presenceKey{p.CompanyID, p.UserID}
+		seen[key] = true
+		if at, ok := k.leased[key]; ok && now.Sub(at) < presenceTTL/3 {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, presenceTick)
+		err := k.presence.SetOnline(cctx, p.CompanyID, p.UserID, p.QueueIDs, k.node, presenceTTL)
+		cancel()
+		if err != nil {
+			k.log.Warn().Err(err).Int64("user_id", p.UserID).Msg("presence lease not written")
+			continue
+		}
+		k.leased[key] = now
+	}
+	for key := range k.leased {
+		if seen[key] {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, presenceTick)
+		err := k.presence.SetOffline(cctx, key.company, key.user, k.node)
+		cancel()
+		if err != nil {
+			k.log.Warn().Err(err).Int64("user_id", key.user).Msg("presence lease not dropped (it lapses)")
+		}
+		delete(k.leased, key)
+	}
+}
+
+func (k *presenceKeeper) dropAll() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	for key := range k.leased {
+		_ = k.presence.SetOffline(ctx, key.company, key.user, k.node)
+	}
+	k.leased = map[presenceKey]time.Time{}
+}
+
+// startPresence runs the presence keeper of this node, into Redis in a cluster and
+// into this process's memory on a single node (the same code); it stops, dropping
+// this node's leases, when the app closes.
+func (a *app) startPresence(hub *socket.Hub, routines *actors.Routines) {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	k := &presenceKeeper{hub: hub, presence: a.presence, leased: map[presenceKey]time.Time{},
+		node: fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), log: a.log.With().Str("component", "presence").Logger()}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	if !routines.Go(func() { defer close(done); k.run(ctx) }) {
+		cancel()
+		return
+	}
+	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
+}
+
+// presenceView is the answer of GET /presence.
+type presenceView struct {
+	// Users are the tenant's users online (an attendant socket open on any node).
+	Users []presenceUser `json:"users"`
+	// Queues maps each queue id to the ids of its online users, ascending.
+	Queues map[string][]engine.ID `json:"queues"`
+}
+
+type presenceUser struct {
+	UserID   engine.ID   `json:"userId"`
+	QueueIDs []engine.ID `json:"queueIds"`
+	Since    time.Time   `json:"since"`
+}
+
+// servePresence answers GET /presence (registered through the API's Authed: the standard
+// bearer authentication and error answers): who of the caller's tenant is online, and
+// per queue, for the supervision screens (superv and upward: drawer-superv-items:view,
+// spec section 6). The same on every node (engine.Presence: Redis in a cluster).
+func (a *app) servePresence(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
+	if !p.Can(engine.ActViewSupervMenu) {
+		return engine.E(engine.ErrNoPermission)
+	}
+	entries, err := a.presence.Online(r.Context(), p.CompanyID)
+	if err != nil {
+		return fmt.Errorf("presence: read: %w", err)
+	}
+	out := presenceView{Users: []presenceUser{}, Queues: map[string][]engine.ID{}}
+	for _, e := range entries {
+		qs := e.QueueIDs
+		if qs == nil {
+			qs = []engine.ID{}
+		}
+		out.Users = append(out.Users, presenceUser{UserID: e.UserID, QueueIDs: qs, Since: e.Since.UTC()})
+		for _, q := range e.QueueIDs {
+			k := strconv.FormatInt(q, 10)
+			out.Queues[k] = append(out.Queues[k], e.UserID)
+		}
+	}
+	slices.SortFunc(out.Users, func(x, y presenceUser) int { return cmp.Compare(x.UserID, y.UserID) })
+	for _, ids := range out.Queues {
+		slices.Sort(ids)
+	}
+	meta.WriteJSON(w, http.StatusOK, out)
+	return nil
 }

@@ -2,14 +2,18 @@ package main
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"atende/cluster"
 )
 
 // Config is everything `atende serve` reads from flags and the environment. A flag wins
@@ -19,6 +23,7 @@ type Config struct {
 	HTTPAddr        string        // HTTP_ADDR: listen address, default ":8080"
 	DatabaseURL     string        // DATABASE_URL: empty = SQLite under DataDir; postgres://… for PostgreSQL
 	RedisURL        string        // REDIS_URL: empty = in-process presence, rate limits and token store
+	RedisPrefix     string        // REDIS_PREFIX: starts every key and channel, default "atende:"; one per cluster
 	JWTSecret       string        // JWT_SECRET: required in production; generated and kept in DataDir in development
 	DataDir         string        // DATA_DIR: default "./data" (SQLite file, media, dev secret)
 	MediaDir        string        // MEDIA_DIR: default DataDir/media
@@ -31,6 +36,25 @@ type Config struct {
 	SeedDemo        bool          // SEED_DEMO: create the demo tenant at start (idempotent)
 	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: graceful shutdown budget, default 20s
 
+	// Cloud channels (docs/channels.md). Provider base URLs are configuration so
+	// tests point them at local fakes.
+	GraphURL        string // GRAPH_API_URL: Meta Graph API, default https://graph.facebook.com
+	MetaAppID       int64  // META_APP_ID: the Meta app; echoes of its own sends are skipped
+	MetaAppSecret   string // META_APP_SECRET: verifies X-Hub-Signature-256 of WABA, Facebook and Instagram web-hooks
+	MetaVerifyToken string // META_VERIFY_TOKEN: answers the web-hook subscription handshake
+	MetaConfigID    string // META_CONFIG_ID: the app's WhatsApp embedded signup configuration (FB.login config_id)
+	TelegramAPIURL  string // TELEGRAM_API_URL: Bot API, default https://api.telegram.org
+	TelegramMode    string // TELEGRAM_MODE: polling or webhook; default webhook when PUBLIC_URL is set
+	// WebhookDedupeTTL (WEBHOOK_DEDUPE_TTL, default 1h) is how long a handled inbound
+	// message's provider id absorbs re-deliveries before they reach the connection
+	// actor (docs/channels.md, "Idempotency, inbound"); 0 takes the default.
+	WebhookDedupeTTL time.Duration
+	// Tests only (docs/channels.md, WhatsApp): WhatsAppFake runs the wire-level fake
+	// WhatsApp in-process with its control API on this host:port; the other three point
+	// the clients at an outside one (cmd/fakewa): its wss:// URL, the PEM file of its
+	// TLS certificate and its noise root key in hex.
+	WhatsAppFake, WhatsAppWSURL, WhatsAppCAFile, WhatsAppCertKey string
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
@@ -38,6 +62,14 @@ type Config struct {
 	Seeds           []string // CLUSTER_SEEDS: gossip addresses of nodes to join; none starts a new cluster
 	ActorAddr       string   // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
 	ActorAdvertise  string   // ACTOR_ADVERTISE: host:port other nodes reach the actors on
+	// GossipKey (GOSSIP_KEY, base64 of 16, 24 or 32 bytes) encrypts and authenticates
+	// gossip (AES-GCM); nil gossips in clear text.
+	GossipKey []byte
+	// The failure detector (docs/cluster.md, "Failure detection"); zero takes
+	// cluster.Default….
+	GossipProbeInterval time.Duration // GOSSIP_PROBE_INTERVAL: default 200ms
+	GossipProbeTimeout  time.Duration // GOSSIP_PROBE_TIMEOUT: default 100ms, below the interval
+	GossipSuspicionMult int           // GOSSIP_SUSPICION_MULT: default 2
 }
 
 // Production reports whether the server runs in production mode.
@@ -56,13 +88,26 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.HTTPAddr, "http-addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "postgres://… or sqlite:PATH; empty = SQLite in the data dir (DATABASE_URL)")
 	fs.StringVar(&c.RedisURL, "redis-url", env("REDIS_URL", ""), "redis://…; empty = in-process (REDIS_URL)")
+	fs.StringVar(&c.RedisPrefix, "redis-prefix", env("REDIS_PREFIX", ""), "prefix of every Redis key; the same on every node of a cluster (REDIS_PREFIX)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", env("JWT_SECRET", ""), "HMAC secret for access tokens (JWT_SECRET)")
 	fs.StringVar(&c.DataDir, "data-dir", env("DATA_DIR", "data"), "folder for the SQLite file, media and the development secret (DATA_DIR)")
 	fs.StringVar(&c.MediaDir, "media-dir", env("MEDIA_DIR", ""), "folder for uploaded and received media; default DATA_DIR/media (MEDIA_DIR)")
 	fs.StringVar(&c.LogLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", "json"), "json or console (LOG_FORMAT)")
 	fs.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL, e.g. https://atende.example.com (PUBLIC_URL)")
+	fs.StringVar(&c.GraphURL, "graph-api-url", env("GRAPH_API_URL", "https://graph.facebook.com"), "Meta Graph API base URL (GRAPH_API_URL)")
+	var metaAppID string
+	fs.StringVar(&metaAppID, "meta-app-id", env("META_APP_ID", ""), "Meta app id (META_APP_ID)")
+	fs.StringVar(&c.MetaAppSecret, "meta-app-secret", env("META_APP_SECRET", ""), "Meta app secret, verifies web-hook signatures (META_APP_SECRET)")
+	fs.StringVar(&c.MetaVerifyToken, "meta-verify-token", env("META_VERIFY_TOKEN", ""), "token of the Meta web-hook handshake (META_VERIFY_TOKEN)")
+	fs.StringVar(&c.MetaConfigID, "meta-config-id", env("META_CONFIG_ID", ""), "WhatsApp embedded signup configuration id of the Meta app (META_CONFIG_ID)")
+	fs.StringVar(&c.TelegramAPIURL, "telegram-api-url", env("TELEGRAM_API_URL", "https://api.telegram.org"), "Telegram Bot API base URL (TELEGRAM_API_URL)")
+	fs.StringVar(&c.TelegramMode, "telegram-mode", env("TELEGRAM_MODE", ""), "polling or webhook; default webhook when PUBLIC_URL is set (TELEGRAM_MODE)")
 	fs.BoolVar(&c.SeedDemo, "seed-demo", env("SEED_DEMO", "") == "true" || env("SEED_DEMO", "") == "1", "create the demo tenant at start (SEED_DEMO)")
+	fs.StringVar(&c.WhatsAppFake, "whatsapp-fake", "", "tests only: in-process fake WhatsApp, control API on this host:port")
+	fs.StringVar(&c.WhatsAppWSURL, "whatsapp-ws-url", "", "tests only: wss:// URL of a fake WhatsApp Web server")
+	fs.StringVar(&c.WhatsAppCAFile, "whatsapp-ca-file", "", "tests only: PEM certificate the fake WhatsApp server presents")
+	fs.StringVar(&c.WhatsAppCertKey, "whatsapp-cert-key", "", "tests only: the fake's noise certificate root key (hex, 32 bytes)")
 	cookieDefault := env("ATENDE_ENV", "development") == "production"
 	if v := getenv("COOKIE_SECURE"); v != "" {
 		cookieDefault = v == "true" || v == "1"
@@ -75,12 +120,25 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&seeds, "seeds", env("CLUSTER_SEEDS", ""), "comma-separated gossip addresses to join (CLUSTER_SEEDS)")
 	fs.StringVar(&c.ActorAddr, "actor-addr", env("ACTOR_ADDR", ""), "actor remote bind host:port (ACTOR_ADDR)")
 	fs.StringVar(&c.ActorAdvertise, "actor-advertise", env("ACTOR_ADVERTISE", ""), "actor host:port other nodes reach (ACTOR_ADVERTISE)")
-	var access, refresh, shutdown string
+	var gossipKey, probeInterval, probeTimeout, suspicionMult string
+	fs.StringVar(&gossipKey, "gossip-key", env("GOSSIP_KEY", ""), "base64 of 16, 24 or 32 random bytes, the same on every node; encrypts gossip (GOSSIP_KEY)")
+	fs.StringVar(&probeInterval, "gossip-probe-interval", env("GOSSIP_PROBE_INTERVAL", cluster.DefaultProbeInterval.String()), "failure detector: probe interval (GOSSIP_PROBE_INTERVAL)")
+	fs.StringVar(&probeTimeout, "gossip-probe-timeout", env("GOSSIP_PROBE_TIMEOUT", cluster.DefaultProbeTimeout.String()), "failure detector: direct probe timeout (GOSSIP_PROBE_TIMEOUT)")
+	fs.StringVar(&suspicionMult, "gossip-suspicion-mult", env("GOSSIP_SUSPICION_MULT", strconv.Itoa(cluster.DefaultSuspicionMult)), "failure detector: suspicion multiplier (GOSSIP_SUSPICION_MULT)")
+	var access, refresh, shutdown, dedupeTTL string
+	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
 	fs.StringVar(&refresh, "refresh-ttl", env("REFRESH_TOKEN_TTL", "168h"), "refresh token lifetime (REFRESH_TOKEN_TTL)")
 	fs.StringVar(&shutdown, "shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown budget (SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
+	}
+	if metaAppID != "" {
+		id, err := strconv.ParseInt(metaAppID, 10, 64)
+		if err != nil || id <= 0 {
+			return Config{}, fmt.Errorf("config: META_APP_ID must be a number, got %q", metaAppID)
+		}
+		c.MetaAppID = id
 	}
 	var err error
 	if c.AccessTTL, err = parsePositive("access-ttl", access); err != nil {
@@ -90,6 +148,12 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.ShutdownTimeout, err = parsePositive("shutdown-timeout", shutdown); err != nil {
+		return Config{}, err
+	}
+	if c.WebhookDedupeTTL, err = parsePositive("webhook-dedupe-ttl", dedupeTTL); err != nil {
+		return Config{}, err
+	}
+	if err := c.parseGossip(gossipKey, probeInterval, probeTimeout, suspicionMult); err != nil {
 		return Config{}, err
 	}
 	for _, s := range strings.Split(seeds, ",") {
@@ -112,6 +176,40 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	return c, c.validate()
 }
 
+// parseGossip reads the gossip key and the failure detector settings. A key that is
+// not base64 of 16, 24 or 32 bytes is refused: a node with another key (or none)
+// could never join, and a typo must not silently disable encryption.
+func (c *Config) parseGossip(key, interval, timeout, mult string) error {
+	if key = strings.TrimSpace(key); key != "" {
+		b, err := base64.StdEncoding.DecodeString(key)
+		if err != nil {
+			return fmt.Errorf("config: GOSSIP_KEY must be base64 (openssl rand -base64 32): %v", err)
+		}
+		switch len(b) {
+		case 16, 24, 32:
+		default:
+			return fmt.Errorf("config: GOSSIP_KEY decodes to %d bytes; want 16, 24 or 32 (openssl rand -base64 32)", len(b))
+		}
+		c.GossipKey = b
+	}
+	var err error
+	if c.GossipProbeInterval, err = parsePositive("gossip-probe-interval", interval); err != nil {
+		return err
+	}
+	if c.GossipProbeTimeout, err = parsePositive("gossip-probe-timeout", timeout); err != nil {
+		return err
+	}
+	if c.GossipProbeTimeout >= c.GossipProbeInterval {
+		return fmt.Errorf("config: GOSSIP_PROBE_TIMEOUT (%v) must be below GOSSIP_PROBE_INTERVAL (%v)", c.GossipProbeTimeout, c.GossipProbeInterval)
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(mult))
+	if err != nil || n < 1 {
+		return fmt.Errorf("config: GOSSIP_SUSPICION_MULT must be a whole number of at least 1, got %q", mult)
+	}
+	c.GossipSuspicionMult = n
+	return nil
+}
+
 func parsePositive(name, v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	if err != nil || d <= 0 {
@@ -125,6 +223,14 @@ func (c Config) validate() error {
 	case "development", "production":
 	default:
 		return fmt.Errorf("config: ATENDE_ENV must be development or production, got %q", c.Env)
+	}
+	switch c.TelegramMode {
+	case "", "polling", "webhook":
+	default:
+		return fmt.Errorf("config: TELEGRAM_MODE must be polling or webhook, got %q", c.TelegramMode)
+	}
+	if c.TelegramMode == "webhook" && c.PublicURL == "" {
+		return errors.New("config: TELEGRAM_MODE=webhook needs PUBLIC_URL")
 	}
 	switch c.LogFormat {
 	case "json", "console":

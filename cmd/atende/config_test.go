@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +113,55 @@ func TestClusterConfig(t *testing.T) {
 	single, _ := parseConfig(nil, envOf(nil))
 	if single.ActorAddr != "127.0.0.1:0" || single.Cluster {
 		t.Fatalf("single node actor address %q", single.ActorAddr)
+	}
+}
+
+func TestGossipConfig(t *testing.T) {
+	base := map[string]string{"DATABASE_URL": "postgres://x/y", "REDIS_URL": "redis://r", "JWT_SECRET": strings.Repeat("k", 40)}
+	c, err := parseConfig([]string{"--cluster"}, envOf(base))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.GossipKey != nil || c.GossipProbeInterval != 200*time.Millisecond || c.GossipProbeTimeout != 100*time.Millisecond ||
+		c.GossipSuspicionMult != 2 {
+		t.Fatalf("gossip defaults %+v", c)
+	}
+	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("s", 32)))
+	env := map[string]string{"GOSSIP_KEY": key, "GOSSIP_PROBE_INTERVAL": "1s", "GOSSIP_SUSPICION_MULT": "3"}
+	for k, v := range base {
+		env[k] = v
+	}
+	c, err = parseConfig([]string{"--cluster", "--gossip-probe-timeout", "300ms"}, envOf(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(c.GossipKey) != strings.Repeat("s", 32) || c.GossipProbeInterval != time.Second ||
+		c.GossipProbeTimeout != 300*time.Millisecond || c.GossipSuspicionMult != 3 {
+		t.Fatalf("gossip settings %+v", c)
+	}
+	for _, n := range []int{16, 24} {
+		k := base64.StdEncoding.EncodeToString(make([]byte, n))
+		if c, err := parseConfig([]string{"--gossip-key", k}, envOf(nil)); err != nil || len(c.GossipKey) != n {
+			t.Fatalf("%d-byte key: %v", n, err)
+		}
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"key not base64", []string{"--gossip-key", "not base64!"}, "GOSSIP_KEY must be base64"},
+		{"key of 20 bytes", []string{"--gossip-key", base64.StdEncoding.EncodeToString(make([]byte, 20))}, "decodes to 20 bytes"},
+		{"timeout not below interval", []string{"--gossip-probe-interval", "100ms", "--gossip-probe-timeout", "100ms"}, "must be below"},
+		{"bad interval", []string{"--gossip-probe-interval", "soon"}, "positive duration"},
+		{"suspicion zero", []string{"--gossip-suspicion-mult", "0"}, "at least 1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig(tc.args, envOf(base))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+		})
 	}
 }

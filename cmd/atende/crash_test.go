@@ -161,42 +161,12 @@ func TestCrashLosesNoAcknowledgedMessage(t *testing.T) {
 			p = startProcess(t, env, addr)
 			admin := login(t, p.base, "admin@atende.local", "admin123")
 
-			d, err := db.Open(context.Background(), dbURL)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			j, err := journal.New(d, journal.Config{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer j.Close()
 			seen := map[string]int{}
-			states := map[string]engine.TicketState{}
-			after := int64(0)
-			for {
-				recs, err := j.ReadAll(context.Background(), after, 1000)
-				if err != nil {
-					t.Fatal(err)
+			states := replayTickets(t, dbURL, func(_ int64, ev engine.TicketEvent) {
+				if m, ok := ev.(engine.TicketMessageReceived); ok {
+					seen[m.ProviderID]++
 				}
-				if len(recs) == 0 {
-					break
-				}
-				for _, rec := range recs {
-					after = rec.Position
-					if !strings.HasPrefix(rec.StreamID, "ticket/") {
-						continue
-					}
-					ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
-					if err != nil {
-						t.Fatal(err)
-					}
-					states[rec.StreamID] = engine.EvolveTicket(states[rec.StreamID], ev)
-					if m, ok := ev.(engine.TicketMessageReceived); ok {
-						seen[m.ProviderID]++
-					}
-				}
-			}
+			})
 			mu.Lock()
 			for pid := range acked {
 				if seen[pid] != 1 {
@@ -327,3 +297,41 @@ func (c *plainCustomer) say(id, body string) error {
 }
 
 func (c *plainCustomer) Close() error { return c.conn.Close() }
+
+// replayTickets folds every ticket stream of the journal at dbURL into its state, in
+// journal order, calling visit with each ticket event and its position.
+func replayTickets(t testing.TB, dbURL string, visit func(pos int64, ev engine.TicketEvent)) map[string]engine.TicketState {
+	t.Helper()
+	d, err := db.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	j, err := journal.New(d, journal.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	states := map[string]engine.TicketState{}
+	for after := int64(0); ; {
+		recs, err := j.ReadAll(context.Background(), after, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) == 0 {
+			return states
+		}
+		for _, rec := range recs {
+			after = rec.Position
+			if !strings.HasPrefix(rec.StreamID, "ticket/") {
+				continue
+			}
+			ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			states[rec.StreamID] = engine.EvolveTicket(states[rec.StreamID], ev)
+			visit(rec.Position, ev)
+		}
+	}
+}

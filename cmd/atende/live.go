@@ -19,6 +19,7 @@ import (
 	"atende/persistence/projection"
 	"atende/persistence/readmodel"
 	"atende/transport/channel/webchat"
+	"atende/transport/channel/whatsapp"
 	"atende/transport/media"
 	"atende/transport/realtime"
 	"atende/transport/socket"
@@ -36,6 +37,8 @@ type live struct {
 	contacts  engine.ContactStore
 	guard     *connection.Guard
 	webchat   *webchat.Server
+	cloud     cloudChannels // WABA, Facebook, Instagram, Telegram (channels.go)
+	whatsapp  *whatsapp.Factory
 	routines  *actors.Routines
 	node      *actors.Node
 	hub       *socket.Hub
@@ -64,6 +67,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.journal, err = journal.New(a.db, journal.Config{Logger: log}); err != nil {
 		return err
 	}
+	a.metrics.MustRegister(journalCollectors(l.journal)...)
 	a.onClose(func(context.Context) error { return l.journal.Close() })
 	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
 		return err
@@ -83,8 +87,15 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	l.conns, l.guard = a.stores.connections, connection.NewGuard(a.db)
 	l.contacts = a.stores.contacts
 
+	var wcCluster *webchatCluster
+	var sinkTimeout time.Duration // the web chat's default
+	if a.cfg.Cluster {
+		wcCluster = &webchatCluster{l: l, topic: a.redis.Topic("webchat"), log: log}
+		// Visitor messages go through retrySink: 1 s attempts, 4 s in all.
+		sinkTimeout = clusterSinkTimeout
+	}
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
-		History: webchat.HistoryFunc(l.webchatHistory),
+		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
 		}}); err != nil {
@@ -92,12 +103,24 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	}
 	a.onClose(func(ctx context.Context) error { return l.webchat.Shutdown(ctx) })
 
+	if err := l.startChannels(a, log); err != nil {
+		return err
+	}
+	if l.whatsapp, err = a.startWhatsApp(ctx, l); err != nil {
+		return err
+	}
+
 	l.routines = &actors.Routines{}
+	channels, err := a.leasedChannels(channelFactory{webchat: l.webchat, cloud: &l.cloud, whatsapp: l.whatsapp})
+	if err != nil {
+		return err
+	}
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
-			IDs: l.ids, Channels: channelFactory{webchat: l.webchat}, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
-			Logger: log, Routines: l.routines}),
+			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
+			Attempts: readmodel.NewSendAttempts(a.db),
+			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines}),
 	}
 	nc, prov, err := a.nodeConfig(kinds)
 	if err != nil {
@@ -116,6 +139,15 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return nil
 	})
 	l.commander = actors.Commander{Node: l.node, Connections: l.conns}
+	if wcCluster != nil {
+		cancel, err := wcCluster.subscribe(ctx)
+		if err != nil {
+			return err
+		}
+		// Closers run in reverse: on a drain the visitors' sockets close (they
+		// reconnect to the other nodes) before this node leaves the cluster.
+		a.onClose(func(ctx context.Context) error { cancel(); return l.webchat.Shutdown(ctx) })
+	}
 
 	head, err := l.journal.Head(ctx)
 	if err != nil {
@@ -126,13 +158,21 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.hub, err = socket.NewHub(socket.HubConfig{Backlog: l.backlog, Logger: log}); err != nil {
 		return err
 	}
+	if err := a.subscribeRevocations(ctx, l.hub); err != nil {
+		return err
+	}
+	a.startPresence(l.hub, l.routines)
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
 			p, err := a.tokens.Authenticate(ctx, tok)
 			if err != nil {
 				return socket.Principal{}, err
 			}
-			return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs}, nil
+			sp := socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs}
+			if c, err := a.tokens.Parse(tok); err == nil && c.ExpiresAt != nil {
+				sp.ExpiresAt, sp.Session = c.ExpiresAt.Time, c.Session // the socket is closed then, to reconnect with a fresh token
+			}
+			return sp, nil
 		}),
 		Authorizer: socket.AuthorizerFunc(l.authorizeJoin),
 	}); err != nil {
@@ -237,13 +277,20 @@ func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visit
 
 // channelFactory builds the channel of each connection by its kind.
 type channelFactory struct {
-	webchat *webchat.Server
+	webchat  *webchat.Server
+	cloud    *cloudChannels
+	whatsapp *whatsapp.Factory
 }
 
 func (f channelFactory) NewChannel(conn engine.Connection) (engine.Channel, error) {
 	switch conn.Channel {
 	case engine.ChannelSocket:
 		return f.webchat.NewChannel(conn)
+	case engine.ChannelWhatsApp:
+		return f.whatsapp.NewChannel(conn)
+	}
+	if ch, ok, err := f.cloud.newCloudChannel(conn); ok {
+		return ch, err
 	}
 	return nil, fmt.Errorf("no adapter for channel %q yet", conn.Channel)
 }

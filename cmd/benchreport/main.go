@@ -31,8 +31,8 @@ var figures = []figure{
 	{"B3", "end-to-end ingest (web chat → journal → attendant socket)", "p99 ≤ 100 ms at 2k msgs/s, nothing lost or duplicated", []string{"Ingest"}},
 	{"B4", "journal append, durable, group commit", "≥ 20k events/s at p99 ≤ 10 ms on PostgreSQL", []string{"Append"}},
 	{"B5", "ticket actor activation from snapshot + events", "p99 ≤ 5 ms; 10k tickets re-activated ≤ 2 s", []string{"ReadStream", "Activation", "Activate"}},
-	{"B6", "ticket list API at scale", "p95 ≤ 30 ms any page; word search p95 ≤ 100 ms", []string{"TicketList", "ListTickets", "Search"}},
-	{"B7", "cluster failover", "failure seen ≤ 1.5 s; tickets serving ≤ 3 s; sockets ≤ 5 s", []string{"Failover", "Cluster"}},
+	{"B6", "ticket list API at scale", "p95 ≤ 30 ms any page; word search p95 ≤ 100 ms", []string{"B6", "TicketList", "ListTickets", "Search"}},
+	{"B7", "cluster failover", "failure seen ≤ 1.5 s; tickets serving ≤ 3 s; sockets ≤ 5 s; 0 acknowledged messages lost", []string{"Failover", "Cluster"}},
 	{"B8", "browser inbox", "list first render ≤ 16 ms; no frame > 50 ms; initial JS ≤ 300 KB gz", []string{"Browser", "Inbox"}},
 }
 
@@ -44,7 +44,7 @@ type result struct {
 type metric struct{ Value, Unit string }
 
 func main() {
-	out := flag.String("out", "docs/benchmarks.md", "markdown file to write")
+	out := flag.String("out", "docs/benchmarks.md", "markdown file to write; figures this run did not measure keep their section from it")
 	extra := flag.String("extra", "", "markdown file appended verbatim (browser figures, notes)")
 	flag.Parse()
 	results, err := parse(os.Stdin)
@@ -53,18 +53,26 @@ func main() {
 		os.Exit(1)
 	}
 	var b strings.Builder
-	write(&b, results)
+	var body []byte
 	if *extra != "" {
-		if body, err := os.ReadFile(*extra); err == nil {
-			b.WriteString("\n")
-			b.Write(body)
-		}
+		body, _ = os.ReadFile(*extra)
+	}
+	old, _ := os.ReadFile(*out) // absent on a first run
+	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	r := run{When: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Commit: strings.TrimSpace(string(commit))}
+	write(&b, r, results, figureHeadings(string(body)), previousSections(string(old)))
+	if len(body) > 0 {
+		b.WriteString("\n")
+		b.Write(body)
 	}
 	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "benchreport:", err)
 		os.Exit(1)
 	}
 }
+
+// run is when and at which commit the benchmarks ran.
+type run struct{ When, Commit string }
 
 func parse(r io.Reader) ([]result, error) {
 	var out []result
@@ -108,31 +116,117 @@ func figureOf(name string) string {
 	return ""
 }
 
-func write(b *strings.Builder, results []result) {
-	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+// figureHeadings finds the figures an extra report measures: its "## B8 — …" headings,
+// by figure id.
+func figureHeadings(md string) map[string]string {
+	out := map[string]string{}
+	for _, line := range strings.Split(md, "\n") {
+		h, ok := strings.CutPrefix(line, "## ")
+		if !ok {
+			continue
+		}
+		id, _, _ := strings.Cut(h, " ")
+		for _, fg := range figures {
+			if fg.ID == id {
+				out[id] = strings.TrimSpace(h)
+			}
+		}
+	}
+	return out
+}
+
+// write renders the report. elsewhere names the figures measured in the appended
+// extra report (by id, its heading), which their sections point to; kept holds, by
+// id, the sections of an earlier report for figures this run did not measure.
+func write(b *strings.Builder, r run, results []result, elsewhere, kept map[string]string) {
 	cpu := cpuModel()
-	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `make bench` (cmd/benchreport) on %s at commit %s.\n",
-		time.Now().UTC().Format("2006-01-02 15:04 UTC"), strings.TrimSpace(string(commit)))
-	fmt.Fprintf(b, "Machine: %d cores (%s), %s/%s, %s. Shared and noisy: figures are single runs of\n"+
-		"bounded loops; compare ratios measured in one run (ours beside a baseline) before absolute values.\n\n",
+	fmt.Fprintf(b, "# Benchmarks\n\nWritten by `make bench` (cmd/benchreport) on %s at commit %s.\n", r.When, r.Commit)
+	fmt.Fprintf(b, "Machine: %d cores (%s), %s/%s, %s. Shared and noisy: each row is one run of a\n"+
+		"bounded loop (`BENCH_COUNT=n` gives n rows); compare ratios measured in one run (ours beside a\n"+
+		"baseline) before absolute values.\n"+
+		"`BENCH_PKGS=regexp make bench` re-runs some packages only: the other figures keep the section of\n"+
+		"their last run, with its date and commit.\n\n",
 		runtime.NumCPU(), cpu, runtime.GOOS, runtime.GOARCH, runtime.Version())
 	byFig := map[string][]result{}
-	for _, r := range results {
-		byFig[figureOf(r.Name)] = append(byFig[figureOf(r.Name)], r)
+	for _, res := range results {
+		byFig[figureOf(res.Name)] = append(byFig[figureOf(res.Name)], res)
 	}
 	for _, fg := range figures {
 		rs := byFig[fg.ID]
-		fmt.Fprintf(b, "## %s — %s\n\nTarget: %s.\n\n", fg.ID, fg.What, fg.Target)
-		if len(rs) == 0 {
-			b.WriteString("Not measured by this run.\n\n")
-			continue
+		fmt.Fprintf(b, "%s\n\nTarget: %s.\n\n", heading(fg), fg.Target)
+		switch {
+		case len(rs) > 0:
+			fmt.Fprintf(b, "Measured on %s at commit %s.\n\n", r.When, r.Commit)
+			table(b, rs)
+		case elsewhere[fg.ID] != "":
+			fmt.Fprintf(b, "See \"%s\" below (the browser benchmark's report, with its own date and commit).\n\n", elsewhere[fg.ID])
+		case kept[fg.ID] != "":
+			b.WriteString(kept[fg.ID])
+			b.WriteString("\n\n")
+		default:
+			b.WriteString("Not measured yet.\n\n")
 		}
-		table(b, rs)
 	}
 	if rs := byFig[""]; len(rs) > 0 {
 		b.WriteString("## Other benchmarks\n\n")
 		table(b, rs)
 	}
+}
+
+func heading(fg figure) string { return "## " + fg.ID + " — " + fg.What }
+
+const keptNote = " (kept: not re-run by the latest `make bench`)"
+
+// previousSections reads an earlier report: for each figure it measured, the section
+// below its target line, starting with when it was measured.
+func previousSections(md string) map[string]string {
+	out := map[string]string{}
+	when := ""
+	if _, rest, ok := strings.Cut(md, "Written by `make bench` (cmd/benchreport) on "); ok {
+		if d, c, ok := strings.Cut(rest, " at commit "); ok {
+			c, _, _ = strings.Cut(c, ".")
+			when = d + " at commit " + c
+		}
+	}
+	lines := strings.Split(md, "\n")
+	for _, fg := range figures {
+		start := -1
+		for i, l := range lines {
+			if l == heading(fg) {
+				start = i + 1
+				break
+			}
+		}
+		if start < 0 {
+			continue
+		}
+		var body []string
+		for _, l := range lines[start:] {
+			if strings.HasPrefix(l, "## ") {
+				break
+			}
+			if strings.HasPrefix(l, "Target: ") { // written anew from figures
+				continue
+			}
+			body = append(body, l)
+		}
+		text := strings.TrimSpace(strings.Join(body, "\n"))
+		if text == "" || strings.HasPrefix(text, "Not measured") || strings.HasPrefix(text, "See \"") ||
+			strings.HasPrefix(text, "Measured in this run: see") {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(text, "Measured on "); ok {
+			first, others, _ := strings.Cut(rest, "\n")
+			first = strings.TrimSuffix(strings.TrimSuffix(first, "."), keptNote)
+			text = "Measured on " + first + keptNote + ".\n" + others
+		} else if when != "" {
+			text = "Measured on " + when + keptNote + ".\n\n" + text
+		} else {
+			continue // no date to vouch for it
+		}
+		out[fg.ID] = text
+	}
+	return out
 }
 
 func table(b *strings.Builder, rs []result) {

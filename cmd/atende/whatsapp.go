@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"time"
+
+	"atende/engine/goroutine"
+	"atende/transport/channel/whatsapp"
+	"atende/transport/channel/whatsapp/fakewa"
+)
+
+// startWhatsApp opens the WhatsApp device store (running whatsmeow's schema upgrade)
+// and builds the WhatsApp channel factory. The hidden test flags point the clients at
+// a fake WhatsApp Web server: in-process (--whatsapp-fake, with its control API on
+// that address) or outside (--whatsapp-ws-url, --whatsapp-ca-file, --whatsapp-cert-key).
+func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, error) {
+	log := a.log.With().Str("channel", "whatsapp").Logger()
+	devs, err := whatsapp.OpenDevices(ctx, a.db.SQL, string(a.db.Dialect), nil)
+	if err != nil {
+		return nil, err
+	}
+	cfg := whatsapp.Config{Devices: devs, Media: l.media, Settings: a.stores.settings, Logger: log}
+	switch {
+	case a.cfg.WhatsAppFake != "" && a.cfg.WhatsAppWSURL != "":
+		return nil, errors.New("--whatsapp-fake and --whatsapp-ws-url exclude each other")
+	case a.cfg.WhatsAppFake != "":
+		srv, err := fakewa.NewServer("127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		a.onClose(func(context.Context) error { return srv.Close() })
+		ln, err := net.Listen("tcp", a.cfg.WhatsAppFake)
+		if err != nil {
+			return nil, err
+		}
+		ctl := &http.Server{Handler: srv.Control(), ReadHeaderTimeout: 5 * time.Second}
+		// The app's routines group starts after the channels: the control API has its
+		// own, waited for once the server shut down.
+		serving := &goroutine.Group{}
+		serving.Go(func() {
+			if err := ctl.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error().Err(err).Msg("fake WhatsApp control API stopped")
+			}
+		})
+		a.onClose(func(ctx context.Context) error {
+			return errors.Join(ctl.Shutdown(ctx), serving.Wait(ctx))
+		})
+		if cfg.Endpoint, err = whatsapp.NewEndpoint(srv.Addr, srv.CertPEM, srv.RootKey); err != nil {
+			return nil, err
+		}
+		log.Warn().Str("server", srv.Addr).Str("control", ln.Addr().String()).Msg("WhatsApp is FAKE: connections talk to an in-process fake server (tests only)")
+	case a.cfg.WhatsAppWSURL != "":
+		u, err := url.Parse(a.cfg.WhatsAppWSURL)
+		if err != nil || u.Scheme != "wss" || u.Port() == "" {
+			return nil, fmt.Errorf("--whatsapp-ws-url %q: want wss://host:port/ws/chat", a.cfg.WhatsAppWSURL)
+		}
+		ca, err := os.ReadFile(a.cfg.WhatsAppCAFile)
+		if err != nil {
+			return nil, fmt.Errorf("--whatsapp-ca-file: %w", err)
+		}
+		raw, err := hex.DecodeString(a.cfg.WhatsAppCertKey)
+		if err != nil || len(raw) != 32 {
+			return nil, errors.New("--whatsapp-cert-key: want 64 hex digits")
+		}
+		if cfg.Endpoint, err = whatsapp.NewEndpoint(u.Host, ca, [32]byte(raw)); err != nil {
+			return nil, err
+		}
+		log.Warn().Str("server", u.Host).Msg("WhatsApp is FAKE: connections talk to another server (tests only)")
+	}
+	return whatsapp.NewFactory(cfg)
+}
