@@ -6,10 +6,12 @@
 // failure; the server is always stopped. Screenshots: e2e/screenshots/<flow>/.
 import { randomBytes } from 'node:crypto';
 import { launchBrowser } from './lib/browser.mjs';
-import { killAll, startServer } from './lib/server.mjs';
+import { existsSync } from 'node:fs';
+import { freePort, killAll, startServer } from './lib/server.mjs';
 import { inboxFlow } from './flows/inbox.mjs';
 import { responsiveFlow } from './flows/responsive.mjs';
 import { adminFlow } from './flows/admin.mjs';
+import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -18,6 +20,11 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `inbox flow (${lng}): web chat → accept → reply → transfer → accept → resolve`, run: (ctx) => inboxFlow({ ...ctx, lng }) })),
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
+  // The browser half needs the connections screen (web/src/features/connections).
+  ...(existsSync(new URL('../src/features/connections', import.meta.url))
+    ? [{ name: 'whatsapp flow (pt-BR): add a connection, QR dialog, the fake scans, card CONNECTED', run: (ctx) => whatsappFlow({ ...ctx, lng: 'pt-BR' }) }]
+    : []),
 ];
 
 process.on('exit', killAll);
@@ -52,7 +59,10 @@ let failed = 0;
 let server;
 let browser;
 try {
-  server = await startServer();
+  // WhatsApp connections talk to the in-process fake (nothing reaches WhatsApp).
+  const whatsappFake = `127.0.0.1:${await freePort()}`;
+  server = await startServer({ args: ['--whatsapp-fake', whatsappFake] });
+  server.whatsappFake = `http://${whatsappFake}`;
   console.log(`e2e: atende at ${server.base} (data ${server.dataDir}), web chat connection ${server.webchatConnectionId}`);
   browser = await launchBrowser();
   for (const test of selected) {

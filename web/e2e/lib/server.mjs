@@ -29,7 +29,8 @@ export function killAll() {
 }
 
 // startServer: opts.dataDir reuses a prepared folder (the benchmark seeds it first);
-// opts.seedDemo defaults to true; opts.env adds environment variables.
+// opts.seedDemo defaults to true; opts.env adds environment variables; opts.args adds
+// command-line arguments (e.g. --whatsapp-fake for the WhatsApp flow).
 export async function startServer(opts = {}) {
   const bin = opts.binary ?? process.env.ATENDE_BIN ?? defaultBinary;
   if (!existsSync(bin)) throw new Error(`${bin} not found: run \`make server\` first`);
@@ -41,6 +42,7 @@ export async function startServer(opts = {}) {
   const log = createWriteStream(logPath);
   const args = ['serve', '--data-dir', dataDir, '--http-addr', `127.0.0.1:${port}`, '--log-format', 'json', '--log-level', opts.logLevel ?? 'info'];
   if (opts.seedDemo !== false) args.push('--seed-demo');
+  if (opts.args) args.push(...opts.args);
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
   child.stdout.pipe(log);
   child.stderr.pipe(log);

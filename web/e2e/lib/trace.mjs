@@ -69,10 +69,87 @@ export function firstListRender(traceBuffer, { mark, listUrl }) {
   const render = clip(union(complete.filter((e) => renderNames.has(e.name)).map((e) => [e.ts, e.ts + e.dur])), start, end);
   const forced = intersect(js, render);
   const ms = (us) => Math.round(us / 10) / 100;
+  // The same in thread CPU time (tdur), which a loaded machine does not stretch: the
+  // outermost JS events' CPU, less that of the style and layout they forced, each taken
+  // in the share of its wall time that falls in the window.
+  const share = (e) => {
+    const a = Math.max(e.ts, start);
+    const b = Math.min(e.ts + e.dur, end);
+    return b > a && e.dur > 0 ? ((e.tdur ?? e.dur) * (b - a)) / e.dur : 0;
+  };
+  const outermost = (names) => {
+    const out = [];
+    let until = -Infinity;
+    for (const e of complete.filter((x) => names.has(x.name)).sort((x, y) => x.ts - y.ts)) {
+      if (e.ts + e.dur <= until) continue;
+      out.push(e);
+      until = e.ts + e.dur;
+    }
+    return out;
+  };
+  const jsTop = outermost(jsNames);
+  const inJs = (e) => jsTop.some((j) => j.ts <= e.ts && e.ts + e.dur <= j.ts + j.dur);
+  const jsCpu = jsTop.reduce((sum, e) => sum + share(e), 0);
+  const forcedCpu = outermost(renderNames).filter(inJs).reduce((sum, e) => sum + share(e), 0);
   return {
     windowMs: ms(end - start),
     scriptMs: ms(length(js) - length(forced)),
+    scriptCpuMs: ms(jsCpu - forcedCpu),
     forcedStyleLayoutMs: ms(length(forced)),
     styleLayoutMs: ms(length(render)),
+  };
+}
+
+// Categories for the phases: top-level tasks only (ThreadControllerImpl::RunTask, with
+// wall and thread time), light enough to leave on while frames are measured.
+export const taskCategories = ['toplevel', 'blink.user_timing'];
+
+// longTasks lists the renderer main thread's top-level tasks longer than overMs of wall
+// time, each with the CPU time the thread actually ran in it (the event's tdur). A long
+// task with little CPU is a thread that waited to be scheduled (a loaded machine), not
+// page work. Also returns the main thread's busy wall and CPU time over the trace, and,
+// for each user-timing mark named frameMark + <length ms> (the page marks the end of a
+// long frame), the wall and CPU time of the main-thread tasks inside that frame.
+export function longTasks(traceBuffer, { overMs = 50, frameMark = null } = {}) {
+  const parsed = JSON.parse(traceBuffer.toString('utf8'));
+  const events = Array.isArray(parsed) ? parsed : parsed.traceEvents;
+  const counts = new Map();
+  for (const e of events) if (e.ph === 'X') counts.set(`${e.pid}:${e.tid}`, (counts.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
+  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const main = mains.sort((a, b) => (counts.get(`${b.pid}:${b.tid}`) ?? 0) - (counts.get(`${a.pid}:${a.tid}`) ?? 0))[0];
+  if (!main) return { tasks: [], wallMs: 0, cpuMs: 0, frames: [] };
+  const runs = events
+    .filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask')
+    .sort((a, b) => a.ts - b.ts);
+  const top = [];
+  let end = -Infinity;
+  for (const e of runs) {
+    if (e.ts + e.dur <= end) continue; // nested in the previous top-level task
+    top.push(e);
+    end = e.ts + e.dur;
+  }
+  const ms = (us) => Math.round((us ?? 0) / 100) / 10;
+  const frames = [];
+  if (frameMark) {
+    for (const m of events.filter((e) => e.pid === main.pid && typeof e.name === 'string' && e.name.startsWith(frameMark) && e.ph !== 'e')) {
+      const frameMs = Number(m.name.slice(frameMark.length));
+      const lo = m.ts - frameMs * 1000;
+      let wall = 0;
+      let cpu = 0;
+      for (const e of top) {
+        const a = Math.max(e.ts, lo);
+        const b = Math.min(e.ts + e.dur, m.ts);
+        if (b <= a) continue;
+        wall += b - a;
+        cpu += ((e.tdur ?? 0) * (b - a)) / e.dur; // a task cut by the frame's edge: its share
+      }
+      frames.push({ frameMs, wallMs: ms(wall), cpuMs: ms(cpu) });
+    }
+  }
+  return {
+    frames,
+    tasks: top.filter((e) => e.dur > overMs * 1000).map((e) => ({ wallMs: ms(e.dur), cpuMs: ms(e.tdur) })),
+    wallMs: ms(top.reduce((s, e) => s + e.dur, 0)),
+    cpuMs: ms(top.reduce((s, e) => s + (e.tdur ?? 0), 0)),
   };
 }

@@ -1,8 +1,13 @@
 // Endpoint functions of spec section 7. Each is a thin typed call on the shared client.
 import { http } from './client';
 import type {
+  Announcement,
+  AnnouncementInput,
+  AnnouncementPage,
   AuthResponse,
+  ClosingStatus,
   Connection,
+  ConnectionInput,
   Contact,
   HistoryEntry,
   ID,
@@ -21,6 +26,10 @@ import type {
   User,
   UserInput,
   UserPage,
+  WabaTemplate,
+  WabaTemplateSend,
+  WabaEmbeddedConfig,
+  WabaEmbeddedSignup,
 } from './types';
 
 export const authApi = {
@@ -107,6 +116,16 @@ export const messagesApi = {
     form.append('medias', file, fileName);
     return http.post<Message | undefined>(`/messages/${ticketId}`, { form });
   },
+  // Multipart POST /messages/{ticketId} with several files (at most 10): one message per
+  // file, in order; body is the caption of the first. Answers one message or a list.
+  sendFiles: (ticketId: ID, files: File[], body = '', quotedMsgId?: ID | null): Promise<Message | Message[] | undefined> => {
+    const form = new FormData();
+    form.append('fromMe', 'true');
+    if (body) form.append('body', body);
+    if (quotedMsgId) form.append('quotedMsgId', String(quotedMsgId));
+    for (const f of files) form.append('medias', f, f.name);
+    return http.post<Message | Message[] | undefined>(`/messages/${ticketId}`, { form });
+  },
   whisper: (ticketId: ID, body: string): Promise<Message | undefined> =>
     http.post<Message | undefined>(`/messages/whisper/${ticketId}`, { body: { body, fromMe: true } }),
   askAI: (ticketId: ID, body: string): Promise<Message | undefined> =>
@@ -121,7 +140,9 @@ export interface ContactInput {
   number: string; // digits only
   email: string;
   extraInfo?: { id?: ID; name: string; value: string }[];
-  salesOpps?: Contact['salesOpps'];
+  // The whole list replaces the stored one: an item with a stored id keeps it, items
+  // without one are added, items left out are removed (a set closingStatus is final).
+  salesOpps?: { id?: ID; name: string; value: string; stage: string; closingStatus?: ClosingStatus }[];
 }
 
 export const contactsApi = {
@@ -177,6 +198,19 @@ export const quickAnswersApi = {
   remove: (id: ID): Promise<void> => http.delete<void>(`/quickAnswers/${id}`),
 };
 
+export const announcementsApi = {
+  // GET /announcements/ → {records, count, hasMore}, 20 a page, newest first;
+  // activeOnly asks for status=active (the top bar reads the first record).
+  search: (searchParam: string, pageNumber?: number, activeOnly = false): Promise<AnnouncementPage> =>
+    http.get<AnnouncementPage>('/announcements/', {
+      query: { searchParam: searchParam || undefined, pageNumber, status: activeOnly ? 'active' : undefined },
+    }),
+  create: (body: AnnouncementInput): Promise<Announcement> => http.post<Announcement>('/announcements', { body }),
+  update: (id: ID, body: AnnouncementInput): Promise<Announcement> =>
+    http.put<Announcement>(`/announcements/${id}`, { body }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/announcements/${id}`),
+};
+
 export const settingsApi = {
   list: (): Promise<Setting[]> => http.get<Setting[]>('/settings'),
   // PUT /settings/{key} {value}: 'enabled' | 'disabled'.
@@ -184,6 +218,62 @@ export const settingsApi = {
     http.put<Setting>(`/settings/${encodeURIComponent(key)}`, { body: { value } }),
 };
 
+// The connection form as multipart (docs/api.md "Connections"): queueIds as a JSON
+// list; images as greetingMedia / farewellMedia files.
+function connectionForm(body: ConnectionInput): FormData {
+  const form = new FormData();
+  form.append('name', body.name);
+  form.append('number', body.number);
+  form.append('isDefault', String(body.isDefault));
+  form.append('outChannel', String(body.outChannel));
+  form.append('dailyMax', String(body.dailyMax));
+  form.append('greetingMessage', body.greetingMessage);
+  form.append('farewellMessage', body.farewellMessage);
+  form.append('queueIds', JSON.stringify(body.queueIds));
+  if (body.removeGreetingMedia) form.append('removeGreetingMedia', 'true');
+  if (body.removeFarewellMedia) form.append('removeFarewellMedia', 'true');
+  if (body.greetingMedia) form.append('greetingMedia', body.greetingMedia, body.greetingMedia.name);
+  if (body.farewellMedia) form.append('farewellMedia', body.farewellMedia, body.farewellMedia.name);
+  return form;
+}
+
 export const connectionsApi = {
   list: (): Promise<Connection[]> => http.get<Connection[]>('/whatsapp/'),
+  get: (id: ID): Promise<Connection> => http.get<Connection>(`/whatsapp/${id}`),
+  create: (body: ConnectionInput): Promise<Connection> => http.post<Connection>('/whatsapp', { form: connectionForm(body) }),
+  update: (id: ID, body: ConnectionInput): Promise<Connection> =>
+    http.put<Connection>(`/whatsapp/${id}`, { form: connectionForm(body) }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/whatsapp/${id}`),
+  // Session: a new session (new QR code), disconnect, wipe the credentials.
+  renew: (id: ID): Promise<Connection> => http.post<Connection>(`/whatsappsession/${id}`),
+  disconnect: (id: ID): Promise<Connection> => http.delete<Connection>(`/whatsappsession/${id}`),
+  wipe: (id: ID): Promise<Connection> => http.delete<Connection>(`/whatsappcreds/${id}`),
+  // Cloud channels (their own server routes).
+  addWaba: (body: {
+    currWabaId: string;
+    currWabaPhoneId: string;
+    currPhoneNumber: string;
+    currVerifiedName: string;
+    currWabaToken: string;
+  }): Promise<unknown> => http.post<unknown>('/wacloudapi', { body }),
+  // Meta's embedded signup: what the browser needs to start it, then its result.
+  wabaEmbeddedConfig: (): Promise<WabaEmbeddedConfig> => http.get<WabaEmbeddedConfig>('/wacloudapi/embedded/config'),
+  addWabaEmbedded: (body: WabaEmbeddedSignup): Promise<Connection> => http.post<Connection>('/wacloudapi/embedded', { body }),
+  addFacebook: (body: { facebookUserId: string; facebookUserToken: string; addInstagram?: boolean }): Promise<unknown> =>
+    http.post<unknown>('/facebook', { body }),
+  addTelegram: (body: { name: string; token: string }): Promise<Connection> => http.post<Connection>('/telegram', { body }),
+  hubRegister: (connection: Connection): Promise<unknown> => http.post<unknown>('/hubregister/', { body: connection }),
+};
+
+// The chat's tag picker: POST /tags/sync replaces the ticket's whole tag set ([] clears
+// it) and answers the ticket with its new tags.
+export const ticketTagsApi = {
+  sync: (ticketId: ID, tagIds: ID[]): Promise<Ticket> => http.post<Ticket>('/tags/sync', { body: { ticketId, tags: tagIds } }),
+};
+
+// WABA template confirmation (spec sections 5, 7, 8).
+export const wabaApi = {
+  templates: (): Promise<{ templates: WabaTemplate[] }> => http.get<{ templates: WabaTemplate[] }>('/wabatemplates'),
+  sendTemplate: (body: WabaTemplateSend): Promise<{ providerId: string }> =>
+    http.post<{ providerId: string }>('/waba/sendtemplatemessage/', { body }),
 };

@@ -15,6 +15,7 @@ export const serverEvents = [
   'queue',
   'tags',
   'quickAnswer',
+  'announcement',
   'settings',
   'resync',
 ] as const;

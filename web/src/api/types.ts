@@ -177,6 +177,8 @@ export interface Message {
   quotedMsg?: QuotedMessage | null;
   ack: Ack | number;
   isDeleted?: boolean;
+  /** The channel refused it for good: never sent, never retried. */
+  failed?: boolean;
   createdAt: string;
   updatedAt?: string;
 }
@@ -199,6 +201,46 @@ export interface Connection {
   status: string;
   channel: Channel | string;
   isDefault?: boolean;
+  // The fields of the Connections page (spec section 3; docs/api.md "Connections").
+  outChannel?: boolean;
+  dailyMax?: number;
+  greetingMessage?: string;
+  farewellMessage?: string;
+  greetingMediaUrl?: string; // signed link to the greeting image
+  farewellMediaUrl?: string;
+  queues?: Pick<Queue, 'id' | 'name' | 'color'>[];
+  qrcode?: string;
+  retries?: number;
+  updatedAt?: string;
+}
+
+// The connection form of POST/PUT /whatsapp, sent as multipart.
+export interface ConnectionInput {
+  name: string;
+  number: string;
+  isDefault: boolean;
+  outChannel: boolean;
+  dailyMax: number;
+  greetingMessage: string;
+  farewellMessage: string;
+  queueIds: ID[];
+  greetingMedia?: File | null; // a new greeting image
+  farewellMedia?: File | null;
+  removeGreetingMedia?: boolean;
+  removeFarewellMedia?: boolean;
+}
+
+// Realtime "whatsapp" (a connection created, changed or removed) and
+// "whatsappSession" (its session status, from the connection actor).
+export interface ConnectionEvent {
+  action: 'create' | 'update' | 'delete';
+  whatsapp?: Connection;
+  whatsappId?: ID;
+}
+
+export interface ConnectionSessionEvent {
+  action: 'update';
+  session: { id: ID; status: string; qrcode?: string; number?: string; updatedAt?: string };
 }
 
 export interface HistoryEntry {
@@ -243,11 +285,10 @@ export interface AppMessageEvent {
   seq?: number;
 }
 
-export interface ContactEvent {
-  action: 'update' | 'delete';
-  contact: Contact;
-  seq?: number;
-}
+// The server sends the contact on create and update, only its id on delete.
+export type ContactEvent =
+  | { action: 'create' | 'update'; contact: Contact; seq?: number }
+  | { action: 'delete'; contactId: ID; seq?: number };
 
 // Reference-data events (server: transport/http users.go, queues.go, tags.go,
 // quickanswers.go, settings.go): create/update carry the record, delete its id.
@@ -272,6 +313,40 @@ export interface TagEvent {
   seq?: number;
 }
 
+// Announcement (server: transport/http/announcements.go): priority 1 red, 2 orange,
+// 3 grey; status true = active (the top bar shows the newest active one).
+export interface Announcement {
+  id: ID;
+  title: string;
+  text: string;
+  priority: 1 | 2 | 3;
+  mediaPath: string;
+  mediaName: string;
+  status: boolean;
+  createdAt: string;
+  updatedAt?: string;
+}
+
+export interface AnnouncementPage {
+  records: Announcement[];
+  count: number;
+  hasMore: boolean;
+}
+
+export interface AnnouncementInput {
+  title: string;
+  text: string;
+  priority: 1 | 2 | 3;
+  status: boolean;
+}
+
+export interface AnnouncementEvent {
+  action: 'create' | 'update' | 'delete';
+  announcement?: Announcement;
+  announcementId?: ID;
+  seq?: number;
+}
+
 export interface QuickAnswerEvent {
   action: 'create' | 'update' | 'delete';
   quickAnswer?: QuickAnswer;
@@ -288,4 +363,45 @@ export interface SettingEvent {
 export interface ResyncEvent {
   reason: string;
   seq?: number;
+}
+
+// GET /wacloudapi/embedded/config (server: transport/channel/waba/embedded.go): the
+// Meta app id and embedded signup configuration id (FB.login config_id); enabled is
+// false (and the ids empty) while the server lacks META_APP_ID, META_APP_SECRET or
+// META_CONFIG_ID.
+export interface WabaEmbeddedConfig {
+  appId: string;
+  configId: string;
+  enabled: boolean;
+}
+
+// POST /wacloudapi/embedded: the code of FB.login and the ids of the
+// WA_EMBEDDED_SIGNUP message; pin (six digits) is optional — the server picks one.
+export interface WabaEmbeddedSignup {
+  code: string;
+  wabaId: string;
+  phoneNumberId: string;
+  pin?: string;
+}
+
+// An approved WABA message template (HSM), as GET /wabatemplates lists it
+// (server: transport/channel/waba/api.go).
+export interface WabaTemplate {
+  id: string;
+  templateName: string;
+  language: string;
+  category: string;
+  whatsappId: ID; // the WABA connection whose business account has it
+}
+
+// POST /waba/sendtemplatemessage/: the body placeholders {{1}}…{{4}} take contactName,
+// patientName, attendantName and dateTime, in that order.
+export interface WabaTemplateSend {
+  templateId: string;
+  contactName: string;
+  patientName: string;
+  attendantName: string;
+  dateTime: string;
+  lcontactId: ID;
+  lticketId: ID;
 }

@@ -6,8 +6,9 @@
 
 type Subscribe = (onChange: () => void) => () => void;
 
-const raf: (cb: () => void) => unknown =
-  typeof requestAnimationFrame === 'function' ? (cb) => requestAnimationFrame(cb) : (cb) => setTimeout(cb, 16);
+// raf: the next animation frame, or ~16 ms where there are none (tests, workers).
+export const raf = (cb: () => void): unknown =>
+  typeof requestAnimationFrame === 'function' ? requestAnimationFrame(() => cb()) : setTimeout(cb, 16);
 
 // frameBatched wraps a store's subscribe: however many changes happen before the next
 // frame, the listener is called once, in that frame.

@@ -25,6 +25,8 @@ export const actions = {
   manageTags: 'tags:manage',
   manageQuickAnswers: 'quick-answers:manage',
   manageSettings: 'settings:manage',
+  manageAnnouncements: 'announcements:manage',
+  manageConnections: 'connections:manage',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

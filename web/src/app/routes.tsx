@@ -13,11 +13,13 @@ const LoginPage = lazy(() => import('../features/login/LoginPage'));
 const UpgradeInfoPage = lazy(() => import('../features/upgrade/UpgradeInfoPage'));
 const PlaceholderPage = lazy(() => import('../features/placeholder/PlaceholderPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
+const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const QuickAnswersPage = lazy(() => import('../features/quickAnswers/QuickAnswersPage'));
 const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TagsPage = lazy(() => import('../features/tags/TagsPage'));
+const AnnouncementsPage = lazy(() => import('../features/announcements/AnnouncementsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -25,7 +27,6 @@ function Lazy({ children }: { children: ReactNode }) {
 
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['connections', 'connections'],
   ['catalog', 'catalog'],
   ['scheduledMessages', 'scheduledMessages'],
   ['Bots', 'bots'],
@@ -41,7 +42,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['chats/:id?', 'chats'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
-  ['announcements', 'announcements'],
   ['waitpanel', 'waitPanel'],
   ['ClientMap', 'clientMap'],
   ['LeafletMap', 'leafletMap'],
@@ -102,6 +102,8 @@ export const routes: RouteObject[] = [
               ['Settings', SettingsPage],
               ['Queues', QueuesPage],
               ['Tags', TagsPage],
+              ['connections', ConnectionsPage],
+              ['announcements', AnnouncementsPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

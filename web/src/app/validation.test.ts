@@ -1,4 +1,5 @@
-import { contactRules, queueErrors, quickAnswerRules, serverFieldKey, tagRules, userRules, validate } from './validation';
+import { ApiError } from '../api/errors';
+import { announcementRules, contactRules, mapServerFields, queueErrors, quickAnswerRules, serverFieldKey, tagRules, userRules, validate } from './validation';
 
 describe('contact form rules', () => {
   it.each([
@@ -90,5 +91,22 @@ describe('tag and quick answer rules', () => {
     expect(serverFieldKey('Invalid time')).toBe('validation.invalidTime');
     expect(serverFieldKey('Already exists')).toBe('validation.alreadyExists');
     expect(serverFieldKey('Invalid value')).toBe('validation.invalidValue');
+  });
+
+  it.each([
+    [{ title: '', text: '' }, { title: 'validation.required', text: 'validation.required' }],
+    // 100 emoji: 200 UTF-16 units, 100 runes as the server counts them.
+    [{ title: '📣'.repeat(100), text: 'Olá' }, {}],
+    [{ title: '📣'.repeat(101), text: 'Olá' }, { title: 'validation.tooLong' }],
+    [{ title: 'Aviso', text: '😀'.repeat(4096) }, {}],
+  ])('announcement %j → %j', (values, want) => {
+    expect(validate(values, announcementRules)).toEqual(want);
+  });
+
+  it('maps server field errors onto the allowed fields only', () => {
+    const err = new ApiError(400, 'ERR_VALIDATION', undefined, { title: 'Too Long!', other: 'Required', text: '???' });
+    expect(mapServerFields(err, ['title', 'text'])).toEqual({ title: 'validation.tooLong' });
+    expect(mapServerFields(new ApiError(500), ['title'])).toBeNull();
+    expect(mapServerFields(new Error('x'), ['title'])).toBeNull();
   });
 });

@@ -1,6 +1,8 @@
 // Form rules of spec section 5 and the generic messages. A rule returns an i18n key of
 // `validation.*` or null. The server applies the same rules and answers ERR_VALIDATION
 // with fields like {name: 'Too Short!'}: serverFieldKey maps those texts to the same keys.
+import { isApiError } from '../api/errors';
+
 export type ValidationKey =
   | 'validation.required'
   | 'validation.tooShort'
@@ -66,6 +68,19 @@ export function serverFieldKey(text: string): ValidationKey | null {
   return serverTexts[text] ?? null;
 }
 
+// mapServerFields turns an ERR_VALIDATION answer's fields into the form's messages,
+// keeping only the fields the form shows (allowed) and the texts it knows; null when
+// the error carries no fields.
+export function mapServerFields<F extends string>(err: unknown, allowed: readonly F[]): Partial<Record<F, ValidationKey>> | null {
+  if (!isApiError(err) || !err.fields) return null;
+  const mapped: Partial<Record<F, ValidationKey>> = {};
+  for (const [k, v] of Object.entries(err.fields)) {
+    const key = serverFieldKey(v);
+    if (key && (allowed as readonly string[]).includes(k)) mapped[k as F] = key;
+  }
+  return mapped;
+}
+
 // The contact form (spec section 5): name required 2–50, number 8–50, email valid.
 export const contactRules = {
   name: [required, length(2, 50)],
@@ -81,6 +96,17 @@ export const rawLength =
   (min: number, max: number): Rule =>
   (v) => {
     const n = runes(v);
+    if (n === 0) return null;
+    if (n < min) return 'validation.tooShort';
+    if (n > max) return 'validation.tooLong';
+    return null;
+  };
+
+// runeLength is length() counting as the server does (runes of the trimmed value).
+export const runeLength =
+  (min: number, max: number): Rule =>
+  (v) => {
+    const n = runes(v.trim());
     if (n === 0) return null;
     if (n < min) return 'validation.tooShort';
     if (n > max) return 'validation.tooLong';
@@ -160,4 +186,11 @@ export const tagRules = {
 export const quickAnswerRules = {
   shortcut: [(v: string) => required(v.replace(/^\s*\//, '')), length(1, 50)],
   message: [required, length(1, longTextMax)],
+};
+
+// Announcements: title required 1–100, text required up to 4096 characters, both
+// counted in runes as the server does.
+export const announcementRules = {
+  title: [required, runeLength(1, 100)],
+  text: [required, runeLength(1, longTextMax)],
 };

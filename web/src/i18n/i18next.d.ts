@@ -1,8 +1,10 @@
 // Keys are type-checked against the default locale (pt-BR).
 import 'i18next';
+import type announcements from './locales/pt-BR/announcements.json';
 import type backendErrors from './locales/pt-BR/backendErrors.json';
 import type chat from './locales/pt-BR/chat.json';
 import type common from './locales/pt-BR/common.json';
+import type connections from './locales/pt-BR/connections.json';
 import type contacts from './locales/pt-BR/contacts.json';
 import type layout from './locales/pt-BR/layout.json';
 import type login from './locales/pt-BR/login.json';
@@ -21,9 +23,11 @@ declare module 'i18next' {
     returnNull: false;
     resources: {
       translation: {
+        announcements: typeof announcements;
         backendErrors: typeof backendErrors;
         chat: typeof chat;
         common: typeof common;
+        connections: typeof connections;
         contacts: typeof contacts;
         layout: typeof layout;
         login: typeof login;

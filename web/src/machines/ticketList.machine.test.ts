@@ -1,7 +1,15 @@
 import { createActor, fromPromise } from 'xstate';
-import { belongs, emptyFilters, ticketListMachine, type FetchPageInput, type ListSpec } from './ticketList.machine';
+import {
+  applyLive,
+  belongs,
+  emptyFilters,
+  ticketListMachine,
+  type FetchPageInput,
+  type ListSpec,
+  type LiveListEvent,
+} from './ticketList.machine';
 import { TicketStore } from './ticketStore';
-import type { Ticket, TicketPage } from '../api/types';
+import type { ID, Ticket, TicketPage } from '../api/types';
 
 const me = 1;
 
@@ -151,6 +159,134 @@ describe('ticket list machine', () => {
     await ready();
     actor.send({ type: 'list.contact', action: 'update', contact: { id: 2, name: 'New', number: '1', email: '' } });
     expect(store.get(2)?.contact?.name).toBe('New');
+  });
+});
+
+// The rule one event at a time, written plainly: the reference list.batch must match.
+function placeOne(ctx: { spec: ListSpec; store: TicketStore; ids: ID[]; count: number; hasMore: boolean }, ev: LiveListEvent) {
+  const full = { ...ctx, filters: emptyFilters, userId: me };
+  if (ev.type === 'list.contact') return;
+  let tk: Ticket | undefined;
+  if (ev.type === 'list.message') {
+    tk = ev.event.ticket
+      ? ctx.store.upsert(ev.event.ticket)
+      : ctx.store.patch(ev.event.message.ticketId, { lastMessage: ev.event.message.body, updatedAt: ev.event.message.createdAt });
+  } else {
+    const id = ev.event.ticket?.id ?? ev.event.ticketId!;
+    if (ev.event.action === 'delete') {
+      if (ctx.ids.includes(id)) {
+        ctx.ids = ctx.ids.filter((x) => x !== id);
+        ctx.count = Math.max(0, ctx.count - 1);
+      }
+      return;
+    }
+    tk = ev.event.action === 'updateUnread' ? ctx.store.patch(id, { unreadMessages: 0 }) : ctx.store.upsert(ev.event.ticket!);
+  }
+  if (!tk) return;
+  const had = ctx.ids.includes(tk.id);
+  const keep = ctx.spec.search ? had : belongs(tk, full);
+  const rest = ctx.ids.filter((x) => x !== tk.id);
+  if (keep) {
+    let i = 0;
+    while (i < rest.length && (ctx.store.get(rest[i])?.updatedAt ?? '') > tk.updatedAt) i++;
+    if (i === rest.length && ctx.hasMore && !had) {
+      ctx.count++;
+      return;
+    }
+    ctx.ids = [...rest.slice(0, i), tk.id, ...rest.slice(i)];
+    if (!had) ctx.count++;
+  } else if (had) {
+    ctx.ids = rest;
+    ctx.count = Math.max(0, ctx.count - 1);
+  }
+}
+
+// A small deterministic PRNG (mulberry32), so a failure names its seed.
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('list.batch (applyLive)', () => {
+  const at = (m: number) => `2026-11-22T10:${String(m).padStart(2, '0')}:00Z`;
+
+  function scenario(seed: number, spec: ListSpec) {
+    const r = rng(seed);
+    const pick = <T,>(xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
+    const tickets: Ticket[] = [];
+    for (let id = 1; id <= 25; id++) tickets.push(t(id, { status: pick(['pending', 'open'] as const), updatedAt: at(Math.floor(r() * 20)), unreadMessages: 1 }));
+    const shown = tickets
+      .filter((x) => spec.search || x.status === 'pending')
+      .filter(() => r() < 0.7)
+      .sort((a, b) => (a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : a.id - b.id));
+    const events: LiveListEvent[] = [];
+    for (let i = 0; i < 40; i++) {
+      const id = 1 + Math.floor(r() * 28); // 26..28: tickets no list has seen
+      const k = r();
+      if (k < 0.5) events.push({ type: 'list.ticket', event: { action: 'update', ticket: t(id, { status: pick(['pending', 'open', 'closed'] as const), updatedAt: at(Math.floor(r() * 30)) }) } });
+      else if (k < 0.6) events.push({ type: 'list.ticket', event: { action: 'delete', ticketId: id } });
+      else if (k < 0.7) events.push({ type: 'list.ticket', event: { action: 'updateUnread', ticketId: id } });
+      else if (k < 0.9)
+        events.push({ type: 'list.message', event: { action: 'create', message: { id: i, ticketId: id, body: `m${i}`, fromMe: false, ack: 0, createdAt: at(Math.floor(r() * 30)) } } });
+      else events.push({ type: 'list.contact', action: 'update', contact: { id, name: `c${i}`, number: '1', email: '' } });
+    }
+    const hasMore = r() < 0.5;
+    const fresh = () => {
+      const store = new TicketStore();
+      store.upsertMany(tickets);
+      return { spec, filters: emptyFilters, userId: me, store, ids: shown.map((x) => x.id), count: shown.length + (hasMore ? 10 : 0), hasMore };
+    };
+    return { events, fresh };
+  }
+
+  for (const spec of [{ status: 'pending' as const }, { search: true }]) {
+    it(`does what the events would do one at a time (${spec.status ?? 'search'}, 200 random batches)`, () => {
+      for (let seed = 1; seed <= 200; seed++) {
+        const { events, fresh } = scenario(seed, spec);
+        const want = fresh();
+        for (const ev of events) placeOne(want, ev);
+        const ctx = fresh();
+        const got = { ids: ctx.ids, count: ctx.count, ...applyLive(ctx, events) };
+        expect({ seed, ids: got.ids, count: got.count }).toEqual({ seed, ids: want.ids, count: want.count });
+      }
+    });
+  }
+
+  it('applies a frame of events in one snapshot', async () => {
+    const tickets = Array.from({ length: 40 }, (_, i) => t(i + 1));
+    const { actor, ready, ids } = build({ status: 'pending' }, [{ tickets: [...tickets].reverse(), count: 40, hasMore: true }]);
+    await ready();
+    let snapshots = 0;
+    const sub = actor.subscribe(() => snapshots++);
+    actor.send({
+      type: 'list.batch',
+      events: [
+        { type: 'list.ticket', event: { action: 'update', ticket: t(3, { updatedAt: '2026-11-22T11:00:00Z' }) } },
+        { type: 'list.ticket', event: { action: 'update', ticket: t(7, { updatedAt: '2026-11-22T11:01:00Z' }) } },
+        { type: 'list.ticket', event: { action: 'delete', ticketId: 40 } },
+        { type: 'list.ticket', event: { action: 'update', ticket: t(99, { updatedAt: '2026-11-22T09:00:00Z' }) } },
+      ],
+    });
+    sub.unsubscribe();
+    expect(snapshots).toBe(1);
+    expect(ids().slice(0, 4)).toEqual([7, 3, 39, 38]);
+    expect(ids()).not.toContain(40);
+    // 99 is older than every loaded row and more pages are due: counted, not shown.
+    expect(ids()).not.toContain(99);
+    expect(ids()).toHaveLength(39);
+    expect(actor.getSnapshot().context.count).toBe(40);
+  });
+
+  it('leaves ids alone when no event concerns the list', () => {
+    const store = new TicketStore();
+    store.upsertMany([t(1), t(2)]);
+    const ctx = { spec: { status: 'pending' as const }, filters: emptyFilters, userId: me, store, ids: [2, 1], count: 2, hasMore: false };
+    expect(applyLive(ctx, [{ type: 'list.ticket', event: { action: 'update', ticket: t(5, { status: 'closed' }) } }])).toEqual({});
+    expect(applyLive(ctx, [{ type: 'list.ticket', event: { action: 'delete', ticketId: 9 } }])).toEqual({});
   });
 });
 

@@ -4,10 +4,16 @@
 //   loading ──page 1──▶ ready ──list.nextPage (hasMore)──▶ loadingMore ──▶ ready
 //   any ──list.setFilters | list.refresh | list.resync──▶ loading (page 1 again)
 //   any ──list.ticket | list.message | list.contact──▶ same state, list patched in place
+//   any ──list.batch (those three, many at once)──▶ same state, one new ids array
 //
 // Live events never refetch: a ticket that now matches the list's status and filters
 // is put in order by updatedAt (newest first), one that no longer matches leaves, and
 // `count` follows. A search list only updates rows it already shows.
+//
+// The tickets themselves live in the TicketStore (the id → ticket map); the context
+// holds only the ordered ids. The UI feeds socket events in as one list.batch per
+// animation frame (features/tickets/liveBatch.ts): applyLive walks the ids once per
+// batch, however many events it holds, instead of copying the array once per event.
 import { assign, fromPromise, setup } from 'xstate';
 import type { AppMessageEvent, Contact, ID, Ticket, TicketEvent, TicketPage, TicketStatus } from '../api/types';
 import { ticketStore as defaultStore, type TicketStore } from './ticketStore';
@@ -62,7 +68,15 @@ export type TicketListEvent =
   | { type: 'list.setFilters'; filters: TicketFilters }
   | { type: 'list.ticket'; event: TicketEvent }
   | { type: 'list.message'; event: AppMessageEvent }
-  | { type: 'list.contact'; contact: Contact; action: 'update' | 'delete' };
+  | { type: 'list.contact'; contact: Contact; action: 'update' }
+  | { type: 'list.batch'; events: LiveListEvent[] };
+
+// The live events, which patch the list in place (a ticket 'reload' is not one: it
+// refetches, and is sent on its own).
+export type LiveListEvent =
+  | { type: 'list.ticket'; event: TicketEvent }
+  | { type: 'list.message'; event: AppMessageEvent }
+  | { type: 'list.contact'; contact: Contact; action: 'update' };
 
 // belongs says whether the list, as filtered, shows the ticket.
 export function belongs(t: Ticket, ctx: Pick<TicketListContext, 'spec' | 'filters' | 'userId'>): boolean {
@@ -82,24 +96,98 @@ function newer(a: Ticket | undefined, b: Ticket): boolean {
   return !!a && a.updatedAt > b.updatedAt;
 }
 
-// place returns ids with t at its updatedAt position (or without it when it left).
-function place(ctx: TicketListContext, t: Ticket): { ids: ID[]; count: number } {
-  const had = ctx.ids.includes(t.id);
-  const keep = ctx.spec.search ? had : belongs(t, ctx);
-  let ids = had ? ctx.ids.filter((id) => id !== t.id) : ctx.ids;
-  let count = ctx.count;
-  if (keep) {
-    let i = 0;
-    while (i < ids.length && newer(ctx.store.get(ids[i]), t)) i++;
-    // A ticket older than every loaded row, with more pages to come, arrives with them.
-    if (i === ids.length && ctx.hasMore && !had) return { ids: ctx.ids, count: count + 1 };
-    ids = [...ids.slice(0, i), t.id, ...ids.slice(i)];
-    if (!had) count++;
-  } else if (had) {
-    count = Math.max(0, count - 1);
-  } else {
-    ids = ctx.ids;
+type LiveContext = Pick<TicketListContext, 'spec' | 'filters' | 'userId' | 'store' | 'ids' | 'count' | 'hasMore'>;
+
+// touch applies one live event to the store and says which ticket it concerns: the
+// ticket as it now is, or `deleted` when it is gone. Null: nothing for the list.
+function touch(store: TicketStore, ev: LiveListEvent): { id: ID; ticket?: Ticket; deleted?: true } | null {
+  if (ev.type === 'list.contact') {
+    store.patchContact(ev.contact);
+    return null;
   }
+  if (ev.type === 'list.message') {
+    const { ticket, message } = ev.event;
+    let t: Ticket | undefined;
+    if (ticket) t = store.upsert(ticket);
+    else if (ev.event.action === 'create') t = store.patch(message.ticketId, { lastMessage: message.body, updatedAt: message.createdAt });
+    return t ? { id: t.id, ticket: t } : null;
+  }
+  const e = ev.event;
+  const id = e.ticket?.id ?? e.ticketId;
+  if (id == null || e.action === 'reload') return null;
+  if (e.action === 'delete') return { id, deleted: true };
+  if (e.action === 'updateUnread') {
+    const t = store.patch(id, { unreadMessages: 0 });
+    return t ? { id, ticket: t } : null;
+  }
+  return e.ticket ? { id, ticket: store.upsert(e.ticket) } : null;
+}
+
+// applyLive applies live events, in order, to a list: what each does is what it would
+// do alone (a ticket that matches goes to its updatedAt place, newest first; one that
+// no longer matches leaves; one older than every loaded row, with pages still to come,
+// is only counted: it arrives with its page), but the ids are rebuilt once: the rows
+// the events left alone keep their order, and the touched ones that stay are merged in
+// by updatedAt (between equal times, the later event above). Returns only what changed.
+export function applyLive(ctx: LiveContext, events: readonly LiveListEvent[]): Partial<Pick<TicketListContext, 'ids' | 'count'>> {
+  let members: Set<ID> | null = null; // the list's ids as the events so far left it
+  const inList = (id: ID) => (members ??= new Set(ctx.ids)).has(id);
+  const placed = new Map<ID, Ticket>(); // touched and in the list, in event order
+  const gone = new Set<ID>(); // touched and out of the list
+  let count = ctx.count;
+  // True when every row in the list is newer than t (the oldest untouched row is the
+  // last untouched id: the list is in updatedAt order).
+  const olderThanAll = (t: Ticket) => {
+    for (let j = ctx.ids.length - 1; j >= 0; j--) {
+      const id = ctx.ids[j];
+      if (placed.has(id) || gone.has(id)) continue;
+      if (!newer(ctx.store.get(id), t)) return false;
+      break;
+    }
+    for (const p of placed.values()) if (!newer(p, t)) return false;
+    return true;
+  };
+  const leave = (id: ID) => {
+    members!.delete(id);
+    placed.delete(id);
+    gone.add(id);
+    count = Math.max(0, count - 1);
+  };
+  for (const ev of events) {
+    const hit = touch(ctx.store, ev);
+    if (!hit) continue;
+    const { id, ticket: t } = hit;
+    const had = inList(id);
+    if (!t) {
+      if (had) leave(id);
+      continue;
+    }
+    const keep = ctx.spec.search ? had : belongs(t, ctx);
+    if (keep) {
+      if (!had && ctx.hasMore && olderThanAll(t)) {
+        count++;
+        continue;
+      }
+      members!.add(id);
+      placed.delete(id); // re-inserted last: the latest event wins ties
+      placed.set(id, t);
+      gone.delete(id);
+      if (!had) count++;
+    } else if (had) {
+      leave(id);
+    }
+  }
+  if (placed.size === 0 && gone.size === 0) return count === ctx.count ? {} : { count };
+  const rest = ctx.ids.filter((id) => !placed.has(id) && !gone.has(id));
+  const incoming = [...placed.values()].map((t, order) => ({ t, order }));
+  incoming.sort((a, b) => (a.t.updatedAt === b.t.updatedAt ? b.order - a.order : a.t.updatedAt > b.t.updatedAt ? -1 : 1));
+  const ids: ID[] = [];
+  let j = 0;
+  for (const { t } of incoming) {
+    while (j < rest.length && newer(ctx.store.get(rest[j]), t)) ids.push(rest[j++]);
+    ids.push(t.id);
+  }
+  while (j < rest.length) ids.push(rest[j++]);
   return { ids, count };
 }
 
@@ -146,34 +234,12 @@ export const ticketListMachine = setup({
       };
     }),
     setError: assign({ error: (_, params: { error: unknown }) => params.error }),
-    onTicket: assign(({ context, event }) => {
-      if (event.type !== 'list.ticket') return {};
-      const e = event.event;
-      const id = e.ticket?.id ?? e.ticketId;
-      if (id == null) return {};
-      if (e.action === 'delete') {
-        if (!context.ids.includes(id)) return {};
-        return { ids: context.ids.filter((x) => x !== id), count: Math.max(0, context.count - 1) };
-      }
-      if (e.action === 'updateUnread') {
-        const t = context.store.patch(id, { unreadMessages: 0 });
-        return t ? place(context, t) : {};
-      }
-      if (!e.ticket) return {};
-      return place(context, context.store.upsert(e.ticket));
+    // One live event, or a batch of them (list.batch): see applyLive.
+    applyLive: assign(({ context, event }) => {
+      if (event.type === 'list.batch') return applyLive(context, event.events);
+      if (event.type === 'list.ticket' || event.type === 'list.message' || event.type === 'list.contact') return applyLive(context, [event]);
+      return {};
     }),
-    onMessage: assign(({ context, event }) => {
-      if (event.type !== 'list.message') return {};
-      const { ticket, message } = event.event;
-      let t: Ticket | undefined;
-      if (ticket) t = context.store.upsert(ticket);
-      else if (event.event.action === 'create')
-        t = context.store.patch(message.ticketId, { lastMessage: message.body, updatedAt: message.createdAt });
-      return t ? place(context, t) : {};
-    }),
-    onContact: ({ context, event }) => {
-      if (event.type === 'list.contact' && event.action === 'update') context.store.patchContact(event.contact);
-    },
   },
 }).createMachine({
   id: 'ticketList',
@@ -197,10 +263,11 @@ export const ticketListMachine = setup({
     // 'reload' asks every list to fetch again (spec section 4, live events).
     'list.ticket': [
       { guard: 'isReload', target: '.loading', actions: 'reset' },
-      { actions: 'onTicket' },
+      { actions: 'applyLive' },
     ],
-    'list.message': { actions: 'onMessage' },
-    'list.contact': { actions: 'onContact' },
+    'list.message': { actions: 'applyLive' },
+    'list.contact': { actions: 'applyLive' },
+    'list.batch': { actions: 'applyLive' },
   },
   states: {
     loading: {

@@ -1,6 +1,7 @@
 // Header of the conversation: back to /tickets, the contact, and the ticket actions of
 // spec section 2 driven by the ticket lifecycle machine (return, resolve, reopen, accept,
-// transfer, delete with ticket-options:deleteTicket, history).
+// transfer, delete with ticket-options:deleteTicket, history) and, on WABA tickets, the
+// template confirmation.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -20,6 +21,7 @@ import { TransferModal } from '../tickets/TransferModal';
 import { ChannelMark } from '../tickets/ChannelMark';
 import type { Ticket } from '../../api/types';
 import { HistoryModal } from './HistoryModal';
+import { TemplateConfirmModal } from './TemplateConfirmModal';
 import { HeaderActions, HeaderBar, HeaderContact, HeaderName, HeaderSub } from './style';
 
 export function ChatHeader({
@@ -41,6 +43,7 @@ export function ChatHeader({
   const [transferOpen, setTransferOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [templateOpen, setTemplateOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
   // On a phone the secondary actions fold into a menu so the contact name keeps room.
   const compact = useMediaQuery('(max-width: 477px)');
@@ -66,7 +69,7 @@ export function ChatHeader({
   }, [actor, navigate, onTicketChanged, t]);
 
   const contact = ticket.contact;
-  type Act = { key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'history' | 'delete'; icon: IconName; run: () => void };
+  type Act = { key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'history' | 'delete'; icon: IconName; run: () => void };
   const primary: Act[] = [];
   const secondary: Act[] = [];
   if (state === 'pending') primary.push({ key: 'accept', icon: 'check', run: () => actor.send({ type: 'ticket.accept' }) });
@@ -76,6 +79,7 @@ export function ChatHeader({
   }
   if (state === 'closed') primary.push({ key: 'reopen', icon: 'replay', run: () => actor.send({ type: 'ticket.reopen' }) });
   if (state !== 'closed') secondary.push({ key: 'transfer', icon: 'swap', run: () => setTransferOpen(true) });
+  if (ticket.channel === 'waba') secondary.push({ key: 'template', icon: 'send', run: () => setTemplateOpen(true) });
   secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
   if (can(perms.deleteTicket)) secondary.push({ key: 'delete', icon: 'delete', run: () => setDeleteOpen(true) });
 
@@ -153,6 +157,7 @@ export function ChatHeader({
         {t('chat.deleteTicket.body')}
       </ConfirmDialog>
       <HistoryModal ticketId={ticket.id} open={historyOpen} onClose={() => setHistoryOpen(false)} />
+      {templateOpen && <TemplateConfirmModal ticket={ticket} attendantName={user.name} onClose={() => setTemplateOpen(false)} />}
     </HeaderBar>
   );
 }

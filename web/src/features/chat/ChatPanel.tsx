@@ -15,12 +15,13 @@ import { toast } from '../../components/toast/toastStore';
 import { Splash } from '../../components/Splash';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { messagesApi } from '../../api/endpoints';
-import type { AppMessageEvent, ContactEvent, ID, Message, TicketEvent } from '../../api/types';
+import type { AppMessageEvent, ContactEvent, ID, Message, Ticket, TicketEvent } from '../../api/types';
 import { liveChatMachine } from './liveChat';
 import { ChatHeader } from './ChatHeader';
 import { MessageList } from './MessageList';
 import { Composer, useComposer } from './Composer';
 import { ContactDrawer } from './ContactDrawer';
+import { TagPicker } from './TagPicker';
 import { TranslateDialog } from './TranslateDialog';
 import { ChatColumn, ChatFrame, ErrorBox } from './style';
 
@@ -72,6 +73,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
   const onReply = useCallback((m: Message) => composer.send({ type: 'composer.reply', message: m }), [composer]);
   const onDelete = useCallback((m: Message) => setDeleting(m), []);
   const onTranslate = useCallback((m: Message) => setTranslating(m), []);
+  const onTicketChanged = useCallback((next: Ticket) => chat.send({ type: 'chat.ticketChanged', ticket: next }), [chat]);
   const loadOlder = useCallback(() => chat.send({ type: 'chat.loadOlder' }), [chat]);
 
   if (loading && !ticket) return <Splash />;
@@ -83,9 +85,10 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
       <ChatColumn>
         <ChatHeader
           ticket={ticket}
-          onTicketChanged={(next) => chat.send({ type: 'chat.ticketChanged', ticket: next })}
+          onTicketChanged={onTicketChanged}
           onToggleContact={() => setDrawerOpen(!showDrawer)}
         />
+        <TagPicker ticket={ticket} onTicketChanged={onTicketChanged} />
         <MessageList
           messages={messages}
           hasMore={hasMore}
@@ -95,7 +98,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
           onDelete={onDelete}
           onTranslate={onTranslate}
         />
-        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} />
+        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} />
       </ChatColumn>
       {showDrawer && ticket.contact && (
         <ContactDrawer contact={ticket.contact} overlay={!wide} onClose={() => setDrawerOpen(false)} />

@@ -172,4 +172,76 @@ describe('Composer', () => {
     );
     expect(input()).toHaveValue('oi');
   });
+
+  describe('files', () => {
+    const fileInput = () => document.querySelector<HTMLInputElement>('input[type="file"]')!;
+    const png = (name = 'foto.png', size = 3) => new File(['x'.repeat(size)], name, { type: 'image/png' });
+
+    it('lists the chosen files with remove, and sends them with the text as caption', async () => {
+      const { calls } = mockFetch(route('POST', '/messages/9', { status: 201, body: [{ id: 1 }, { id: 2 }] }));
+      renderWithProviders(<Harness status="open" />);
+      expect(fileInput()).toHaveAttribute('multiple');
+      await userEvent.upload(fileInput(), [png('a.png'), png('b.pdf'), png('c.png')]);
+      const list = screen.getByRole('list', { name: 'Arquivos anexados' });
+      expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['a.png', 'b.pdf', 'c.png']);
+      await userEvent.click(screen.getByRole('button', { name: 'Remover b.pdf' }));
+      expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+      // Files lock the mode toggles (they go out as ordinary messages).
+      expect(screen.getByRole('button', { name: 'Sussurro' })).toBeDisabled();
+      expect(screen.queryByRole('button', { name: 'Gravar áudio' })).toBeNull();
+      await userEvent.type(input(), 'veja');
+      await userEvent.click(screen.getByRole('button', { name: 'Enviar' }));
+      await waitFor(() => expect(screen.queryByRole('list', { name: 'Arquivos anexados' })).toBeNull());
+      expect(input()).toHaveValue('');
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ method: 'POST', url: '/messages/9' });
+      const form = calls[0].body as FormData;
+      expect(form.get('body')).toBe('veja');
+      expect(form.getAll('medias').map((f) => (f as File).name)).toEqual(['a.png', 'c.png']);
+    });
+
+    it('sends files without text on Enter, with the quoted message', async () => {
+      const { calls } = mockFetch(route('POST', '/messages/9', { status: 201, body: { id: 1 } }));
+      const quote: Message = { id: 55, ticketId: 9, body: 'Manda a foto', fromMe: false, ack: 0, createdAt: '2026-11-22T10:00:00Z' };
+      renderWithProviders(<Harness status="open" quote={quote} />);
+      await userEvent.click(screen.getByRole('button', { name: 'reply' }));
+      await userEvent.upload(fileInput(), png());
+      await userEvent.type(input(), '{Enter}');
+      await waitFor(() => expect(calls).toHaveLength(1));
+      const form = calls[0].body as FormData;
+      expect(form.get('body')).toBeNull();
+      expect(form.get('quotedMsgId')).toBe('55');
+      await waitFor(() => expect(screen.queryByText('Manda a foto')).toBeNull());
+    });
+
+    it('refuses a file above its limit and more than 10 files', async () => {
+      toastStore.clear();
+      mockFetch();
+      renderWithProviders(<Harness status="open" />);
+      const big = png('grande.png');
+      Object.defineProperty(big, 'size', { value: 16 * 1024 * 1024 + 1 });
+      await userEvent.upload(fileInput(), [big, png('ok.png')]);
+      expect(toastStore.getSnapshot().map((x) => x.text)).toEqual(['Arquivo muito grande']);
+      await userEvent.upload(fileInput(), Array.from({ length: 10 }, (_, i) => png(`f${i}.png`)));
+      expect(within(screen.getByRole('list', { name: 'Arquivos anexados' })).getAllByRole('listitem')).toHaveLength(10);
+      expect(toastStore.getSnapshot().at(-1)?.text).toBe('No máximo 10 arquivos por envio');
+      expect(screen.getByRole('button', { name: 'Anexar arquivos' })).toBeDisabled();
+    });
+
+    it('keeps the files and shows the error when the server refuses them', async () => {
+      toastStore.clear();
+      mockFetch(route('POST', '/messages/9', { status: 415, body: { error: 'ERR_MEDIA_TYPE_NOT_ALLOWED' } }));
+      renderWithProviders(<Harness status="open" />);
+      await userEvent.upload(fileInput(), png('x.png'));
+      await userEvent.click(screen.getByRole('button', { name: 'Enviar' }));
+      await waitFor(() => expect(toastStore.getSnapshot().map((x) => x.text)).toEqual(['Tipo de arquivo não permitido.']));
+      expect(screen.getByRole('button', { name: 'Remover x.png' })).toBeInTheDocument();
+    });
+
+    it('the attach button is disabled unless the ticket is open', () => {
+      mockFetch();
+      renderWithProviders(<Harness status="pending" />);
+      expect(screen.getByRole('button', { name: 'Anexar arquivos' })).toBeDisabled();
+    });
+  });
 });

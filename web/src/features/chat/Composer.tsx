@@ -2,22 +2,28 @@
 // the line, the send button shows only with text, the emoji picker, '/' quick answers,
 // the mutually exclusive mode toggles and the independent signature. Enabled only
 // while the ticket is open; otherwise a placeholder says to reopen or accept.
-import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
+// Files (spec section 7): the attach button picks up to 10 files, listed with a remove
+// button until sent as one multipart POST /messages/{ticketId} with the text as the
+// caption of the first. Files go out as ordinary messages, so they are offered only in
+// the normal mode and lock the mode toggles while chosen.
+import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { composerMachine, modeOf, translationLanguages, type TranslationLanguage } from '../../machines/composer.machine';
 import { useDebounced } from '../../app/hooks';
 import { toastError } from '../../app/errors';
-import { quickAnswersApi } from '../../api/endpoints';
+import { messagesApi, quickAnswersApi } from '../../api/endpoints';
+import { toast } from '../../components/toast/toastStore';
 import { Icon } from '../../components/Icon';
 import { IconButton, Select } from '../../components/primitives';
 import { Popover, MenuItem } from '../../components/Popover';
 import type { ID, QuickAnswer, TicketStatus } from '../../api/types';
 import { emojiPerLine, emojis } from './emojis';
-import { liveComposerMachine } from './liveComposer';
+import { liveComposerMachine, signed } from './liveComposer';
 import { AudioRecorder } from './AudioRecorder';
 import {
+  AttachList,
   ComposerBox,
   ComposerInputRow,
   EmojiCell,
@@ -30,6 +36,18 @@ import {
 
 export const composerMaxRows = 5;
 export const quickAnswerDebounceMs = 500;
+
+// The server's limits of a multipart send (transport/http messages.go MaxMessageFiles,
+// transport/media config.go defaults): checked here to refuse early; the server has the
+// last word (ERR_MEDIA_TOO_LARGE, ERR_MEDIA_TYPE_NOT_ALLOWED, ERR_BODY_TOO_LARGE).
+export const maxMessageFiles = 10;
+const MiB = 1 << 20;
+export function mediaLimitOf(file: Pick<File, 'type'>): number {
+  const kind = file.type.split('/')[0];
+  if (kind === 'image' || kind === 'audio') return 16 * MiB;
+  if (kind === 'video') return 64 * MiB;
+  return 100 * MiB;
+}
 
 export type ComposerActor = ActorRefFrom<typeof composerMachine>;
 
@@ -51,11 +69,13 @@ export function Composer({
   ticketId,
   status,
   canSign,
+  userName = '',
 }: {
   actor: ComposerActor;
   ticketId: ID;
   status: TicketStatus;
   canSign: boolean;
+  userName?: string; // for the signature of a file's caption
 }) {
   const { t } = useTranslation();
   const text = useSelector(actor, (s) => s.context.text);
@@ -66,7 +86,43 @@ export function Composer({
   const sending = useSelector(actor, (s) => s.hasTag('sending'));
   const [emojiOpen, setEmojiOpen] = useState(false);
   const [recording, setRecording] = useState(false);
+  const [files, setFiles] = useState<File[]>([]);
+  const [sendingFiles, setSendingFiles] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
   const enabled = status === 'open';
+  const hasFiles = files.length > 0;
+
+  const onFilesChosen = (e: ChangeEvent<HTMLInputElement>) => {
+    const chosen = [...(e.target.files ?? [])];
+    e.target.value = ''; // the same file can be chosen again
+    const usable = chosen.filter((f) => f.size > 0 && f.size <= mediaLimitOf(f));
+    if (chosen.some((f) => f.size > mediaLimitOf(f))) toast.error(t('validation.fileTooBig'));
+    if (chosen.some((f) => f.size === 0)) toast.error(t('validation.noMedia'));
+    const next = [...files, ...usable];
+    if (next.length > maxMessageFiles) toast.error(t('chat.attach.tooMany', { max: maxMessageFiles }));
+    setFiles(next.slice(0, maxMessageFiles));
+  };
+
+  const sendFiles = async () => {
+    if (!enabled || !hasFiles || sendingFiles) return;
+    const caption = text.trim() ? (signedOn && userName ? signed(text, userName) : text) : '';
+    setSendingFiles(true);
+    try {
+      await messagesApi.sendFiles(ticketId, files, caption, quoted?.id);
+      setFiles([]);
+      actor.send({ type: 'composer.replace', text: '' });
+      actor.send({ type: 'composer.cancelReply' });
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setSendingFiles(false);
+    }
+  };
+
+  const send = () => {
+    if (hasFiles) void sendFiles();
+    else actor.send({ type: 'composer.send' });
+  };
 
   const quickQuery = text.startsWith('/') ? text.slice(1) : null;
   const debouncedQuick = useDebounced(quickQuery, quickAnswerDebounceMs);
@@ -90,7 +146,7 @@ export function Composer({
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      actor.send({ type: 'composer.send' });
+      send();
     }
   };
 
@@ -143,7 +199,7 @@ export function Composer({
             aria-pressed={mode === m}
             aria-label={t(`chat.composer.modeNames.${m}`)}
             title={t(`chat.composer.modeNames.${m}`)}
-            disabled={!enabled}
+            disabled={!enabled || hasFiles}
             onClick={() => toggle(m)}
           >
             <Icon name={icon} size={18} />
@@ -179,6 +235,25 @@ export function Composer({
           </IconButton>
         )}
       </ToggleBar>
+      {hasFiles && (
+        <AttachList aria-label={t('chat.attach.list')}>
+          {files.map((f, i) => (
+            <li key={`${i}-${f.name}`}>
+              <Icon name="attach" size={16} />
+              <span title={f.name}>{f.name}</span>
+              <IconButton
+                type="button"
+                $size={28}
+                aria-label={t('chat.attach.remove', { name: f.name })}
+                disabled={sendingFiles}
+                onClick={() => setFiles((list) => list.filter((_, j) => j !== i))}
+              >
+                <Icon name="close" size={16} />
+              </IconButton>
+            </li>
+          ))}
+        </AttachList>
+      )}
       <ComposerInputRow>
         <Popover
           open={emojiOpen}
@@ -200,6 +275,16 @@ export function Composer({
             ))}
           </EmojiGrid>
         </Popover>
+        <IconButton
+          type="button"
+          aria-label={t('chat.attach.add')}
+          title={t('chat.attach.add')}
+          disabled={!enabled || recording || sendingFiles || mode !== 'normal' || files.length >= maxMessageFiles}
+          onClick={() => fileInput.current?.click()}
+        >
+          <Icon name="attach" />
+        </IconButton>
+        <input ref={fileInput} type="file" multiple hidden tabIndex={-1} onChange={onFilesChosen} />
         {recording ? (
           <AudioRecorder ticketId={ticketId} onDone={() => setRecording(false)} />
         ) : (
@@ -208,14 +293,14 @@ export function Composer({
               aria-label={t('chat.composer.input')}
               rows={rows}
               value={text}
-              placeholder={placeholder}
+              placeholder={hasFiles && enabled ? t('chat.attach.captionPlaceholder') : placeholder}
               title={enabled ? undefined : placeholder}
               disabled={!enabled}
               onChange={(e) => actor.send({ type: 'composer.type', text: e.target.value })}
               onKeyDown={onKeyDown}
             />
-            {hasText ? (
-              <IconButton type="button" aria-label={t('chat.composer.send')} disabled={!enabled || sending} onClick={() => actor.send({ type: 'composer.send' })}>
+            {hasText || hasFiles ? (
+              <IconButton type="button" aria-label={t('chat.composer.send')} disabled={!enabled || sending || sendingFiles} onClick={send}>
                 <Icon name="send" />
               </IconButton>
             ) : (

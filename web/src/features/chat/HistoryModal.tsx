@@ -10,6 +10,13 @@ import { toastError } from '../../app/errors';
 import type { HistoryEntry, ID } from '../../api/types';
 import { HistoryTable } from './style';
 
+// The actions the server records (engine/ticket_history.go); anything else is shown as
+// the server sent it.
+export const historyActions = ['create', 'accept', 'resolve', 'return', 'reopen', 'transfer', 'delete'] as const;
+type HistoryAction = (typeof historyActions)[number];
+
+const isHistoryAction = (code: string): code is HistoryAction => (historyActions as readonly string[]).includes(code);
+
 export function HistoryModal({ ticketId, open, onClose }: { ticketId: ID; open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
@@ -49,7 +56,7 @@ export function HistoryModal({ ticketId, open, onClose }: { ticketId: ID; open: 
             {entries.map((h) => (
               <tr key={h.id}>
                 <td>{formatHistoryTime(h.createdAt)}</td>
-                <td>{h.action}</td>
+                <td>{isHistoryAction(h.action) ? t(`chat.history.actions.${h.action}`) : h.action}</td>
                 <td>{[h.oldusername, h.newusername].filter(Boolean).join(' → ')}</td>
                 <td>{[h.oldqueuename, h.newqueuename].filter(Boolean).join(' → ')}</td>
               </tr>

@@ -15,8 +15,15 @@ export interface MessageActions {
   onTranslate: (m: Message) => void;
 }
 
-export function AckIcon({ ack }: { ack: number }) {
+export function AckIcon({ ack, failed }: { ack: number; failed?: boolean }) {
   const t = useT();
+  if (failed)
+    return (
+      <Ack $failed title={t('chat.ack.failedHint')}>
+        <Icon name="info" size={14} label={t('chat.ack.failed')} />
+        {t('chat.ack.failed')}
+      </Ack>
+    );
   if (ack >= 4) return <Ack $read title={t('chat.ack.played')}><Icon name="doneAll" size={16} label={t('chat.ack.played')} /></Ack>;
   if (ack >= 3) return <Ack $read title={t('chat.ack.read')}><Icon name="doneAll" size={16} label={t('chat.ack.read')} /></Ack>;
   if (ack >= 1) return <Ack title={t('chat.ack.sent')}><Icon name="check" size={16} label={t('chat.ack.sent')} /></Ack>;
@@ -74,7 +81,7 @@ export const MessageItem = memo(function MessageItem({
         )}
         <BubbleMeta>
           {formatTime(m.createdAt)}
-          {m.fromMe && !whisper && <AckIcon ack={m.ack} />}
+          {m.fromMe && !whisper && <AckIcon ack={m.ack} failed={m.failed} />}
         </BubbleMeta>
         {!m.isDeleted && (
           <BubbleActions>

@@ -172,9 +172,11 @@ export const BubbleMeta = styled.span`
   color: ${({ theme }) => theme.colors.textSoft};
 `;
 
-export const Ack = styled.span<{ $read?: boolean }>`
+export const Ack = styled.span<{ $read?: boolean; $failed?: boolean }>`
   display: inline-flex;
-  color: ${({ theme, $read }) => ($read ? theme.colors.ackRead : theme.colors.textSoft)};
+  align-items: center;
+  gap: 2px;
+  color: ${({ theme, $read, $failed }) => ($failed ? theme.colors.danger : $read ? theme.colors.ackRead : theme.colors.textSoft)};
 `;
 
 export const Quoted = styled.div<{ $fromMe: boolean }>`
@@ -420,4 +422,119 @@ export const HistoryTable = styled.table`
     padding: ${({ theme }) => `${theme.space.xs}px ${theme.space.sm}px`};
     border-bottom: 1px solid ${({ theme }) => theme.colors.border};
   }
+`;
+
+// Tag area under the header (TagPicker).
+export const TagBar = styled.div`
+  flex: none;
+  display: flex;
+  align-items: center;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space.xs}px;
+  min-height: 36px;
+  padding: ${({ theme }) => `${theme.space.xxs}px ${theme.space.sm}px`};
+  background: ${({ theme }) => theme.colors.surface};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+`;
+
+export const TagChip = styled.span<{ $color: string }>`
+  display: inline-flex;
+  align-items: center;
+  gap: ${({ theme }) => theme.space.xxs}px;
+  max-width: 200px;
+  padding: 2px ${({ theme }) => theme.space.xs}px 2px ${({ theme }) => theme.space.sm}px;
+  border-radius: ${({ theme }) => theme.radii.round}px;
+  font-size: ${({ theme }) => theme.fontSizes.xs}px;
+  font-weight: 600;
+  color: ${({ theme }) => theme.colors.onPrimary};
+  background: ${({ $color }) => $color};
+  > span {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+  > button {
+    display: inline-flex;
+    border: 0;
+    padding: 0;
+    background: transparent;
+    color: inherit;
+    cursor: pointer;
+  }
+  > button:disabled {
+    cursor: not-allowed;
+    opacity: 0.6;
+  }
+`;
+
+export const TagSearch = styled.div`
+  padding: ${({ theme }) => `${theme.space.xs}px ${theme.space.sm}px`};
+`;
+
+export const TagSwatch = styled.span<{ $color: string }>`
+  flex: none;
+  width: 12px;
+  height: 12px;
+  border-radius: ${({ theme }) => theme.radii.round}px;
+  background: ${({ $color }) => $color};
+`;
+
+export const TagOptionName = styled.span`
+  flex: 1;
+  min-width: 0;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  white-space: nowrap;
+`;
+
+// Files chosen in the composer, shown before sending.
+export const AttachList = styled.ul`
+  display: flex;
+  flex-wrap: wrap;
+  gap: ${({ theme }) => theme.space.xs}px;
+  margin: 0;
+  padding: 0;
+  list-style: none;
+  > li {
+    display: inline-flex;
+    align-items: center;
+    gap: ${({ theme }) => theme.space.xs}px;
+    max-width: 240px;
+    padding: 0 0 0 ${({ theme }) => theme.space.sm}px;
+    border: 1px solid ${({ theme }) => theme.colors.border};
+    border-radius: ${({ theme }) => theme.radii.round}px;
+    background: ${({ theme }) => theme.colors.surface};
+    font-size: ${({ theme }) => theme.fontSizes.sm}px;
+  }
+  > li > span {
+    overflow: hidden;
+    text-overflow: ellipsis;
+    white-space: nowrap;
+  }
+`;
+
+// Template confirmation: the list of approved templates.
+export const TemplateList = styled.div`
+  display: flex;
+  flex-direction: column;
+  max-height: ${({ theme }) => theme.layout.popoverMaxHeight}px;
+  overflow: auto;
+  border: 1px solid ${({ theme }) => theme.colors.border};
+  border-radius: ${({ theme }) => theme.radii.sm}px;
+  > label {
+    display: flex;
+    align-items: center;
+    gap: ${({ theme }) => theme.space.sm}px;
+    padding: ${({ theme }) => `${theme.space.sm}px ${theme.space.md}px`};
+    cursor: pointer;
+  }
+  > label + label {
+    border-top: 1px solid ${({ theme }) => theme.colors.border};
+  }
+`;
+
+export const FormStack = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space.md}px;
 `;

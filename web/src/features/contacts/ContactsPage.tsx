@@ -22,6 +22,7 @@ import { Spinner } from '../../components/Splash';
 import type { Contact, ContactEvent } from '../../api/types';
 import { ContactModal } from './ContactModal';
 import { ContactRow, Header, ListArea, Page, RowInfo, Title } from './style';
+import { nearBottom } from '../../app/scroll';
 
 const contactsMachine = createPagedListMachine<Contact>().provide({
   actors: {
@@ -89,7 +90,7 @@ export default function ContactsPage() {
   }, [list, search]);
 
   useRealtimeEvent<ContactEvent>('contact', (e) =>
-    e.action === 'delete' ? list.send({ type: 'list.remove', id: e.contact.id }) : list.send({ type: 'list.upsert', item: e.contact }),
+    e.action === 'delete' ? list.send({ type: 'list.remove', id: e.contactId }) : list.send({ type: 'list.upsert', item: e.contact }),
   );
 
   const onChat = useCallback(
@@ -117,7 +118,7 @@ export default function ContactsPage() {
   );
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
-    if (hasMore && !loadingMore && el.scrollHeight - el.scrollTop - el.clientHeight <= 100) list.send({ type: 'list.nextPage' });
+    if (hasMore && !loadingMore && nearBottom(el)) list.send({ type: 'list.nextPage' });
   };
 
   return (

@@ -4,6 +4,7 @@ import { usePermissions } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/primitives';
 import { visibleSections } from './menu';
+import { AttentionIcon, useConnectionAttention } from '../connections/attention';
 import { Brand, DrawerHead, DrawerPanel, NavItem, NavLabel, SectionTitle } from './style';
 
 export function Drawer({
@@ -20,6 +21,7 @@ export function Drawer({
   const { t } = useTranslation();
   const { can } = usePermissions();
   const sections = visibleSections(can);
+  const attention = useConnectionAttention();
   if (temporary && !expanded) return null;
   return (
     <DrawerPanel $expanded={expanded} $temporary={temporary} aria-label={t('layout.drawer.label')}>
@@ -46,7 +48,12 @@ export function Drawer({
                 onClick={onNavigate}
                 title={expanded ? undefined : t(`layout.menu.${entry.key}`)}
               >
-                <Icon name={entry.icon} />
+                <AttentionIcon
+                  on={attention > 0 && (entry.key === 'connections' || entry.key === 'tickets')}
+                  count={entry.key === 'connections' ? attention : undefined}
+                >
+                  <Icon name={entry.icon} />
+                </AttentionIcon>
                 {expanded && <NavLabel>{t(`layout.menu.${entry.key}`)}</NavLabel>}
               </NavItem>
             ))}

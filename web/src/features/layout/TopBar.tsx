@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { usePermissions, useUser } from '../../app/session';
@@ -7,10 +8,13 @@ import { appVersion } from '../../app/version';
 import { useOnline } from '../../app/realtime';
 import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/primitives';
+import { AnnouncementDialog } from '../announcements/AnnouncementDialog';
+import { useNewestAnnouncement } from '../announcements/useNewestAnnouncement';
+import type { Announcement } from '../../api/types';
 import { NotificationBell } from './NotificationBell';
 import { UserMenu } from './UserMenu';
 import { greetingFor } from './menu';
-import { AppBar, Greeting, OfflineDot, Spacer, VersionButton } from './style';
+import { AnnouncementButton, AppBar, Greeting, OfflineDot, Spacer, VersionButton } from './style';
 
 export function TopBar({ onMenu }: { onMenu: () => void }) {
   const { t } = useTranslation();
@@ -21,12 +25,26 @@ export function TopBar({ onMenu }: { onMenu: () => void }) {
   const online = useOnline();
   const narrow = useMediaQuery('(max-width: 477px)');
   const greeting = greetingFor(new Date(now).getHours());
+  // The newest active announcement replaces the greeting (spec section 2, top bar).
+  const newest = useNewestAnnouncement();
+  const [shown, setShown] = useState<Announcement | null>(null);
   return (
     <AppBar>
       <IconButton type="button" aria-label={t('layout.topBar.menu')} onClick={onMenu}>
         <Icon name="menu" />
       </IconButton>
-      <Greeting>{t(`layout.greeting.${greeting}`, { name: user.name })}</Greeting>
+      {newest ? (
+        <AnnouncementButton
+          type="button"
+          $priority={newest.priority}
+          title={t('announcements.popupHint')}
+          onClick={() => setShown(newest)}
+        >
+          {t('announcements.newLabel', { title: newest.title })}
+        </AnnouncementButton>
+      ) : (
+        <Greeting>{t(`layout.greeting.${greeting}`, { name: user.name })}</Greeting>
+      )}
       <Spacer />
       {!online && <OfflineDot role="status" title={t('layout.topBar.offline')} aria-label={t('layout.topBar.offline')} />}
       {!narrow && (
@@ -36,6 +54,7 @@ export function TopBar({ onMenu }: { onMenu: () => void }) {
       )}
       {can(actions.viewNotifications) && <NotificationBell />}
       <UserMenu />
+      <AnnouncementDialog announcement={shown} onClose={() => setShown(null)} />
     </AppBar>
   );
 }

@@ -1,20 +1,42 @@
+// The top bar's user menu: who is signed in (name and translated profile), "profile"
+// (the user's own edit modal: name, e-mail, password; never their own profile, and
+// queues only with user-modal:editQueues, as on the users page), languages, logout.
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionActor, useUser } from '../../app/session';
+import { usePermissions, useSessionActor, useUser } from '../../app/session';
+import { actions as perms } from '../../app/permissions';
+import { http } from '../../api/client';
 import { setLanguage } from '../../i18n';
 import { languages } from '../../i18n/resources';
 import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/primitives';
 import { MenuItem, Popover } from '../../components/Popover';
-import { Dialog } from '../../components/Dialog';
-import { ProfileList } from './style';
+import { UserModal } from '../users/UserModal';
+import { profileOrder } from '../users/profiles';
+import type { Profile, User } from '../../api/types';
+import { MenuWho } from './style';
 
 export function UserMenu() {
   const { t, i18n } = useTranslation();
   const session = useSessionActor();
   const user = useUser();
+  const { can } = usePermissions();
   const [open, setOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
+  const profileLabel = profileOrder.includes(user.profile as Profile)
+    ? t(`users.profiles.${user.profile as Profile}`)
+    : user.profile;
+
+  // The session shows the saved name and e-mail at once (the token stays valid).
+  const onSaved = (saved: User) =>
+    session.send({
+      type: 'session.refreshed',
+      auth: {
+        token: http.token ?? '',
+        user: { ...user, name: saved.name, email: saved.email, queues: saved.queues ?? user.queues, whatsappId: saved.whatsappId ?? undefined },
+      },
+    });
+
   return (
     <>
       <Popover
@@ -28,6 +50,10 @@ export function UserMenu() {
           </IconButton>
         }
       >
+        <MenuWho data-testid="user-menu-who">
+          <strong>{user.name}</strong>
+          <span>{profileLabel}</span>
+        </MenuWho>
         <MenuItem
           type="button"
           onClick={() => {
@@ -49,18 +75,17 @@ export function UserMenu() {
           {t('layout.userMenu.logout')}
         </MenuItem>
       </Popover>
-      <Dialog open={profileOpen} onClose={() => setProfileOpen(false)} title={t('layout.profile.title')}>
-        <ProfileList>
-          <dt>{t('layout.profile.name')}</dt>
-          <dd>{user.name}</dd>
-          <dt>{t('layout.profile.email')}</dt>
-          <dd>{user.email}</dd>
-          <dt>{t('layout.profile.profile')}</dt>
-          <dd>{user.profile}</dd>
-          <dt>{t('layout.profile.queues')}</dt>
-          <dd>{user.queues.map((q) => q.name).join(', ') || t('layout.profile.noQueues')}</dd>
-        </ProfileList>
-      </Dialog>
+      {profileOpen && (
+        <UserModal
+          user={user}
+          callerProfile={user.profile}
+          canEditProfile={false}
+          canEditQueues={can(perms.editUserQueues)}
+          canEditEmail={can(perms.manageUsers)}
+          onClose={() => setProfileOpen(false)}
+          onSaved={onSaved}
+        />
+      )}
     </>
   );
 }

@@ -116,6 +116,24 @@ export const Greeting = styled.span`
   min-width: 0;
 `;
 
+// The top bar's 'Novo Informativo: <title>' in place of the greeting; the colour
+// follows the announcement's priority (1 red, 2 orange, 3 grey).
+export const AnnouncementButton = styled.button<{ $priority: number }>`
+  border: 0;
+  background: transparent;
+  padding: 0;
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+  white-space: nowrap;
+  overflow: hidden;
+  text-overflow: ellipsis;
+  min-width: 0;
+  text-align: left;
+  color: ${({ theme, $priority }) =>
+    $priority === 1 ? theme.colors.danger : $priority === 2 ? theme.colors.warning : theme.colors.text};
+`;
+
 export const Spacer = styled.span`
   flex: 1;
 `;
@@ -164,15 +182,20 @@ export const NotificationText = styled.span`
   }
 `;
 
-export const ProfileList = styled.dl`
-  margin: 0;
-  display: grid;
-  grid-template-columns: max-content 1fr;
-  gap: ${({ theme }) => `${theme.space.sm}px ${theme.space.lg}px`};
-  dt {
-    color: ${({ theme }) => theme.colors.textSoft};
+export const MenuWho = styled.div`
+  display: flex;
+  flex-direction: column;
+  gap: 2px;
+  padding: ${({ theme }) => `${theme.space.sm}px ${theme.space.md}px`};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+  max-width: 260px;
+  strong {
+    white-space: nowrap;
+    overflow: hidden;
+    text-overflow: ellipsis;
   }
-  dd {
-    margin: 0;
+  span {
+    color: ${({ theme }) => theme.colors.textSoft};
+    font-size: ${({ theme }) => theme.fontSizes.sm}px;
   }
 `;

@@ -4,9 +4,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { Button, Field, FieldError, Input } from '../../components/primitives';
-import { quickAnswerRules, serverFieldKey, validate, type ValidationKey } from '../../app/validation';
+import { mapServerFields, quickAnswerRules, validate, type ValidationKey } from '../../app/validation';
 import { toastError } from '../../app/errors';
-import { isApiError } from '../../api/errors';
 import { quickAnswersApi } from '../../api/endpoints';
 import type { QuickAnswer } from '../../api/types';
 import { Form, Hint, TextArea } from './style';
@@ -39,14 +38,8 @@ export function QuickAnswerModal({
       onSaved(saved);
       onClose();
     } catch (err) {
-      if (isApiError(err) && err.fields) {
-        const mapped: Partial<Record<FieldName, ValidationKey>> = {};
-        for (const [k, v] of Object.entries(err.fields)) {
-          const key = serverFieldKey(v);
-          if (key && (k === 'shortcut' || k === 'message')) mapped[k] = key;
-        }
-        setErrors(mapped);
-      }
+      const mapped = mapServerFields<FieldName>(err, ['shortcut', 'message']);
+      if (mapped) setErrors(mapped);
       toastError(err);
     } finally {
       setBusy(false);

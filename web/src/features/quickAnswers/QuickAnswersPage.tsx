@@ -1,17 +1,15 @@
 // /quickAnswers: searchable, virtualised list (GET /quickAnswers/, 20 a page, by
 // shortcut) with add, edit and delete (quick-answers:manage: every profile). The
 // realtime "quickAnswer" event keeps it current in every browser.
-import { useEffect, useMemo, useState, type UIEvent } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { List, type RowComponentProps } from 'react-window';
 import { createPagedListMachine } from '../../machines/pagedList.machine';
 import { quickAnswersApi } from '../../api/endpoints';
-import { useDebounced } from '../../app/hooks';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
-import { useRealtimeEvent, useResync } from '../../app/realtime';
+import { usePagedCrudList } from '../../app/usePagedCrudList';
 import { toastError } from '../../app/errors';
 import { Icon } from '../../components/Icon';
 import { Button, IconButton, Input, Muted } from '../../components/primitives';
@@ -72,30 +70,15 @@ export default function QuickAnswersPage() {
   const { t } = useTranslation();
   const { can } = usePermissions();
   const manage = can(perms.manageQuickAnswers);
-  const list = useActorRef(quickAnswersListMachine, { input: {} });
-  const items = useSelector(list, (s) => s.context.items);
-  const hasMore = useSelector(list, (s) => s.context.hasMore);
-  const loading = useSelector(list, (s) => s.hasTag('loading'));
-  const loadingMore = useSelector(list, (s) => s.hasTag('loadingMore'));
-  const [text, setText] = useState('');
-  const search = useDebounced(text.trim(), 500);
-  const [editing, setEditing] = useState<QuickAnswer | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<QuickAnswer | null>(null);
-
-  useEffect(() => {
-    if (list.getSnapshot().context.searchParam !== search) list.send({ type: 'list.search', searchParam: search });
-  }, [list, search]);
-
-  useRealtimeEvent<QuickAnswerEvent>('quickAnswer', (e) => {
-    if (e.action === 'delete') {
-      if (e.quickAnswerId) list.send({ type: 'list.remove', id: e.quickAnswerId });
-    } else if (e.quickAnswer) {
-      const ctx = list.getSnapshot().context;
-      if (ctx.items.some((x) => x.id === e.quickAnswer!.id) || matches(e.quickAnswer, ctx.searchParam))
-        list.send({ type: 'list.upsert', item: e.quickAnswer });
-    }
+  const { items, loading, text, setText, editing, setEditing, deleting, setDeleting, onScroll, upsert, remove } = usePagedCrudList<
+    QuickAnswer,
+    QuickAnswerEvent
+  >({
+    machine: quickAnswersListMachine,
+    event: 'quickAnswer',
+    change: (e) => (e.action === 'delete' ? (e.quickAnswerId ? { remove: e.quickAnswerId } : null) : e.quickAnswer ? { upsert: e.quickAnswer } : null),
+    matches,
   });
-  useResync(() => list.send({ type: 'list.refresh' }));
 
   const rowProps = useMemo<RowData>(
     () => ({
@@ -105,12 +88,8 @@ export default function QuickAnswersPage() {
       onDelete: (a) => setDeleting(a),
       labels: { edit: t('quickAnswers.actions.edit'), del: t('quickAnswers.actions.delete') },
     }),
-    [items, manage, t],
+    [items, manage, t, setEditing, setDeleting],
   );
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    if (hasMore && !loadingMore && el.scrollHeight - el.scrollTop - el.clientHeight <= 100) list.send({ type: 'list.nextPage' });
-  };
 
   return (
     <Page>
@@ -152,7 +131,7 @@ export default function QuickAnswersPage() {
         <QuickAnswerModal
           answer={editing === 'new' ? null : editing}
           onClose={() => setEditing(null)}
-          onSaved={(a) => list.send({ type: 'list.upsert', item: a })}
+          onSaved={upsert}
         />
       )}
       <ConfirmDialog
@@ -165,7 +144,7 @@ export default function QuickAnswersPage() {
           setDeleting(null);
           if (a)
             quickAnswersApi.remove(a.id).then(
-              () => list.send({ type: 'list.remove', id: a.id }),
+              () => remove(a.id),
               toastError,
             );
         }}

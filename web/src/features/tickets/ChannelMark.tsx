@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { useT } from '../../i18n/useT';
+import { rowText } from './rowText';
 import { ChannelDot } from './style';
 
 const known = ['whatsapp', 'waba', 'facebook', 'instagram', 'telegram', 'socket'] as const;
@@ -19,9 +20,8 @@ const short: Record<KnownChannel, string> = {
 };
 
 export const ChannelMark = memo(function ChannelMark({ channel }: { channel: string | undefined }) {
-  const t = useT();
   const c = channelOf(channel);
-  const name = t(`tickets.channels.${c}`);
+  const name = rowText(useT()).channel(c);
   return (
     <ChannelDot $channel={c} title={name} role="img" aria-label={name}>
       {short[c]}

@@ -159,6 +159,7 @@ function LiveList({ actor, label, selectedId, actions }: { actor: TicketListActo
   return (
     <TicketList
       label={label}
+      rowStatus={actor.getSnapshot().context.spec.status}
       ids={list.ids}
       hasMore={list.hasMore}
       loading={list.loading}
@@ -179,6 +180,7 @@ function ClosedTab({ filters, selectedId, actions }: { filters: TicketFilters; s
   return (
     <TicketList
       label={t('tickets.tabs.closed')}
+      rowStatus="closed"
       ids={list.ids}
       hasMore={list.hasMore}
       loading={list.loading}

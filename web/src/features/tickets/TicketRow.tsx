@@ -9,6 +9,7 @@ import { formatListTime } from '../../app/format';
 import { Avatar } from '../../components/Avatar';
 import { Badge, Button } from '../../components/primitives';
 import { AgeBadge } from './AgeBadge';
+import { rowText } from './rowText';
 import { ChannelMark } from './ChannelMark';
 import { useTicket } from './useTicket';
 import type { ID, Ticket } from '../../api/types';
@@ -59,12 +60,12 @@ const TicketRowContent = memo(function TicketRowContent({
   onSpy,
   onTransfer,
 }: TicketRowActions & { id: ID; selected: boolean }) {
-  const t = useT();
+  const text = rowText(useT());
   const ticket = useTicket(id);
   const now = useNow(60_000);
   if (!ticket) return null;
   const pending = ticket.status === 'pending';
-  const name = ticket.contact?.name || ticket.contact?.number || t('tickets.row.unknownContact');
+  const name = ticket.contact?.name || ticket.contact?.number || text.unknownContact;
   const open = () => {
     if (!pending) onOpen(id);
   };
@@ -87,21 +88,21 @@ const TicketRowContent = memo(function TicketRowContent({
     >
       <QueueStripe
         $color={ticket.queue?.color}
-        title={ticket.queue?.name ?? t('tickets.row.noQueue')}
-        aria-label={ticket.queue?.name ?? t('tickets.row.noQueue')}
+        title={ticket.queue?.name ?? text.noQueue}
+        aria-label={ticket.queue?.name ?? text.noQueue}
         role="img"
       />
       <Avatar name={name} src={ticket.contact?.profilePicUrl || ticket.contact?.displayPic} size={44} />
       <RowBody>
         <RowLine>
           <RowName>{name}</RowName>
-          {ticket.status === 'closed' && <Badge $tone="muted">{t('tickets.row.resolved')}</Badge>}
+          {ticket.status === 'closed' && <Badge $tone="muted">{text.resolved}</Badge>}
           <RowTime>{formatListTime(ticket.updatedAt, now)}</RowTime>
         </RowLine>
         <RowLine>
           <RowPreview>{ticket.lastMessage}</RowPreview>
           {ticket.unreadMessages > 0 && (
-            <Badge $tone="success" aria-label={t('tickets.row.unread', { count: ticket.unreadMessages })}>
+            <Badge $tone="success" aria-label={text.unread(ticket.unreadMessages)}>
               {ticket.unreadMessages}
             </Badge>
           )}
@@ -115,13 +116,13 @@ const TicketRowContent = memo(function TicketRowContent({
           <RowLine>
             <RowActions onClick={(e) => e.stopPropagation()}>
               <Button type="button" $small onClick={() => onAccept(ticket)}>
-                {t('tickets.actions.accept')}
+                {text.accept}
               </Button>
               <Button type="button" $small $variant="secondary" onClick={() => onSpy(id)}>
-                {t('tickets.actions.spy')}
+                {text.spy}
               </Button>
               <Button type="button" $small $variant="ghost" onClick={() => onTransfer(ticket)}>
-                {t('tickets.actions.transfer')}
+                {text.transfer}
               </Button>
             </RowActions>
           </RowLine>

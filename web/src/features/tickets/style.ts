@@ -129,10 +129,13 @@ export const EmptyState = styled.div`
   text-align: center;
 `;
 
-// Positioned by react-window (absolute, top, height); the row fills it.
+// Positioned by react-window (absolute, translateY, height); the row fills it. Layout,
+// paint and style containment: a row whose ticket changed is laid out and painted
+// alone, and rows that only move (a ticket jumping to the top) need no layout at all.
 export const RowSlot = styled.div`
   display: flex;
   flex-direction: column;
+  contain: content;
 `;
 
 export const RowShell = styled.div<{ $selected: boolean; $clickable: boolean }>`

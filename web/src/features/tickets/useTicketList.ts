@@ -1,11 +1,13 @@
 // useTicketList runs one ticket list machine with the real api and feeds it the socket's
 // ticket, appMessage and contact events (and resync), so the list stays live without
-// refetching.
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+// refetching. The events reach the machine as one list.batch per animation frame
+// (liveBatch.ts).
+import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import { useActorRef } from '@xstate/react';
 import { fromPromise, type ActorRefFrom, type SnapshotFrom } from 'xstate';
 import { frameBatched } from '../../app/frame';
-import { ticketListMachine, type ListSpec, type TicketFilters } from '../../machines/ticketList.machine';
+import { ticketListMachine, type ListSpec, type LiveListEvent, type TicketFilters } from '../../machines/ticketList.machine';
+import { liveBatcher, type LiveBatcher } from './liveBatch';
 import { ticketsApi } from '../../api/endpoints';
 import { useRealtimeEvent, useResync } from '../../app/realtime';
 import type { AppMessageEvent, ContactEvent, ID, TicketEvent } from '../../api/types';
@@ -43,10 +45,30 @@ export function useTicketListActor(spec: ListSpec, filters: TicketFilters, userI
     if (JSON.stringify(current) !== filtersKey) actor.send({ type: 'list.setFilters', filters: JSON.parse(filtersKey) });
   }, [actor, filtersKey]);
 
-  useRealtimeEvent<TicketEvent>('ticket', (event) => actor.send({ type: 'list.ticket', event }));
-  useRealtimeEvent<AppMessageEvent>('appMessage', (event) => actor.send({ type: 'list.message', event }));
-  useRealtimeEvent<ContactEvent>('contact', (e) => actor.send({ type: 'list.contact', contact: e.contact, action: e.action }));
-  useResync(() => actor.send({ type: 'list.resync' }));
+  const batch = useRef<LiveBatcher<LiveListEvent> | null>(null);
+  useEffect(() => {
+    const b = liveBatcher<LiveListEvent>((events) => actor.send({ type: 'list.batch', events }));
+    batch.current = b;
+    return () => {
+      b.dispose();
+      if (batch.current === b) batch.current = null;
+    };
+  }, [actor]);
+  const live = (e: LiveListEvent) => (batch.current ? batch.current.push(e) : actor.send(e));
+  // A refetch (ticket 'reload', resync) goes at once, after the events waiting before it.
+  const now = (e: { type: 'list.ticket'; event: TicketEvent } | { type: 'list.resync' }) => {
+    batch.current?.flush();
+    actor.send(e);
+  };
+
+  useRealtimeEvent<TicketEvent>('ticket', (event) =>
+    event.action === 'reload' ? now({ type: 'list.ticket', event }) : live({ type: 'list.ticket', event }),
+  );
+  useRealtimeEvent<AppMessageEvent>('appMessage', (event) => live({ type: 'list.message', event }));
+  useRealtimeEvent<ContactEvent>('contact', (e) => {
+    if (e.action !== 'delete') live({ type: 'list.contact', contact: e.contact, action: 'update' });
+  });
+  useResync(() => now({ type: 'list.resync' }));
   return actor;
 }
 

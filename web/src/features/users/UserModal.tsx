@@ -25,11 +25,13 @@ export interface UserModalProps {
   callerProfile: string;
   canEditProfile: boolean;
   canEditQueues: boolean;
+  /** The e-mail is the login: only users:manage changes it (false: shown read-only). */
+  canEditEmail?: boolean;
   onClose: () => void;
   onSaved: (u: User) => void;
 }
 
-export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, onClose, onSaved }: UserModalProps) {
+export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, canEditEmail = true, onClose, onSaved }: UserModalProps) {
   const { t } = useTranslation();
   const creating = !user;
   const [values, setValues] = useState<Record<TextField, string>>({
@@ -161,7 +163,7 @@ export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, 
         </Field>
         <Field>
           {t('users.form.email')}
-          <Input type="email" value={values.email} onChange={set('email')} aria-invalid={!!errors.email} name="email" autoComplete="off" />
+          <Input type="email" value={values.email} onChange={set('email')} aria-invalid={!!errors.email} name="email" autoComplete="off" readOnly={!canEditEmail} />
           {error('email')}
         </Field>
         {canEditProfile && (

@@ -24,6 +24,7 @@ import type { User, UserEvent } from '../../api/types';
 import { ContactRow as ItemRow, Header, ListArea, Page, RowInfo, Title } from '../contacts/style';
 import { UserModal } from './UserModal';
 import { mayHandle, profileRank } from './profiles';
+import { nearBottom } from '../../app/scroll';
 
 export const usersListMachine = createPagedListMachine<User>().provide({
   actors: {
@@ -131,7 +132,7 @@ export default function UsersPage() {
   );
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
     const el = e.currentTarget;
-    if (hasMore && !loadingMore && el.scrollHeight - el.scrollTop - el.clientHeight <= 100) list.send({ type: 'list.nextPage' });
+    if (hasMore && !loadingMore && nearBottom(el)) list.send({ type: 'list.nextPage' });
   };
   const self = editing !== null && editing !== 'new' && editing.id === me.id;
 

@@ -1,0 +1,112 @@
+// One connection on the Connections page (spec section 2): channel icon, name, number,
+// last update in the Cuiabá time zone, the label Padrão / Disparo / Sem Função
+// Específica, the status icon with its tooltip, and the buttons its status allows.
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Icon, type IconName } from '../../components/Icon';
+import { Button, IconButton } from '../../components/primitives';
+import { Spinner } from '../../components/Splash';
+import type { Connection } from '../../api/types';
+import { formatUpdatedAt, roleOf, statusOf, type ConnStatus } from './status';
+import { Actions, Card, CardHead, ChannelBadge, Meta, RoleLabel, StatusMark } from './style';
+
+const channelShort: Record<string, string> = {
+  whatsapp: 'WA',
+  waba: 'WB',
+  facebook: 'f',
+  instagram: 'IG',
+  telegram: 'TG',
+  socket: '</>',
+};
+
+const statusLook: Record<ConnStatus | 'unknown', { icon: IconName | 'spinner'; tone: 'ok' | 'warn' | 'bad' | 'busy' }> = {
+  CONNECTED: { icon: 'check', tone: 'ok' },
+  DISCONNECTED: { icon: 'close', tone: 'bad' },
+  OPENING: { icon: 'spinner', tone: 'busy' },
+  qrcode: { icon: 'phone', tone: 'warn' },
+  PAIRING: { icon: 'swap', tone: 'busy' },
+  TIMEOUT: { icon: 'clock', tone: 'bad' },
+  STALLED: { icon: 'info', tone: 'bad' },
+  unknown: { icon: 'info', tone: 'warn' },
+};
+
+export type CardAction = 'qrcode' | 'retry' | 'newQr' | 'disconnect' | 'wipe' | 'hub' | 'edit' | 'delete';
+
+// The session buttons each status offers.
+export function sessionActions(status: string): CardAction[] {
+  switch (statusOf(status)) {
+    case 'qrcode':
+      return ['qrcode', 'newQr', 'disconnect'];
+    case 'PAIRING':
+    case 'OPENING':
+      return ['disconnect'];
+    case 'CONNECTED':
+      return ['disconnect', 'wipe'];
+    default: // DISCONNECTED, TIMEOUT, STALLED
+      return ['retry', 'newQr', 'wipe'];
+  }
+}
+
+export interface ConnectionCardProps {
+  connection: Connection;
+  manage: boolean; // connections:manage: session and edit buttons
+  onAction: (action: CardAction, c: Connection) => void;
+}
+
+export const ConnectionCard = memo(function ConnectionCard({ connection: c, manage, onAction }: ConnectionCardProps) {
+  const { t } = useTranslation();
+  const status = statusOf(c.status);
+  const look = statusLook[status];
+  const tip = t(`connections.status.${status}`);
+  const role = roleOf(c);
+  const channel = channelShort[c.channel] ? c.channel : 'whatsapp';
+  const channelName = t(`connections.channels.${channel as 'whatsapp'}`);
+  const updated = formatUpdatedAt(c.updatedAt);
+  const button = (a: CardAction, danger = false) => (
+    <Button key={a} type="button" $small $variant={danger ? 'danger' : 'ghost'} onClick={() => onAction(a, c)}>
+      {t(`connections.actions.${a}`)}
+    </Button>
+  );
+  return (
+    <Card data-testid={`connection-card-${c.id}`} aria-label={c.name}>
+      <CardHead>
+        <ChannelBadge $channel={channel} role="img" aria-label={channelName} title={channelName}>
+          {channelShort[channel]}
+        </ChannelBadge>
+        <strong>{c.name}</strong>
+        <StatusMark
+          $tone={look.tone}
+          data-testid={`connection-status-${c.id}`}
+          data-status={c.status}
+          role="img"
+          aria-label={tip}
+          title={tip}
+        >
+          {look.icon === 'spinner' ? <Spinner $size={18} /> : <Icon name={look.icon} />}
+        </StatusMark>
+      </CardHead>
+      <RoleLabel $role={role}>{t(`connections.labels.${role}`)}</RoleLabel>
+      <Meta>
+        <span>{c.number || t('connections.card.noNumber')}</span>
+        {updated && <span data-testid={`connection-updated-${c.id}`}>{t('connections.card.updatedAt', { time: updated })}</span>}
+      </Meta>
+      {manage && (
+        <Actions>
+          {sessionActions(c.status).map((a) => button(a, a === 'wipe'))}
+          {button('hub')}
+          <IconButton type="button" aria-label={t('connections.actions.edit')} title={t('connections.actions.edit')} onClick={() => onAction('edit', c)}>
+            <Icon name="edit" />
+          </IconButton>
+          <IconButton
+            type="button"
+            aria-label={t('connections.actions.delete')}
+            title={t('connections.actions.delete')}
+            onClick={() => onAction('delete', c)}
+          >
+            <Icon name="delete" />
+          </IconButton>
+        </Actions>
+      )}
+    </Card>
+  );
+});

@@ -1,0 +1,197 @@
+// Add or edit a WhatsApp connection (spec section 2, edit dialog): name (required, 2 to
+// 50: 'Too Short!', 'Too Long!', 'Required'), number, dailyMax, isDefault, outChannel,
+// greeting and farewell texts and images, and the queues. Sent as multipart (POST or
+// PUT /whatsapp). Server field errors land on their fields; other errors are toasts.
+import { useState, type ChangeEvent, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
+import { MultiSelect } from '../../components/MultiSelect';
+import { Button, Field, FieldError, Input, Switch } from '../../components/primitives';
+import { check, length, longTextMax, required, serverFieldKey, type ValidationKey } from '../../app/validation';
+import { toastError } from '../../app/errors';
+import { useResource } from '../../app/resources';
+import { isApiError } from '../../api/errors';
+import { connectionsApi, queuesApi } from '../../api/endpoints';
+import type { Connection, ConnectionInput } from '../../api/types';
+import { Form, ImageRow, Pair, SwitchField, TextArea } from './style';
+
+type TextField = 'name' | 'number' | 'dailyMax' | 'greetingMessage' | 'farewellMessage';
+type Errors = Partial<Record<TextField | 'queueIds' | 'medias', ValidationKey>>;
+
+const knownFields = ['name', 'number', 'dailyMax', 'greetingMessage', 'farewellMessage', 'queueIds', 'medias'];
+
+// Client-side rules: the server applies the same ones.
+export function connectionErrors(v: Record<TextField, string>, queueCount: number): Errors {
+  const out: Errors = {};
+  const name = check(v.name, required, length(2, 50));
+  if (name) out.name = name;
+  if (v.number.trim().length > 50) out.number = 'validation.tooLong';
+  if (!/^\d*$/.test(v.dailyMax.trim())) out.dailyMax = 'validation.notNumber';
+  if (v.greetingMessage.trim().length > longTextMax) out.greetingMessage = 'validation.tooLong';
+  if (v.farewellMessage.trim().length > longTextMax) out.farewellMessage = 'validation.tooLong';
+  // With more than one queue the greeting offers the choice: it is required.
+  if (queueCount > 1 && !v.greetingMessage.trim()) out.greetingMessage = 'validation.required';
+  return out;
+}
+
+export interface ConnectionModalProps {
+  connection: Connection | null; // null: a new WhatsApp connection
+  onClose: () => void;
+  onSaved: (c: Connection) => void;
+}
+
+export function ConnectionModal({ connection: c, onClose, onSaved }: ConnectionModalProps) {
+  const { t } = useTranslation();
+  const queues = useResource('queues', queuesApi.list);
+  const [values, setValues] = useState<Record<TextField, string>>(() => ({
+    name: c?.name ?? '',
+    number: c?.number ?? '',
+    dailyMax: String(c?.dailyMax ?? 0),
+    greetingMessage: c?.greetingMessage ?? '',
+    farewellMessage: c?.farewellMessage ?? '',
+  }));
+  const [isDefault, setDefault] = useState(!!c?.isDefault);
+  const [outChannel, setOut] = useState(!!c?.outChannel);
+  const [queueIds, setQueueIds] = useState<number[]>(() => (c?.queues ?? []).map((q) => q.id));
+  const [images, setImages] = useState<{ greeting: File | null; farewell: File | null }>({ greeting: null, farewell: null });
+  const [removed, setRemoved] = useState({ greeting: false, farewell: false });
+  const [errors, setErrors] = useState<Errors>({});
+  const [busy, setBusy] = useState(false);
+
+  const set = (f: TextField) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [f]: e.target.value }));
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const found = connectionErrors(values, queueIds.length);
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    const body: ConnectionInput = {
+      name: values.name.trim(),
+      number: values.number.trim(),
+      isDefault,
+      outChannel,
+      dailyMax: Number(values.dailyMax.trim() || '0'),
+      greetingMessage: values.greetingMessage.trim(),
+      farewellMessage: values.farewellMessage.trim(),
+      queueIds,
+      greetingMedia: images.greeting,
+      farewellMedia: images.farewell,
+      removeGreetingMedia: removed.greeting && !images.greeting,
+      removeFarewellMedia: removed.farewell && !images.farewell,
+    };
+    setBusy(true);
+    try {
+      const saved = c ? await connectionsApi.update(c.id, body) : await connectionsApi.create(body);
+      onSaved(saved);
+      onClose();
+    } catch (err) {
+      if (isApiError(err) && err.fields) {
+        const mapped: Errors = {};
+        for (const [k, v] of Object.entries(err.fields)) {
+          const key = serverFieldKey(v);
+          if (key && knownFields.includes(k)) mapped[k as TextField] = key;
+        }
+        setErrors(mapped);
+      }
+      toastError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const error = (f: keyof Errors) => errors[f] && <FieldError role="alert">{t(errors[f]!)}</FieldError>;
+  const text = (f: TextField, type = 'text') => (
+    <Field>
+      {t(`connections.form.${f}`)}
+      <Input type={type} value={values[f]} onChange={set(f)} aria-invalid={!!errors[f]} name={f} inputMode={f === 'dailyMax' ? 'numeric' : undefined} />
+      {error(f)}
+    </Field>
+  );
+  const area = (f: TextField) => (
+    <Field>
+      {t(`connections.form.${f}`)}
+      <TextArea rows={2} value={values[f]} onChange={set(f)} aria-invalid={!!errors[f]} name={f} />
+      {error(f)}
+    </Field>
+  );
+  const image = (which: 'greeting' | 'farewell') => {
+    const current = which === 'greeting' ? c?.greetingMediaUrl : c?.farewellMediaUrl;
+    const label = t(`connections.form.${which}Media`);
+    return (
+      <Field as="div">
+        <span>{label}</span>
+        <ImageRow>
+          {current && !removed[which] && !images[which] && <img src={current} alt={label} />}
+          <input
+            type="file"
+            accept="image/png,image/jpeg,image/gif,image/webp"
+            aria-label={label}
+            name={`${which}Media`}
+            onChange={(e) => {
+              const file = e.target.files?.[0] ?? null;
+              setImages((v) => ({ ...v, [which]: file }));
+            }}
+          />
+          {current && !removed[which] && (
+            <Button type="button" $small $variant="ghost" onClick={() => setRemoved((r) => ({ ...r, [which]: true }))}>
+              {t('connections.form.removeImage')}
+            </Button>
+          )}
+        </ImageRow>
+      </Field>
+    );
+  };
+
+  return (
+    <Dialog
+      open
+      onClose={onClose}
+      width={560}
+      title={c ? t('connections.form.editTitle') : t('connections.form.addTitle')}
+      actions={
+        <>
+          <Button type="button" $variant="ghost" onClick={onClose}>
+            {t('common.actions.cancel')}
+          </Button>
+          <Button type="submit" form="connection-form" disabled={busy}>
+            {t('common.actions.save')}
+          </Button>
+        </>
+      }
+    >
+      <Form id="connection-form" onSubmit={submit} noValidate>
+        <Pair>
+          {text('name')}
+          {text('number', 'tel')}
+        </Pair>
+        <Pair>
+          {text('dailyMax')}
+          <div>
+            <SwitchField>
+              <Switch checked={isDefault} onChange={(e) => setDefault(e.target.checked)} name="isDefault" />
+              {t('connections.form.isDefault')}
+            </SwitchField>
+            <SwitchField>
+              <Switch checked={outChannel} onChange={(e) => setOut(e.target.checked)} name="outChannel" />
+              {t('connections.form.outChannel')}
+            </SwitchField>
+          </div>
+        </Pair>
+        {area('greetingMessage')}
+        {image('greeting')}
+        {area('farewellMessage')}
+        {image('farewell')}
+        <Field as="div">
+          <span>{t('connections.form.queues')}</span>
+          <MultiSelect
+            label={queueIds.length ? t('connections.form.queues') : t('connections.form.noQueues')}
+            choices={(queues.data ?? []).map((q) => ({ id: q.id, name: q.name, color: q.color }))}
+            value={queueIds}
+            onChange={setQueueIds}
+          />
+          {error('queueIds')}
+        </Field>
+      </Form>
+    </Dialog>
+  );
+}
