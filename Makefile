@@ -2,6 +2,8 @@
 #   make run    build everything, migrate, seed the demo tenant, serve on :8080 (SQLite)
 #   make test   every test: Go (unit + integration on real PostgreSQL and Redis), web, e2e
 #   make bench  the benchmarks of ../shared/BENCHMARKS.md, written to docs/benchmarks.md
+#               (BENCH_PKGS, BENCH_RUN: regexps of packages, benchmarks; BENCH_COUNT runs;
+#               BENCH_BROWSER=0 skips B8)
 
 SHELL := /bin/bash
 GO ?= go
@@ -69,7 +71,8 @@ fuzz:
 	  done; \
 	done
 
-bench: services server
+# The browser benchmark (B8) serves the embedded web app: build both first.
+bench: services web server
 	./scripts/bench.sh
 
 clean:
