@@ -195,6 +195,31 @@ func (s *Service) templates(w http.ResponseWriter, r *http.Request, p engine.Pri
 	return nil
 }
 
+// ownTemplate refuses a template that the connection's business account does not
+// hold: GET /{template-id} answers for any template the token can read, so the
+// account's own list, filtered by the template's name, must name the same id.
+func (s *Service) ownTemplate(ctx context.Context, cred engine.ChannelCredentials, t graphTemplate) error {
+	notOwned := &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"templateId": MsgTemplateNotOwned}}
+	if cred.AccountID == "" || t.ID == "" || t.Name == "" {
+		return notOwned
+	}
+	var page struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	q := url.Values{"fields": {"id"}, "name": {t.Name}, "limit": {"200"}}
+	if err := s.graph.JSON(ctx, http.MethodGet, "/"+url.PathEscape(cred.AccountID)+"/message_templates", q, cred.Token, nil, &page); err != nil {
+		return graphFailure("waba template owner", err)
+	}
+	for _, d := range page.Data {
+		if d.ID == t.ID {
+			return nil
+		}
+	}
+	return notOwned
+}
+
 // templateRequest is POST /waba/sendtemplatemessage/ (spec section 7).
 type templateRequest struct {
 	TemplateID    string      `json:"templateId"`
@@ -208,6 +233,11 @@ type templateRequest struct {
 
 // MsgChooseTemplate is the spec's rule for a request without a template (section 5).
 const MsgChooseTemplate = "Necessita escolher um template HSM para poder enviar a mensagem"
+
+// MsgTemplateNotOwned is the field message of a template that is not one of the
+// connection's business account's: a token may reach several accounts, and a
+// template of another cannot be sent from this number.
+const MsgTemplateNotOwned = "Template not found for this connection"
 
 // MsgTemplateNotApproved is the field message of a template Meta has not approved
 // (pending, rejected, paused, disabled): the Cloud API would refuse to send it.
@@ -291,6 +321,9 @@ func (s *Service) sendTemplate(w http.ResponseWriter, r *http.Request, p engine.
 	}
 	if t.Status != "APPROVED" {
 		return &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"templateId": MsgTemplateNotApproved}}
+	}
+	if err := s.ownTemplate(ctx, cred, t); err != nil {
+		return err
 	}
 	body := ""
 	for _, c := range t.Components {

@@ -104,7 +104,7 @@ func TestTemplateOutcomeUnknown(t *testing.T) {
 	tpl := map[string]any{"id": "31", "name": "aviso", "status": "APPROVED", "language": "pt_BR",
 		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}"}}}
 	r.graph.Lock()
-	r.graph.Objects["31"] = tpl
+	r.graph.Objects["31"], r.graph.Templates[wabaID] = tpl, []map[string]any{tpl}
 	r.graph.Unlock()
 	r.tickets[5] = ticketTarget{conn: id, number: "5565988887777"}
 	r.graph.Fail("POST /"+phoneID+"/messages", graphfake.Failure{Status: 504, Raw: "gateway timeout"})

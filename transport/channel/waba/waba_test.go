@@ -404,6 +404,21 @@ func TestTemplates(t *testing.T) {
 		in[0].From.Number != "5565988887777" || in[0].Body != "Olá Maria, a consulta de Pedro com Dra. Ana é em 10/12 14:00." {
 		t.Fatalf("recorded %+v", in)
 	}
+	// A template of another business account the token reaches is refused before
+	// anything is sent: the number's account does not hold it.
+	r.graph.Lock()
+	r.graph.Objects["99"] = map[string]any{"id": "99", "name": "confirmacao_consulta", "status": "APPROVED", "language": "pt_BR",
+		"components": []map[string]any{{"type": "BODY", "text": "Outra conta {{1}}"}}}
+	r.graph.Templates["other-waba"] = []map[string]any{r.graph.Objects["99"]}
+	r.graph.Unlock()
+	before := len(r.graph.Requests("POST /" + phoneID + "/messages"))
+	status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "99", "contactName": "Maria", "lticketId": 5})
+	if fields, _ := body["fields"].(map[string]any); status != 400 || fields["templateId"] != MsgTemplateNotOwned {
+		t.Fatalf("foreign template: %d %v", status, body)
+	}
+	if n := len(r.graph.Requests("POST /" + phoneID + "/messages")); n != before {
+		t.Fatalf("foreign template sent (%d sends, had %d)", n, before)
+	}
 	// A refused send records nothing.
 	r.graph.Fail("POST /"+phoneID+"/messages", graphfake.Failure{Status: 400, Code: 131047, Message: "Re-engagement message"})
 	if status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "lticketId": 5}); status == 200 {
@@ -495,6 +510,7 @@ func TestTemplateValuesValidated(t *testing.T) {
 		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}} {{2}} {{3}} {{4}}"}}}
 	r.graph.Objects["42"] = map[string]any{"id": "42", "name": "rascunho", "status": "PENDING", "language": "pt_BR",
 		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}"}}}
+	r.graph.Templates[wabaID] = []map[string]any{r.graph.Objects["41"], r.graph.Objects["42"]}
 	r.graph.Unlock()
 	r.tickets[5] = ticketTarget{conn: id, number: "5565988887777"}
 	route := "POST /" + phoneID + "/messages"

@@ -243,10 +243,14 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 		f.register(w, req, parts[0])
 	case r.Method == http.MethodGet && len(parts) == 2 && parts[1] == "message_templates":
 		f.mu.Lock()
-		data := f.Templates[parts[0]]
+		all := f.Templates[parts[0]]
 		f.mu.Unlock()
-		if data == nil {
-			data = []map[string]any{}
+		data := []map[string]any{}
+		name := r.URL.Query().Get("name") // Graph filters on a part of the name
+		for _, t := range all {
+			if n, _ := t["name"].(string); strings.Contains(n, name) {
+				data = append(data, t)
+			}
 		}
 		writeJSON(w, 200, map[string]any{"data": data, "paging": map[string]any{"cursors": map[string]string{"before": "MAZDZD", "after": "MjQZD"}}})
 	case r.Method == http.MethodGet && len(parts) == 2 && parts[1] == "accounts":
