@@ -272,7 +272,7 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 		a.answer(ctx, a.onStatus(st))
 	case CmdConnectionStop, CmdConnectionWipe:
 		a.ensureLoaded(ctx)
-		a.stopChannel()
+		a.endChannel()
 		var err error
 		if cmd.Type == CmdConnectionWipe {
 			err = a.wipeCredentials()
@@ -468,7 +468,13 @@ func (a *connActor) pruneAttempts(ctx actor.Context) {
 	time.AfterFunc(keep, func() { system.Root.Send(self, &pruneTick{gen: gen}) })
 }
 
-func (a *connActor) stopChannel() {
+func (a *connActor) stopChannel() { a.letGo(false) }
+
+// endChannel stops the channel because a person stopped the connection: a channel
+// whose sessions reach past this node (engine.ChannelEnder) ends them everywhere.
+func (a *connActor) endChannel() { a.letGo(true) }
+
+func (a *connActor) letGo(end bool) {
 	if a.channel == nil {
 		return
 	}
@@ -477,7 +483,13 @@ func (a *connActor) stopChannel() {
 	a.gen++
 	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
 	defer cancel()
-	if err := ch.Stop(ctx); err != nil {
+	var err error
+	if e, ok := ch.(engine.ChannelEnder); ok && end {
+		err = e.End(ctx)
+	} else {
+		err = ch.Stop(ctx)
+	}
+	if err != nil {
 		a.log.Warn().Err(err).Msg("stop channel")
 	}
 }

@@ -66,13 +66,22 @@ func TestConnectionSinkThroughTheCluster(t *testing.T) {
 	}
 }
 
-// wipingChannel is a recChannel with credentials of its own.
+// wipingChannel is a recChannel with credentials of its own, whose sessions reach
+// past its node (engine.ChannelEnder).
 type wipingChannel struct {
 	*recChannel
 	mu     *sync.Mutex
 	wiped  *int
 	stops  *int
+	ends   *int
 	failed error
+}
+
+func (c wipingChannel) End(context.Context) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	*c.ends++
+	return nil
 }
 
 func (c wipingChannel) Stop(context.Context) error {
@@ -90,19 +99,20 @@ func (c wipingChannel) WipeCredentials(context.Context) error {
 }
 
 type wipingFactory struct {
-	inner        *recFactory
-	mu           sync.Mutex
-	wiped, stops int
-	failWipe     error
+	inner              *recFactory
+	mu                 sync.Mutex
+	wiped, stops, ends int
+	failWipe           error
 }
 
 func (f *wipingFactory) NewChannel(conn engine.Connection) (engine.Channel, error) {
 	ch, _ := f.inner.NewChannel(conn)
-	return wipingChannel{recChannel: ch.(*recChannel), mu: &f.mu, wiped: &f.wiped, stops: &f.stops, failed: f.failWipe}, nil
+	return wipingChannel{recChannel: ch.(*recChannel), mu: &f.mu, wiped: &f.wiped, stops: &f.stops, ends: &f.ends, failed: f.failWipe}, nil
 }
 
-// Stop ends the session and records DISCONNECTED; Wipe also wipes the credentials of
-// a channel that keeps some, and its failure reaches the caller.
+// Stop ends the session (End, for a channel whose sessions reach past its node; a
+// restart only stops it here) and records DISCONNECTED; Wipe also wipes the
+// credentials of a channel that keeps some, and its failure reaches the caller.
 func TestConnectionStopAndWipe(t *testing.T) {
 	d := dbtest.Open(t, db.SQLite)
 	wf := &wipingFactory{}
@@ -116,15 +126,18 @@ func TestConnectionStopAndWipe(t *testing.T) {
 	if err := conns.Status(ctx, conn.ID, engine.StatusChange{Status: engine.ConnConnected}); err != nil {
 		t.Fatal(err)
 	}
+	if err := conns.Restart(ctx, conn.ID); err != nil {
+		t.Fatal(err)
+	}
 	if err := conns.Stop(ctx, conn.ID); err != nil {
 		t.Fatal(err)
 	}
 	row, _ := r.conns.Lookup(ctx, conn.ID)
 	wf.mu.Lock()
-	stops, wiped := wf.stops, wf.wiped
+	stops, ends, wiped := wf.stops, wf.ends, wf.wiped
 	wf.mu.Unlock()
-	if row.Status != engine.ConnDisconnected || stops != 1 || wiped != 0 {
-		t.Fatalf("after Stop: status %q, stops %d, wiped %d", row.Status, stops, wiped)
+	if row.Status != engine.ConnDisconnected || stops != 1 || ends != 1 || wiped != 0 {
+		t.Fatalf("after Restart and Stop: status %q, stops %d, ends %d, wiped %d", row.Status, stops, ends, wiped)
 	}
 	if err := conns.Wipe(ctx, conn.ID); err != nil {
 		t.Fatal(err)

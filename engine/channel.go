@@ -109,6 +109,14 @@ type ChannelFactory interface {
 // unreachable, rate limited, session reconnecting).
 var ErrChannelTemporary = &Error{Code: ErrSendingWappMsg}
 
+// ChannelEnder is implemented by channels whose sessions reach past the node that
+// runs them (the web chat's visitors are on every node). Stop lets go of the
+// channel on this node — a hand-over, a drain — and its sessions carry on with the
+// next owner; End stops it for good, because a person stopped the connection.
+type ChannelEnder interface {
+	End(ctx context.Context) error
+}
+
 // CredentialWiper is implemented by channels that keep session credentials of their
 // own (WhatsApp's device keys): WipeCredentials forgets them, so the next Start pairs
 // afresh (DELETE /whatsappcreds). It may be called while the channel is stopped.

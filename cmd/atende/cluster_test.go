@@ -28,6 +28,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/redisstate"
+	"atende/transport/channel/webchat"
 )
 
 // The cluster tests run real `atende serve` processes on 127.0.0.1, .2, .3 (and .4),
@@ -1137,6 +1138,30 @@ func TestClusterAddAndDrainNode(t *testing.T) {
 	t.Logf("logout through %s closed the session's sockets on %d nodes within %v", live[len(live)-1].name, len(live), time.Since(start))
 	for _, n := range live {
 		bruno.api(t, n.base).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusForbidden, nil)
+	}
+
+	// Stopping the web chat connection through one node closes its visitors' sockets
+	// on every node: ERR_WAPP_NOT_INITIALIZED, then close 4xxx (not initialized).
+	var visitors []*plainCustomer
+	for _, n := range live {
+		pc, err := rawCustomer(n.base, c.connID, "stop-"+n.name)
+		if err != nil {
+			t.Fatalf("visitor on %s: %v", n.name, err)
+		}
+		defer pc.conn.Close()
+		visitors = append(visitors, pc)
+	}
+	admin.call("DELETE", fmt.Sprintf("/whatsappsession/%d", c.connID), nil, http.StatusOK, nil)
+	for i, pc := range visitors {
+		f, err := pc.next()
+		if err != nil || f["type"] != "error" || f["code"] != string(engine.ErrWappNotInitialized) {
+			t.Fatalf("visitor on %s after the stop: %v %v", live[i].name, f, err)
+		}
+		_, err = pc.next()
+		var ce wsutil.ClosedError
+		if !errors.As(err, &ce) || ce.Code != webchat.CloseNotInitialized {
+			t.Errorf("visitor on %s: socket ended with %v, want close %d", live[i].name, err, webchat.CloseNotInitialized)
+		}
 	}
 }
 

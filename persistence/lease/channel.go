@@ -252,6 +252,18 @@ func (c *channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 	return c.next.Send(ctx, m)
 }
 
+// End stops the channel and releases its lease like Stop, then ends the sessions
+// that reach past this node (engine.ChannelEnder) when the channel has any.
+func (c *channel) End(ctx context.Context) error {
+	if err := c.Stop(ctx); err != nil {
+		return err
+	}
+	if e, ok := c.next.(engine.ChannelEnder); ok {
+		return e.End(ctx)
+	}
+	return nil
+}
+
 func (c *channel) Stop(ctx context.Context) error {
 	c.mu.Lock()
 	stop, done := c.stop, c.done

@@ -268,3 +268,52 @@ func TestLeasedChannelPassesIdempotentSenderThrough(t *testing.T) {
 		}
 	}
 }
+
+type endingChannel struct {
+	*fakeChannel
+	ends *int
+}
+
+func (c endingChannel) End(ctx context.Context) error {
+	*c.ends++
+	return c.Stop(ctx)
+}
+
+// End stops the leased channel, frees its lease, and ends the sessions of a channel
+// whose sessions reach past its node; on any other channel it is Stop.
+func TestLeasedChannelEnd(t *testing.T) {
+	ctx := context.Background()
+	locker := lease.NewLocal()
+	ends := 0
+	inner := &fakeChannel{}
+	ch, err := (&lease.Channels{Next: anyFactory{endingChannel{inner, &ends}}, Locker: locker}).NewChannel(engine.Connection{ID: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.Start(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.(engine.ChannelEnder).End(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if running, _, _ := inner.state(); running || ends != 1 {
+		t.Fatalf("after End: running %v, ends %d", running, ends)
+	}
+	l, err := locker.TryAcquire(ctx, 4)
+	if err != nil {
+		t.Fatalf("lease not freed by End: %v", err)
+	}
+	_ = l.Release(ctx)
+
+	plain := &fakeChannel{}
+	ch, _ = (&lease.Channels{Next: anyFactory{plain}, Locker: locker}).NewChannel(engine.Connection{ID: 5})
+	if err := ch.Start(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ch.(engine.ChannelEnder).End(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if running, _, stops := plain.state(); running || stops != 1 {
+		t.Fatalf("plain channel after End: running %v, stops %d", running, stops)
+	}
+}

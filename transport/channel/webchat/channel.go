@@ -23,6 +23,7 @@ type Channel struct {
 var (
 	_ engine.Channel          = (*Channel)(nil)
 	_ engine.IdempotentSender = (*Channel)(nil)
+	_ engine.ChannelEnder     = (*Channel)(nil)
 )
 
 // NewChannel builds the Channel of connection conn on srv. Nothing happens until
@@ -129,9 +130,11 @@ func (c *Channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 // after a reload the history comes from the journal, one entry per message).
 func (c *Channel) ResendIsIdempotent() bool { return true }
 
-// Stop closes the connection's sockets (ERR_WAPP_NOT_INITIALIZED, then
-// CloseNotInitialized) and refuses its visitors until the next Start. Sink calls in
-// flight are cancelled, not awaited.
+// Stop closes the connection's sockets on this node (ERR_WAPP_NOT_INITIALIZED,
+// then CloseNotInitialized) and refuses its visitors until the next Start. Sink
+// calls in flight are cancelled, not awaited. In cluster mode the visitors are
+// attached to every node, the connection's actor wherever it runs: Stop (a
+// hand-over, a drain) leaves them be, End closes them everywhere.
 func (c *Channel) Stop(ctx context.Context) error {
 	c.mu.Lock()
 	ep := c.ep
@@ -139,6 +142,21 @@ func (c *Channel) Stop(ctx context.Context) error {
 	c.mu.Unlock()
 	if ep != nil {
 		c.srv.stop(ep)
+	}
+	return nil
+}
+
+// End implements engine.ChannelEnder: Stop, and in cluster mode a stop Delivery
+// that closes the connection's visitors on every node (at most once, like every
+// delivery; a node the bus missed finds the connection stopped at the next lookup).
+func (c *Channel) End(ctx context.Context) error {
+	if err := c.Stop(ctx); err != nil {
+		return err
+	}
+	if cl := c.srv.cfg.Cluster; cl != nil {
+		if err := cl.Publish(ctx, Delivery{ConnectionID: c.conn.ID, Stop: true}); err != nil {
+			return fmt.Errorf("webchat end connection %d: publish: %w", c.conn.ID, err)
+		}
 	}
 	return nil
 }

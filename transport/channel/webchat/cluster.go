@@ -41,6 +41,10 @@ type Delivery struct {
 	// for the visitor's tabs on the other nodes (Origin's own tabs already have it).
 	Echo   bool
 	Origin string
+	// Stop ends the connection's visitors on every node (its channel stopped): their
+	// sockets close with CloseNotInitialized and the next visitor looks the connection
+	// up again. A stop carries no visitor, id or frame.
+	Stop bool
 }
 
 // maxDelivery bounds an encoded Delivery: a frame holds at most a 4096-character
@@ -52,7 +56,7 @@ func MarshalDelivery(d Delivery) ([]byte, error) {
 	if err := d.check(); err != nil {
 		return nil, err
 	}
-	return json.Marshal(deliveryWire{C: d.ConnectionID, V: d.Visitor, ID: d.ID, F: d.Frame, E: d.Echo, O: d.Origin})
+	return json.Marshal(deliveryWire{C: d.ConnectionID, V: d.Visitor, ID: d.ID, F: d.Frame, E: d.Echo, O: d.Origin, S: d.Stop})
 }
 
 // UnmarshalDelivery decodes what MarshalDelivery encoded; anything else is an error.
@@ -69,7 +73,7 @@ func UnmarshalDelivery(b []byte) (Delivery, error) {
 	if dec.More() {
 		return Delivery{}, errors.New("webchat delivery: trailing data")
 	}
-	d := Delivery{ConnectionID: w.C, Visitor: w.V, ID: w.ID, Frame: w.F, Echo: w.E, Origin: w.O}
+	d := Delivery{ConnectionID: w.C, Visitor: w.V, ID: w.ID, Frame: w.F, Echo: w.E, Origin: w.O, Stop: w.S}
 	if err := d.check(); err != nil {
 		return Delivery{}, err
 	}
@@ -80,15 +84,21 @@ type deliveryWire struct {
 	C  int64           `json:"c"`
 	V  string          `json:"v"`
 	ID string          `json:"id"`
-	F  json.RawMessage `json:"f"`
+	F  json.RawMessage `json:"f,omitempty"`
 	E  bool            `json:"e,omitempty"`
 	O  string          `json:"o,omitempty"`
+	S  bool            `json:"s,omitempty"`
 }
 
 func (d Delivery) check() error {
 	switch {
 	case d.ConnectionID <= 0:
 		return errors.New("webchat delivery: connection id must be positive")
+	case d.Stop:
+		if d.Visitor != "" || d.ID != "" || len(d.Frame) != 0 || d.Echo || d.Origin != "" {
+			return errors.New("webchat delivery: a stop carries nothing else")
+		}
+		return nil
 	case !validClientID(d.Visitor):
 		return errors.New("webchat delivery: bad visitor id")
 	case !d.Echo && (!strings.HasPrefix(d.ID, "wc-out:") || !validOutboundID(d.ID[len("wc-out:"):])):
@@ -109,12 +119,20 @@ func validOutboundID(s string) bool {
 }
 
 // Deliver hands a Delivery from the bus to the visitor's sockets on this node, if
-// any. It never blocks on a socket.
+// any; a stop closes the sockets of the connection's visitors here. It never blocks
+// on a socket.
 func (s *Server) Deliver(d Delivery) {
 	s.mu.Lock()
 	ep := s.remotes[d.ConnectionID]
+	if d.Stop && ep != nil {
+		delete(s.remotes, d.ConnectionID)
+	}
 	s.mu.Unlock()
 	if ep == nil {
+		return
+	}
+	if d.Stop {
+		s.stop(ep)
 		return
 	}
 	sockets := s.socketsOf(ep, d.Visitor)

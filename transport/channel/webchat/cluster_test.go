@@ -110,6 +110,50 @@ func TestClusterVisitorOnAnotherNode(t *testing.T) {
 	}
 }
 
+// TestClusterStopClosesVisitorsEverywhere: ending the channel on node A (a person
+// stopped the connection) closes the sockets of its visitors on A and B
+// (ERR_WAPP_NOT_INITIALIZED, then CloseNotInitialized) and the next visitor is
+// looked the connection up again; a hand-over (Stop) closes none.
+func TestClusterStopClosesVisitorsEverywhere(t *testing.T) {
+	b := &bus{}
+	cfg := func(c *Config) { c.Cluster = b }
+	a := newEnv(t, cfg)
+	nb := newEnv(t, cfg)
+	b.sink = a.j
+	b.servers = []*Server{a.srv, nb.srv}
+	onA, _ := a.connect("")
+	onB, _ := nb.connect("")
+	// A hand-over (Stop) leaves them attached: the actor carries on elsewhere.
+	if err := a.ch.Stop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	onB.write(map[string]string{"type": "message", "id": "m1", "body": "ainda aqui"})
+	if f := onB.expect("ack"); f.ID != "m1" {
+		t.Fatalf("after a hand-over %+v", f)
+	}
+	if err := a.ch.(engine.ChannelEnder).End(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []*client{onA, onB} {
+		if f := c.expect("error"); f.Code != string(engine.ErrWappNotInitialized) {
+			t.Fatalf("socket %d: %+v", i, f)
+		}
+		if code, _ := c.closed(); code != CloseNotInitialized {
+			t.Fatalf("socket %d: close %d", i, code)
+		}
+	}
+	b.mu.Lock()
+	before := b.lookups
+	b.mu.Unlock()
+	nb.connect("") // the connection is looked up again (the lookup decides)
+	b.mu.Lock()
+	after := b.lookups
+	b.mu.Unlock()
+	if after != before+1 {
+		t.Fatalf("%d lookups after the stop, want %d", after, before+1)
+	}
+}
+
 // TestClusterLookupFailures: an unknown connection is refused as not started; a
 // lookup error is ERR_UNAVAILABLE with close 1001 (the widget retries), and is not
 // cached.
@@ -191,6 +235,14 @@ func TestDeliveryWire(t *testing.T) {
 		`{"c":1,"v":"a","id":"m1","f":{},"e":true,"o":"n/1"}`,
 		`{"c":1,"v":"a","id":"m1","f":{},"e":"true","o":"n1"}`,
 		`{"c":1,"v":"a","id":"wc-out:1","f":{"a":` + strings.Repeat("1", maxDelivery) + `}}`,
+		`{"c":0,"s":true}`,
+		`{"c":1,"s":"true"}`,
+		`{"c":1,"s":true,"v":"a"}`,
+		`{"c":1,"s":true,"id":"wc-out:1"}`,
+		`{"c":1,"s":true,"f":{}}`,
+		`{"c":1,"s":true,"f":null}`,
+		`{"c":1,"s":true,"e":true}`,
+		`{"c":1,"s":true,"o":"n1"}`,
 	} {
 		if _, err := UnmarshalDelivery([]byte(bad)); err == nil {
 			t.Errorf("accepted %.80q", bad)
@@ -202,6 +254,11 @@ func TestDeliveryWire(t *testing.T) {
 	} else if got, err := UnmarshalDelivery(raw); err != nil || !got.Echo || got.Origin != "n1" || got.ID != "m1" {
 		t.Fatalf("echo round trip %+v %v", got, err)
 	}
+	if raw, err := MarshalDelivery(Delivery{ConnectionID: 9, Stop: true}); err != nil || string(raw) != `{"c":9,"v":"","id":"","s":true}` {
+		t.Fatalf("stop encoded %s %v", raw, err)
+	} else if got, err := UnmarshalDelivery(raw); err != nil || !got.Stop || got.ConnectionID != 9 {
+		t.Fatalf("stop round trip %+v %v", got, err)
+	}
 	if _, err := MarshalDelivery(Delivery{ConnectionID: 1, Visitor: "a", ID: "wc-out:1", Frame: json.RawMessage(`{`)}); err == nil {
 		t.Error("marshalled an invalid frame")
 	}
@@ -210,6 +267,7 @@ func TestDeliveryWire(t *testing.T) {
 func FuzzUnmarshalDelivery(f *testing.F) {
 	f.Add([]byte(`{"c":9,"v":"Ab_-9","id":"wc-out:12","f":{"type":"message"}}`))
 	f.Add([]byte(`{"c":1,"v":"a","id":"wc-out:1","f":{}} {}`))
+	f.Add([]byte(`{"c":9,"s":true}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := UnmarshalDelivery(b)
 		if err != nil {
