@@ -8,7 +8,10 @@ import (
 
 // The layers of ARCHITECTURE.md: engine imports nothing of ours; actors, persistence,
 // transport and cluster import engine but never each other; only cmd/ imports all.
-// Test files are free to reach across (an HTTP test stands up a real database).
+// Test files are free to reach across (an HTTP test stands up a real database), and
+// so are test-support packages (dbtest, channeltest, graphfake: a last path element
+// ending in "test" or "fake"), which only test files and other such packages may
+// import.
 var layerRules = map[string][]string{
 	"engine":      {},
 	"actors":      {"engine"},
@@ -27,6 +30,14 @@ func TestLayerDirection(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg := fields[0]
+		for _, imp := range fields[1:] {
+			if testSupport(imp) && !testSupport(pkg) {
+				t.Errorf("%s imports %s: only tests may import a test-support package", pkg, imp)
+			}
+		}
+		if testSupport(pkg) {
+			continue
+		}
 		layer := topLayer(pkg)
 		allowed, ruled := layerRules[layer]
 		if !ruled {
@@ -53,6 +64,11 @@ func TestLayerDirection(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no packages checked")
 	}
+}
+
+func testSupport(pkg string) bool {
+	last := pkg[strings.LastIndex(pkg, "/")+1:]
+	return strings.HasPrefix(pkg, "atende/") && (strings.HasSuffix(last, "test") || strings.HasSuffix(last, "fake"))
 }
 
 func topLayer(pkg string) string {

@@ -1,8 +1,10 @@
 // Package channeltest holds the test doubles the cloud channel adapters' tests share
 // (waba, meta, telegram): a recording sink that de-duplicates as the ticket actor
 // does, a stand-in for actors.Connections, a router that serves an adapter's routes
-// the way transport/http does, and a buffer safe for a logger and a test to share.
-// Only tests import it.
+// the way transport/http does, and a buffer safe for a logger and a test to share;
+// the rig every adapter test builds on (Rig: stores, server, web-hook posts); and what
+// the providers' fakes (meta/graphfake, telegram/botfake) share. Only tests and those
+// fakes import it.
 package channeltest
 
 import (

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 )
 
 // Channel is one "facebook" or "instagram" connection. The Messenger Platform has no
@@ -19,44 +19,36 @@ type Channel struct {
 	svc  *Service
 	conn engine.Connection
 
-	mu   sync.Mutex // guards cred
-	cred *engine.ChannelCredentials
+	session Session // the page token while started
 }
 
 var _ engine.Channel = (*Channel)(nil)
 
 // Start implements engine.Channel.
 func (c *Channel) Start(ctx context.Context, sink engine.ChannelSink) error {
-	cred, err := c.svc.deps.Credentials.Get(ctx, c.conn.ID)
-	if err != nil {
-		return fmt.Errorf("%s connection %d: %w", c.conn.Channel, c.conn.ID, err)
+	if err := c.session.Open(ctx, c.svc.deps.Credentials, c.conn); err != nil {
+		return err
 	}
-	c.mu.Lock()
-	c.cred = &cred
-	c.mu.Unlock()
 	return sink.Status(ctx, engine.StatusChange{Status: engine.ConnConnected})
 }
 
 // Stop implements engine.Channel.
 func (c *Channel) Stop(context.Context) error {
-	c.mu.Lock()
-	c.cred = nil
-	c.mu.Unlock()
+	c.session.Close()
 	return nil
 }
 
 // sender is the page that sends: the page itself, or the page an Instagram account
 // is linked to.
 func (c *Channel) sender() (string, string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cred == nil {
-		return "", "", fmt.Errorf("%s connection %d not started: %w", c.conn.Channel, c.conn.ID, engine.ErrChannelTemporary)
+	cred, err := c.session.Credentials(c.conn)
+	if err != nil {
+		return "", "", err
 	}
-	if c.cred.Provider == engine.ProviderInstagram {
-		return c.cred.AccountID, c.cred.Token, nil
+	if cred.Provider == engine.ProviderInstagram {
+		return cred.AccountID, cred.Token, nil
 	}
-	return c.cred.ExternalID, c.cred.Token, nil
+	return cred.ExternalID, cred.Token, nil
 }
 
 var attachmentTypes = map[string]string{
@@ -88,12 +80,9 @@ func (c *Channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 		if !ok {
 			return "", engine.Wrap(engine.ErrChannelRefused, fmt.Errorf("meta: media type %q", m.MediaType))
 		}
-		f, info, oerr := c.svc.deps.Media.Open(ctx, c.conn.CompanyID, m.MediaPath)
+		f, info, oerr := cloud.OpenMedia(ctx, c.svc.deps.Media, c.conn.CompanyID, m.MediaPath, "meta")
 		if oerr != nil {
-			if engine.CodeOf(oerr) == engine.ErrNotFound {
-				return "", engine.Wrap(engine.ErrChannelRefused, oerr)
-			}
-			return "", fmt.Errorf("meta: open media: %w: %w", engine.ErrChannelTemporary, oerr)
+			return "", oerr
 		}
 		defer f.Close()
 		rcpt, _ := json.Marshal(recipient)
@@ -133,8 +122,6 @@ func (c *Channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 // WipeCredentials implements engine.CredentialWiper (DELETE /whatsappcreds): the page
 // token is forgotten; POST /facebook restores it.
 func (c *Channel) WipeCredentials(ctx context.Context) error {
-	c.mu.Lock()
-	c.cred = nil
-	c.mu.Unlock()
+	c.session.Close()
 	return c.svc.deps.Credentials.Delete(ctx, c.conn.ID)
 }

@@ -2,7 +2,9 @@
 // "instagram" connections), and the Meta Graph API pieces the WABA adapter shares:
 // the Graph client and its error classification (Classify), web-hook signature
 // checking (X-Hub-Signature-256, CheckSignature/ReadSigned), the hub.challenge
-// handshake, the Router seam and Upsert of a connection with its credentials.
+// handshake and the signed web-hook's flow (ServeSigned), the channels' Session, the
+// Router seam and Upsert of a connection with its credentials. What Telegram shares
+// too lives in transport/channel/cloud.
 //
 // Routes (Service.Routes on transport/http):
 //

@@ -10,15 +10,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"atende/engine"
+	"atende/transport/channel/cloud"
 )
 
 // DefaultGraphURL and DefaultGraphVersion are where the Graph API lives.
@@ -90,25 +90,12 @@ func (e *GraphError) Temporary() bool {
 // catalogue: the engine's code table is the place for it — to do.)
 const ErrOutcomeUnknown = engine.ErrChannelOutcomeUnknown
 
-// OutcomeUnknownError is a send that may have been accepted: its request was written
-// in full and then the answer was lost (timeout, connection reset, a gateway's
-// 502/504 without the provider's error body) or was a 2xx that could not be read or
-// carried no message id. Retrying it could deliver the message twice — none of the
-// cloud providers takes an idempotency key — so it is not retried (Classify:
-// ErrOutcomeUnknown, not temporary).
-type OutcomeUnknownError struct{ Err error }
-
-func (e *OutcomeUnknownError) Error() string {
-	return "send outcome unknown (request delivered, answer lost; not retried): " + e.Err.Error()
-}
-
-func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
+// OutcomeUnknownError is a send that may have been accepted (cloud.OutcomeUnknownError):
+// Classify maps it to ErrOutcomeUnknown, not temporary.
+type OutcomeUnknownError = cloud.OutcomeUnknownError
 
 // IsOutcomeUnknown reports whether err is (or wraps) an OutcomeUnknownError.
-func IsOutcomeUnknown(err error) bool {
-	var ou *OutcomeUnknownError
-	return errors.As(err, &ou)
-}
+func IsOutcomeUnknown(err error) bool { return cloud.IsOutcomeUnknown(err) }
 
 // Classify turns a Graph failure into what the connection actor acts on: temporary
 // failures (network before the request was sent, 5xx with the Graph error body,
@@ -197,60 +184,16 @@ func (g *Graph) SendMultipart(ctx context.Context, path, token string, fields ma
 }
 
 func (g *Graph) multipart(ctx context.Context, path, token string, fields map[string]string, fileField, fileName, fileType string, file io.Reader, out any, send bool) error {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		if err := mw.WriteField(k, v); err != nil {
-			return err
-		}
-	}
-	h := make(map[string][]string)
-	h["Content-Disposition"] = []string{fmt.Sprintf(`form-data; name=%q; filename=%q`, fileField, fileName)}
-	if fileType == "" {
-		fileType = "application/octet-stream"
-	}
-	h["Content-Type"] = []string{fileType}
-	pw, err := mw.CreatePart(h)
+	buf, ctype, err := cloud.Multipart(fields, fmt.Sprintf(`form-data; name=%q; filename=%q`, fileField, fileName), fileType, file, g.maxFile)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(pw, io.LimitReader(file, g.maxFile)); err != nil {
-		return fmt.Errorf("read upload: %w", err)
-	}
-	if err := mw.Close(); err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.URL(path, nil), &buf)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.URL(path, nil), buf)
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Content-Type", ctype)
 	return g.do(req, token, out, send)
-}
-
-// written follows one request through the transport: whether its request (headers
-// and body) was written in full on a connection. A send that fails after that point
-// may have been accepted by the provider.
-type written struct{ done atomic.Bool }
-
-// trace returns req with a client trace that sets w once the request is written.
-func (w *written) trace(req *http.Request) *http.Request {
-	t := &httptrace.ClientTrace{WroteRequest: func(i httptrace.WroteRequestInfo) {
-		if i.Err == nil {
-			w.done.Store(true)
-		}
-	}}
-	return req.WithContext(httptrace.WithClientTrace(req.Context(), t))
-}
-
-// ok reports whether the request was written in full.
-func (w *written) ok() bool { return w.done.Load() }
-
-// gatewayUnknown reports whether an answer says nothing about the message: a
-// gateway's 502 or 504 without the provider's own error body (providerBody false;
-// the provider behind the gateway may have processed the request).
-func gatewayUnknown(status int, providerBody bool) bool {
-	return !providerBody && (status == http.StatusBadGateway || status == http.StatusGatewayTimeout)
 }
 
 // do runs req. With send, a failure after the request was written in full, a 2xx
@@ -260,9 +203,9 @@ func (g *Graph) do(req *http.Request, token string, out any, send bool) error {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	var w written
+	var w cloud.Written
 	if send {
-		req = w.trace(req)
+		req = w.Trace(req)
 	}
 	unknown := func(err error) error {
 		if send {
@@ -273,7 +216,7 @@ func (g *Graph) do(req *http.Request, token string, out any, send bool) error {
 	res, err := g.http.Do(req)
 	if err != nil {
 		err = scrubURL(err)
-		if w.ok() {
+		if w.OK() {
 			return unknown(err)
 		}
 		return err
@@ -288,7 +231,7 @@ func (g *Graph) do(req *http.Request, token string, out any, send bool) error {
 	}
 	if res.StatusCode/100 != 2 {
 		ge, ok := parseGraphError(res.StatusCode, b)
-		if gatewayUnknown(res.StatusCode, ok) {
+		if cloud.GatewayUnknown(res.StatusCode, ok) {
 			return unknown(ge)
 		}
 		return ge
@@ -335,10 +278,7 @@ func (g *Graph) Download(ctx context.Context, rawURL, token string, limit int64)
 		ge, _ := parseGraphError(res.StatusCode, b)
 		return nil, "", ge
 	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{io.LimitReader(res.Body, limit), res.Body}, res.Header.Get("Content-Type"), nil
+	return cloud.LimitBody(res.Body, limit), res.Header.Get("Content-Type"), nil
 }
 
 // CheckSignature reports whether header ("sha256=<hex>", X-Hub-Signature-256) is the
@@ -399,6 +339,30 @@ func ReadSigned(w http.ResponseWriter, r *http.Request, appSecret string, limit 
 		return nil, false
 	}
 	return body, true
+}
+
+// SignedHook is the POST side of a Meta web-hook (WABA, Facebook, Instagram).
+type SignedHook struct {
+	Log       zerolog.Logger
+	AppSecret string        // the key of X-Hub-Signature-256 (ReadSigned)
+	MaxBody   int64         // caps the body (ReadSigned)
+	Timeout   time.Duration // bounds the delivery
+}
+
+// ServeSigned verifies (ReadSigned: 413, 400, 401, logged), parses (400 "bad
+// notification") and delivers one notification within h.Timeout: 200 only once
+// deliver returned nil, 500 otherwise so that Meta delivers again (cloud.Deliver).
+func ServeSigned[N any](w http.ResponseWriter, r *http.Request, h SignedHook,
+	parse func([]byte) (N, error), deliver func(context.Context, N) error) {
+	body, ok := ReadSigned(w, r, h.AppSecret, h.MaxBody)
+	if !ok {
+		h.Log.Warn().Str("remote", r.RemoteAddr).Msg("web-hook refused: bad or missing signature, or body too large")
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), h.Timeout)
+	defer cancel()
+	cloud.Deliver(ctx, w, cloud.Hook{Log: h.Log, Bad: "bad notification", Retry: "web-hook delivery failed: provider will retry"},
+		body, parse, deliver)
 }
 
 // scrubURL drops the URL from a transport error: a query may hold a secret

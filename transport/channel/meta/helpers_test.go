@@ -1,23 +1,15 @@
 package meta
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"atende/engine"
-	"atende/persistence/connection"
-	"atende/persistence/credentials"
-	"atende/persistence/db"
-	"atende/persistence/db/dbtest"
 	"atende/transport/channel/channeltest"
 	"atende/transport/channel/meta/graphfake"
-	"atende/transport/media"
 )
 
 const (
@@ -30,37 +22,20 @@ const (
 	igID        = "17841400000000001"
 )
 
-// The shared test doubles (transport/channel/channeltest).
-type (
-	recSink    = channeltest.Sink
-	fakeActors = channeltest.Actors
-	testRouter = channeltest.Router
-	syncBuffer = channeltest.SyncBuffer
-)
+// recSink records what a channel delivers (channeltest.Sink).
+type recSink = channeltest.Sink
 
+// rig is a Service on the shared test rig, against a Graph fake and a CDN serving
+// attachments.
 type rig struct {
-	t      *testing.T
-	svc    *Service
-	graph  *graphfake.Fake
-	actors *fakeActors
-	conns  *connection.Store
-	creds  *credentials.Store
-	media  *media.Store
-	srv    *httptest.Server
-	router *testRouter
-	logs   *syncBuffer
-	cdn    *httptest.Server
+	channeltest.Rig
+	svc   *Service
+	graph *graphfake.Fake
+	cdn   *httptest.Server
 }
 
 func newRig(t *testing.T) *rig {
 	t.Helper()
-	d := dbtest.Open(t, db.SQLite)
-	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'A'), (2, 'B')`)
-	ms, err := media.New(media.Config{Dir: t.TempDir(), Secret: bytes.Repeat([]byte("k"), 32)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ms.Close() })
 	g := graphfake.New(userToken, pageToken)
 	t.Cleanup(g.Close)
 	g.AppSecret = appSecret
@@ -89,37 +64,30 @@ func newRig(t *testing.T) *rig {
 		}
 	}))
 	t.Cleanup(cdn.Close)
-	r := &rig{t: t, graph: g, actors: &fakeActors{}, conns: connection.New(d, nil), creds: credentials.New(d, nil), media: ms, logs: &syncBuffer{}, cdn: cdn}
+	r := &rig{Rig: channeltest.NewRig(t, "A", "B"), graph: g, cdn: cdn}
+	var err error
 	r.svc, err = New(Config{GraphURL: g.URL(), GraphVersion: graphfake.Version, AppID: ourApp, AppSecret: appSecret, VerifyToken: verifyToken,
 		MaxBody: 64 << 10, CallTimeout: 5 * time.Second},
-		Deps{Connections: r.conns, Credentials: r.creds, Media: ms, Actors: r.actors, Logger: zerolog.New(r.logs)})
+		r.Deps())
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.router = channeltest.NewRouter(engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin})
-	r.svc.Routes(r.router)
-	r.srv = httptest.NewServer(r.router.Mux)
-	t.Cleanup(r.srv.Close)
+	r.svc.Routes(r.Router)
 	return r
-}
-
-func (r *rig) call(method, path string, body any) (int, map[string]any) {
-	r.t.Helper()
-	return channeltest.Call(r.t, r.srv.URL, method, path, body)
 }
 
 // connect runs POST /facebook with addInstagram and returns the facebook and
 // instagram connection ids of the first page.
 func (r *rig) connect() (fb, ig engine.ID) {
-	r.t.Helper()
-	status, body := r.call("POST", "/facebook", map[string]any{"facebookUserId": "1000", "facebookUserToken": userToken, "addInstagram": true})
+	r.T.Helper()
+	status, body := r.Call("POST", "/facebook", map[string]any{"facebookUserId": "1000", "facebookUserToken": userToken, "addInstagram": true})
 	if status != 200 {
-		r.t.Fatalf("connect: %d %v", status, body)
+		r.T.Fatalf("connect: %d %v", status, body)
 	}
 	for _, c := range body["connections"].([]any) {
 		m := c.(map[string]any)
 		id := engine.ID(m["id"].(float64))
-		cred, _ := r.creds.Get(context.Background(), id)
+		cred, _ := r.Creds.Get(context.Background(), id)
 		switch {
 		case m["channel"] == "facebook" && cred.ExternalID == pageID:
 			fb = id
@@ -131,17 +99,8 @@ func (r *rig) connect() (fb, ig engine.ID) {
 }
 
 func (r *rig) post(body []byte, sig string) int {
-	r.t.Helper()
-	req, _ := http.NewRequest("POST", r.srv.URL+"/meta/webhook", bytes.NewReader(body))
-	if sig != "" {
-		req.Header.Set("X-Hub-Signature-256", sig)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		r.t.Fatal(err)
-	}
-	res.Body.Close()
-	return res.StatusCode
+	r.T.Helper()
+	return channeltest.Post(r.T, r.Srv.URL+"/meta/webhook", body, "X-Hub-Signature-256", sig)
 }
 
 func (r *rig) postSigned(body string) int { return r.post([]byte(body), Sign(appSecret, []byte(body))) }

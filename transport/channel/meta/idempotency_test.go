@@ -19,13 +19,13 @@ func TestSendOutcomeUnknownIsNotRetried(t *testing.T) {
 	r := newRig(t)
 	fb, _ := r.connect()
 	ctx := context.Background()
-	conn, _ := r.conns.Get(ctx, 1, fb)
+	conn, _ := r.Conns.Get(ctx, 1, fb)
 	ch, _ := r.svc.NewChannel(conn)
 	if err := ch.Start(ctx, &recSink{}); err != nil {
 		t.Fatal(err)
 	}
 	route := "POST /" + pageID + "/messages"
-	file, err := r.media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "a.png", "image/png")
+	file, err := r.Media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "a.png", "image/png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +54,8 @@ func TestSendOutcomeUnknownIsNotRetried(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(r.logs.String(), "meta send outcome unknown") {
-		t.Fatalf("not logged: %s", r.logs.String())
+	if !strings.Contains(r.Logs.String(), "meta send outcome unknown") {
+		t.Fatalf("not logged: %s", r.Logs.String())
 	}
 	for _, f := range []graphfake.Failure{
 		{Status: 500, Code: 2, Message: "Service temporarily unavailable"},

@@ -30,7 +30,7 @@ func TestWebhookAttachmentsAudioVideoFile(t *testing.T) {
 	if s := r.postSigned(pageEvent("page", pageID, events)); s != 200 {
 		t.Fatalf("page web-hook: %d", s)
 	}
-	in, _, _ := r.actors.For(fb).Snapshot()
+	in, _, _ := r.Actors.For(fb).Snapshot()
 	if len(in) != 4 {
 		t.Fatalf("inbound %+v", in)
 	}
@@ -45,7 +45,7 @@ func TestWebhookAttachmentsAudioVideoFile(t *testing.T) {
 		if m.ProviderID != w.id || m.MediaType != w.kind || m.Body != w.body || m.MediaPath == "" || m.From.Number != "fb:24000000000002" {
 			t.Fatalf("attachment %d = %+v", i, m)
 		}
-		rc, f, err := r.media.Open(ctx, 1, m.MediaPath)
+		rc, f, err := r.Media.Open(ctx, 1, m.MediaPath)
 		if err != nil || f.Type != w.kind {
 			t.Fatalf("attachment %d stored as %+v: %v", i, f, err)
 		}
@@ -64,7 +64,7 @@ func TestWebhookAttachmentsAudioVideoFile(t *testing.T) {
 	if s := r.postSigned(pageEvent("instagram", igID, igEvents)); s != 200 {
 		t.Fatalf("instagram web-hook: %d", s)
 	}
-	in, _, _ = r.actors.For(ig).Snapshot()
+	in, _, _ = r.Actors.For(ig).Snapshot()
 	if len(in) != 2 || in[0].ProviderID != "aWdfMED" || in[0].MediaType != engine.MediaAudio || in[0].MediaPath == "" ||
 		in[1].ProviderID != "aWdfMED/1" || in[1].MediaType != engine.MediaVideo || in[1].MediaPath == "" || in[0].From.Number != "ig:IGSID2" {
 		t.Fatalf("instagram %+v", in)

@@ -19,7 +19,7 @@ func TestConnectPages(t *testing.T) {
 	if fb == 0 || ig == 0 {
 		t.Fatalf("connections fb=%d ig=%d", fb, ig)
 	}
-	all, _ := r.conns.List(context.Background(), 1)
+	all, _ := r.Conns.List(context.Background(), 1)
 	if len(all) != 3 { // two pages, one Instagram account
 		t.Fatalf("connections %+v", all)
 	}
@@ -29,24 +29,24 @@ func TestConnectPages(t *testing.T) {
 	if len(ex) != 1 || ex[0].Form["client_id"] != "1517000000" || len(acc) != 1 || acc[0].Token != userToken+"-long" {
 		t.Fatalf("token exchange %+v, accounts %+v", ex, acc)
 	}
-	if strings.Contains(r.logs.String(), appSecret) {
+	if strings.Contains(r.Logs.String(), appSecret) {
 		t.Fatal("app secret in the logs")
 	}
-	cred, _ := r.creds.Get(context.Background(), ig)
+	cred, _ := r.Creds.Get(context.Background(), ig)
 	if cred.ExternalID != igID || cred.AccountID != pageID || cred.Token != pageToken {
 		t.Fatalf("instagram credentials %v", cred)
 	}
 	// Again: tokens renewed, no new connections.
 	r.connect()
-	if again, _ := r.conns.List(context.Background(), 1); len(again) != 3 || len(r.actors.Restarts) != 3 {
-		t.Fatalf("reconnect: %d connections, restarts %v", len(again), r.actors.Restarts)
+	if again, _ := r.Conns.List(context.Background(), 1); len(again) != 3 || len(r.Actors.Restarts) != 3 {
+		t.Fatalf("reconnect: %d connections, restarts %v", len(again), r.Actors.Restarts)
 	}
 	// Without addInstagram no instagram connection is made (on a fresh tenant).
-	r.router.P.CompanyID = 2
+	r.Router.P.CompanyID = 2
 	r.graph.Lock()
 	r.graph.Pages["2000"] = []graphfake.Page{{ID: "120000000000001", Name: "Outra", Token: pageToken, InstagramID: "1784"}}
 	r.graph.Unlock()
-	status, body := r.call("POST", "/facebook", map[string]any{"facebookUserId": "2000", "facebookUserToken": userToken})
+	status, body := r.Call("POST", "/facebook", map[string]any{"facebookUserId": "2000", "facebookUserToken": userToken})
 	if list, _ := body["connections"].([]any); status != 200 || len(list) != 1 {
 		t.Fatalf("no instagram: %d %v", status, body)
 	}
@@ -61,16 +61,16 @@ func TestConnectPages(t *testing.T) {
 		"bad json":      {`{"facebookUserId":`, 400, "ERR_INVALID_JSON"},
 		"wrong type":    {`{"facebookUserId":"1","facebookUserToken":"t","addInstagram":"yes"}`, 400, "ERR_INVALID_JSON"},
 	} {
-		if status, body := r.call("POST", "/facebook", c.body); status != c.status || body["error"] != c.code {
+		if status, body := r.Call("POST", "/facebook", c.body); status != c.status || body["error"] != c.code {
 			t.Fatalf("%s: %d %v", name, status, body)
 		}
 	}
 	r.graph.Fail("GET /1000/accounts", graphfake.Failure{Status: 500, Code: 2, Message: "Service temporarily unavailable"})
-	if status, body := r.call("POST", "/facebook", map[string]any{"facebookUserId": "1000", "facebookUserToken": userToken}); status != 503 {
+	if status, body := r.Call("POST", "/facebook", map[string]any{"facebookUserId": "1000", "facebookUserToken": userToken}); status != 503 {
 		t.Fatalf("graph down: %d %v", status, body)
 	}
-	r.router.P.Profile = engine.ProfileUser
-	if status, _ := r.call("POST", "/facebook", map[string]any{"facebookUserId": "1000", "facebookUserToken": userToken}); status != 403 {
+	r.Router.P.Profile = engine.ProfileUser
+	if status, _ := r.Call("POST", "/facebook", map[string]any{"facebookUserId": "1000", "facebookUserToken": userToken}); status != 403 {
 		t.Fatalf("user profile: %d", status)
 	}
 }
@@ -79,7 +79,7 @@ func TestHubRegister(t *testing.T) {
 	r := newRig(t)
 	fb, ig := r.connect()
 	for _, id := range []engine.ID{fb, ig} {
-		status, body := r.call("POST", "/hubregister/", map[string]any{"id": id, "name": "whatever the client sends"})
+		status, body := r.Call("POST", "/hubregister/", map[string]any{"id": id, "name": "whatever the client sends"})
 		if status != 200 || body["success"] != true {
 			t.Fatalf("hubregister %d: %d %v", id, status, body)
 		}
@@ -88,11 +88,11 @@ func TestHubRegister(t *testing.T) {
 	if len(subs) != 2 || !strings.Contains(string(subs[0].Body), "messages") || subs[0].Token != pageToken {
 		t.Fatalf("subscriptions %+v", subs)
 	}
-	if status, _ := r.call("POST", "/hubregister/", map[string]any{"id": 999}); status != 404 {
+	if status, _ := r.Call("POST", "/hubregister/", map[string]any{"id": 999}); status != 404 {
 		t.Fatalf("unknown connection: %d", status)
 	}
 	r.graph.Fail("POST /"+pageID+"/subscribed_apps", graphfake.Failure{Status: 403, Code: 200, Message: "Permissions error"})
-	if status, body := r.call("POST", "/hubregister/", map[string]any{"id": fb}); status != 502 || body["error"] != "ERR_CHANNEL_REFUSED" {
+	if status, body := r.Call("POST", "/hubregister/", map[string]any{"id": fb}); status != 502 || body["error"] != "ERR_CHANNEL_REFUSED" {
 		t.Fatalf("refused subscription: %d %v", status, body)
 	}
 }
@@ -101,7 +101,7 @@ func TestWebhookMessengerAndInstagram(t *testing.T) {
 	r := newRig(t)
 	fb, ig := r.connect()
 	// Handshake.
-	if s, _ := r.call("GET", "/meta/webhook?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1", nil); s != 403 {
+	if s, _ := r.Call("GET", "/meta/webhook?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1", nil); s != 403 {
 		t.Fatalf("bad verify token: %d", s)
 	}
 	events := `[
@@ -122,7 +122,7 @@ func TestWebhookMessengerAndInstagram(t *testing.T) {
 	if s := r.postSigned(pageEvent("page", pageID, events)); s != 200 {
 		t.Fatalf("page web-hook: %d", s)
 	}
-	in, rc, _ := r.actors.For(fb).Snapshot()
+	in, rc, _ := r.Actors.For(fb).Snapshot()
 	if len(in) != 4 {
 		t.Fatalf("inbound %+v", in)
 	}
@@ -151,7 +151,7 @@ func TestWebhookMessengerAndInstagram(t *testing.T) {
 	if s := r.postSigned(pageEvent("instagram", igID, igEvents)); s != 200 {
 		t.Fatalf("instagram web-hook: %d", s)
 	}
-	in, rc, _ = r.actors.For(ig).Snapshot()
+	in, rc, _ = r.Actors.For(ig).Snapshot()
 	if len(in) != 1 || in[0].From.Number != "ig:IGSID1" || in[0].From.Name != "joana.lima" || len(rc) != 1 || rc[0].Ack != engine.AckRead {
 		t.Fatalf("instagram %+v %+v", in, rc)
 	}
@@ -166,13 +166,13 @@ func TestWebhookSignatureRedeliveryHostile(t *testing.T) {
 			t.Fatalf("%s signature: %d", name, s)
 		}
 	}
-	if in, _, _ := r.actors.For(fb).Snapshot(); len(in) != 0 {
+	if in, _, _ := r.Actors.For(fb).Snapshot(); len(in) != 0 {
 		t.Fatalf("unsigned stored %+v", in)
 	}
-	if !strings.Contains(r.logs.String(), "bad or missing signature") {
+	if !strings.Contains(r.Logs.String(), "bad or missing signature") {
 		t.Fatal("refusal not logged")
 	}
-	sink := r.actors.For(fb)
+	sink := r.Actors.For(fb)
 	sink.Mu.Lock()
 	sink.FailN = 1
 	sink.Mu.Unlock()
@@ -218,7 +218,7 @@ func TestSend(t *testing.T) {
 	r := newRig(t)
 	fb, ig := r.connect()
 	ctx := context.Background()
-	conn, _ := r.conns.Get(ctx, 1, fb)
+	conn, _ := r.Conns.Get(ctx, 1, fb)
 	ch, _ := r.svc.NewChannel(conn)
 	msg := engine.OutboundMessage{MessageID: 1, To: "fb:24000000000001", Body: "Temos sim!"}
 	if _, err := ch.Send(ctx, msg); !errors.Is(err, engine.ErrChannelTemporary) {
@@ -236,7 +236,7 @@ func TestSend(t *testing.T) {
 		req["message"].(map[string]any)["text"] != "Temos sim!" {
 		t.Fatalf("send request %v", req)
 	}
-	file, _ := r.media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "a.png", "image/png")
+	file, _ := r.Media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "a.png", "image/png")
 	if pid, err := ch.Send(ctx, engine.OutboundMessage{MessageID: 2, To: "fb:24000000000001", MediaType: engine.MediaImage, MediaPath: file.Path}); err != nil || pid == "" {
 		t.Fatalf("send image: %v", err)
 	}
@@ -246,7 +246,7 @@ func TestSend(t *testing.T) {
 		t.Fatalf("attachment upload %+v", up.Form)
 	}
 	// Instagram sends through its page.
-	iconn, _ := r.conns.Get(ctx, 1, ig)
+	iconn, _ := r.Conns.Get(ctx, 1, ig)
 	ich, _ := r.svc.NewChannel(iconn)
 	_ = ich.Start(ctx, &recSink{})
 	if _, err := ich.Send(ctx, engine.OutboundMessage{To: "ig:IGSID1", Body: "oi"}); err != nil {
@@ -317,7 +317,7 @@ func TestProfileLookupTimeoutAndFailureCache(t *testing.T) {
 	if s := r.postSigned(msg(hanging, "m_H2")); s != 200 {
 		t.Fatalf("second delivery: %d", s)
 	}
-	in, _, _ := r.actors.For(fb).Snapshot()
+	in, _, _ := r.Actors.For(fb).Snapshot()
 	if len(in) != 4 {
 		t.Fatalf("inbound %+v", in)
 	}
@@ -344,7 +344,7 @@ func TestProfileLookupTimeoutAndFailureCache(t *testing.T) {
 	if s := r.postSigned(msg(hanging, "m_H3")); s != 200 {
 		t.Fatalf("delivery after the retry time: %d", s)
 	}
-	in, _, _ = r.actors.For(fb).Snapshot()
+	in, _, _ = r.Actors.For(fb).Snapshot()
 	if last := in[len(in)-1]; last.ProviderID != "m_H3" || last.From.Name != "Rita Sá" {
 		t.Fatalf("after retry %+v", last)
 	}

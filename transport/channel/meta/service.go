@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 )
 
 // Config configures the Facebook and Instagram adapter. Zero values per field.
@@ -44,19 +45,10 @@ type Config struct {
 }
 
 // Actors is what the adapter needs of the connection actors (actors.Connections).
-type Actors interface {
-	Starter
-	Sink(id engine.ID) engine.ChannelSink
-}
+type Actors = cloud.Actors
 
 // Deps are the adapter's collaborators, all required.
-type Deps struct {
-	Connections engine.ConnectionStore
-	Credentials engine.CredentialStore
-	Media       engine.MediaStore
-	Actors      Actors
-	Logger      zerolog.Logger
-}
+type Deps = cloud.Deps
 
 // Service is the Facebook (Messenger) and Instagram adapter. Safe for concurrent use.
 type Service struct {
@@ -263,25 +255,8 @@ func interactive(what string, err error) error {
 // webhook verifies, parses and delivers one notification; 200 only once every
 // message and receipt is durable, 500 otherwise (Meta delivers again).
 func (s *Service) webhook(w http.ResponseWriter, r *http.Request) {
-	body, ok := ReadSigned(w, r, s.cfg.AppSecret, s.cfg.MaxBody)
-	if !ok {
-		s.log.Warn().Str("remote", r.RemoteAddr).Msg("web-hook refused: bad or missing signature, or body too large")
-		return
-	}
-	n, err := parsePageNotification(body)
-	if err != nil {
-		s.log.Warn().Err(err).Msg("web-hook body refused")
-		http.Error(w, "bad notification", http.StatusBadRequest)
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.CallTimeout)
-	defer cancel()
-	if err := s.deliver(ctx, n); err != nil {
-		s.log.Error().Err(err).Msg("web-hook delivery failed: provider will retry")
-		http.Error(w, "try again", http.StatusInternalServerError)
-		return
-	}
-	w.WriteHeader(http.StatusOK)
+	ServeSigned(w, r, SignedHook{Log: s.log, AppSecret: s.cfg.AppSecret, MaxBody: s.cfg.MaxBody, Timeout: s.cfg.CallTimeout},
+		parsePageNotification, s.deliver)
 }
 
 func (s *Service) deliver(ctx context.Context, n *pageNotification) error {
@@ -366,15 +341,9 @@ func (s *Service) fetch(ctx context.Context, cred engine.ChannelCredentials, raw
 		return "", err
 	}
 	defer body.Close()
-	f, err := s.deps.Media.Save(ctx, cred.CompanyID, body, "", ctype)
-	if err != nil {
-		if c := engine.CodeOf(err); c == engine.ErrMediaTooLarge || c == engine.ErrMediaTypeNotAllowed {
-			s.log.Warn().Err(err).Int64("conn_id", cred.ConnectionID).Msg("inbound attachment refused by the store")
-			return "", nil
-		}
-		return "", err
-	}
-	return f.Path, nil
+	return cloud.SaveMedia(ctx, s.deps.Media, cred.CompanyID, body, "", ctype, func(err error) {
+		s.log.Warn().Err(err).Int64("conn_id", cred.ConnectionID).Msg("inbound attachment refused by the store")
+	})
 }
 
 // longLived exchanges the short-lived user token of the Facebook login for a

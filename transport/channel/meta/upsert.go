@@ -8,13 +8,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 )
 
 // Starter (re)starts a connection's actor (actors.Connections).
-type Starter interface {
-	Start(ctx context.Context, id engine.ID) (engine.Connection, error)
-	Restart(ctx context.Context, id engine.ID) error
-}
+type Starter = cloud.Starter
 
 // UpsertDeps are what Upsert needs.
 type UpsertDeps struct {

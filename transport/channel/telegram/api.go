@@ -9,13 +9,12 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
-	"net/http/httptrace"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync/atomic"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 )
 
 // DefaultAPIURL is where the Bot API lives.
@@ -46,27 +45,16 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("telegram %d: %s", e.Code, e.Description)
 }
 
-// outcomeUnknownError is a send that may have been accepted: its request was written
-// in full and then the answer was lost (timeout, reset, a gateway's 502/504 without
-// the Bot API's JSON), or was a 2xx that could not be read or carried no message.
-// The Bot API takes no idempotency key, so it is not retried.
-type outcomeUnknownError struct{ err error }
-
-func (e *outcomeUnknownError) Error() string {
-	return "send outcome unknown (request delivered, answer lost; not retried): " + e.err.Error()
-}
-
-func (e *outcomeUnknownError) Unwrap() error { return e.err }
+// outcomeUnknownError is a send that may have been accepted (cloud.OutcomeUnknownError):
+// the Bot API takes no idempotency key, so it is not retried.
+type outcomeUnknownError = cloud.OutcomeUnknownError
 
 // errOutcomeUnknown is the code of a send whose outcome is unknown: the same as
 // meta.ErrOutcomeUnknown. Not ERR_SENDING_WAPP_MSG, which errors.Is takes for
 // engine.ErrChannelTemporary (the connection actor would retry).
 const errOutcomeUnknown = engine.ErrChannelOutcomeUnknown
 
-func isOutcomeUnknown(err error) bool {
-	var ou *outcomeUnknownError
-	return errors.As(err, &ou)
-}
+func isOutcomeUnknown(err error) bool { return cloud.IsOutcomeUnknown(err) }
 
 // classify maps a Bot API failure: 429, 5xx and network failures before the request
 // was written wrap engine.ErrChannelTemporary; a send whose outcome is unknown is
@@ -133,28 +121,15 @@ func (c *client) callJSON(ctx context.Context, method string, params any, out an
 // upload POSTs a multipart request with one file: a message send (sendPhoto…), so a
 // failure after the request was written is an *outcomeUnknownError.
 func (c *client) upload(ctx context.Context, method string, fields map[string]string, fileField, fileName string, file io.Reader, out any) error {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		if err := mw.WriteField(k, v); err != nil {
-			return err
-		}
-	}
-	pw, err := mw.CreateFormFile(fileField, fileName)
+	buf, ctype, err := cloud.Multipart(fields, multipart.FileContentDisposition(fileField, fileName), "", file, 50<<20)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(pw, io.LimitReader(file, 50<<20)); err != nil {
-		return fmt.Errorf("read upload: %w", err)
-	}
-	if err := mw.Close(); err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/bot"+c.token+"/"+method, &buf)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+"/bot"+c.token+"/"+method, buf)
 	if err != nil {
 		return scrub(err)
 	}
-	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Content-Type", ctype)
 	return c.do(req, out, true)
 }
 
@@ -162,24 +137,19 @@ func (c *client) upload(ctx context.Context, method string, fields map[string]st
 // answer that cannot be read or decoded, and a gateway's 502/504 that is not the Bot
 // API's JSON are *outcomeUnknownError.
 func (c *client) do(req *http.Request, out any, send bool) error {
-	var wrote atomic.Bool
+	var wrote cloud.Written
 	if send {
-		req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
-			WroteRequest: func(i httptrace.WroteRequestInfo) {
-				if i.Err == nil {
-					wrote.Store(true)
-				}
-			}}))
+		req = wrote.Trace(req)
 	}
 	unknown := func(err error) error {
 		if send {
-			return &outcomeUnknownError{err: err}
+			return &outcomeUnknownError{Err: err}
 		}
 		return err
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
-		if wrote.Load() {
+		if wrote.OK() {
 			return unknown(scrub(err))
 		}
 		return scrub(err)
@@ -200,7 +170,7 @@ func (c *client) do(req *http.Request, out any, send bool) error {
 	if err := json.Unmarshal(b, &env); err != nil {
 		if res.StatusCode/100 != 2 {
 			ae := &apiError{Code: res.StatusCode, Description: http.StatusText(res.StatusCode)}
-			if res.StatusCode == http.StatusBadGateway || res.StatusCode == http.StatusGatewayTimeout {
+			if cloud.GatewayUnknown(res.StatusCode, false) {
 				return unknown(ae)
 			}
 			return ae
@@ -237,10 +207,7 @@ func (c *client) download(ctx context.Context, filePath string, limit int64) (io
 		res.Body.Close()
 		return nil, &apiError{Code: res.StatusCode, Description: "download " + http.StatusText(res.StatusCode)}
 	}
-	return struct {
-		io.Reader
-		io.Closer
-	}{io.LimitReader(res.Body, limit), res.Body}, nil
+	return cloud.LimitBody(res.Body, limit), nil
 }
 
 // user is the Bot API's User.

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 )
 
 // Channel is one "telegram" connection, owned by its connection actor. In polling
@@ -200,12 +201,9 @@ func (c *Channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 		if !ok {
 			return "", engine.Wrap(engine.ErrChannelRefused, fmt.Errorf("telegram: media type %q", m.MediaType))
 		}
-		f, info, oerr := c.svc.deps.Media.Open(ctx, c.conn.CompanyID, m.MediaPath)
+		f, info, oerr := cloud.OpenMedia(ctx, c.svc.deps.Media, c.conn.CompanyID, m.MediaPath, "telegram")
 		if oerr != nil {
-			if engine.CodeOf(oerr) == engine.ErrNotFound {
-				return "", engine.Wrap(engine.ErrChannelRefused, oerr)
-			}
-			return "", fmt.Errorf("telegram: open media: %w: %w", engine.ErrChannelTemporary, oerr)
+			return "", oerr
 		}
 		defer f.Close()
 		fields := map[string]string{"chat_id": strconv.FormatInt(chatID, 10)}
@@ -223,7 +221,7 @@ func (c *Channel) Send(ctx context.Context, m engine.OutboundMessage) (string, e
 		err = cl.upload(ctx, mm[0], fields, mm[1], name, f, &sent)
 	}
 	if err == nil && sent.MessageID == 0 {
-		err = &outcomeUnknownError{err: errors.New("answer without message id")}
+		err = &outcomeUnknownError{Err: errors.New("answer without message id")}
 	}
 	if err != nil {
 		if isOutcomeUnknown(err) {

@@ -18,7 +18,7 @@ import (
 func TestSendOutcomeUnknownIsNotRetried(t *testing.T) {
 	r := newRig(t, ModeWebhook)
 	conn, ch := r.create()
-	if err := ch.Start(context.Background(), r.actors.Sink(conn.ID)); err != nil {
+	if err := ch.Start(context.Background(), r.Actors.Sink(conn.ID)); err != nil {
 		t.Fatal(err)
 	}
 	msg := engine.OutboundMessage{MessageID: 3, To: "tg:424242", Body: "uma vez só"}
@@ -45,8 +45,8 @@ func TestSendOutcomeUnknownIsNotRetried(t *testing.T) {
 			t.Fatalf("%+v: %d calls, want 1", f, n)
 		}
 	}
-	if !strings.Contains(r.logs.String(), "telegram send outcome unknown") {
-		t.Fatalf("not logged: %s", r.logs.String())
+	if !strings.Contains(r.Logs.String(), "telegram send outcome unknown") {
+		t.Fatalf("not logged: %s", r.Logs.String())
 	}
 	for _, f := range []botfake.Failure{
 		{Code: 429, Desc: "Too Many Requests: retry after 3", RetryAfter: 3},

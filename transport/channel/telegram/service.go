@@ -17,6 +17,7 @@ import (
 
 	"atende/engine"
 	"atende/engine/goroutine"
+	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
 )
 
@@ -51,19 +52,10 @@ type Config struct {
 }
 
 // Actors is what the adapter needs of the connection actors (actors.Connections).
-type Actors interface {
-	meta.Starter
-	Sink(id engine.ID) engine.ChannelSink
-}
+type Actors = cloud.Actors
 
 // Deps are the adapter's collaborators, all required.
-type Deps struct {
-	Connections engine.ConnectionStore
-	Credentials engine.CredentialStore
-	Media       engine.MediaStore
-	Actors      Actors
-	Logger      zerolog.Logger
-}
+type Deps = cloud.Deps
 
 // Service is the Telegram adapter: its routes, its web-hook and its channels. Safe for
 // concurrent use.
@@ -240,18 +232,9 @@ func (s *Service) webhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "body too large", http.StatusRequestEntityTooLarge)
 		return
 	}
-	u, err := parseUpdate(body)
-	if err != nil {
-		s.log.Warn().Err(err).Int64("conn_id", id).Msg("web-hook body refused")
-		http.Error(w, "bad update", http.StatusBadRequest)
-		return
-	}
-	if err := s.deliver(ctx, cred, s.deps.Actors.Sink(id), u); err != nil {
-		s.log.Error().Err(err).Int64("conn_id", id).Msg("web-hook delivery failed: Telegram will retry")
-		http.Error(w, "try again", http.StatusInternalServerError)
-		return
-	}
-	w.WriteHeader(http.StatusOK)
+	cloud.Deliver(ctx, w, cloud.Hook{Log: s.log.With().Int64("conn_id", id).Logger(), Bad: "bad update",
+		Retry: "web-hook delivery failed: Telegram will retry"}, body, parseUpdate,
+		func(ctx context.Context, u *update) error { return s.deliver(ctx, cred, s.deps.Actors.Sink(id), u) })
 }
 
 // deliver records one update: its message (media downloaded first) goes to sink.
@@ -266,10 +249,7 @@ func (s *Service) deliver(ctx context.Context, cred engine.ChannelCredentials, s
 			return fmt.Errorf("media of %s: %w", in.ProviderID, err)
 		}
 		if path == "" {
-			if in.Body == "" {
-				in.Body = "[" + in.MediaType + "]"
-			}
-			in.MediaType, in.MediaName = "", ""
+			cloud.DropMedia(&in)
 		}
 		in.MediaPath = path
 	}
@@ -303,13 +283,7 @@ func (s *Service) fetch(ctx context.Context, cred engine.ChannelCredentials, f *
 		return "", err
 	}
 	defer body.Close()
-	saved, err := s.deps.Media.Save(ctx, cred.CompanyID, body, f.FileName, f.MimeType)
-	if err != nil {
-		if code := engine.CodeOf(err); code == engine.ErrMediaTooLarge || code == engine.ErrMediaTypeNotAllowed {
-			s.log.Warn().Err(err).Int64("conn_id", cred.ConnectionID).Msg("inbound media refused by the store")
-			return "", nil
-		}
-		return "", err
-	}
-	return saved.Path, nil
+	return cloud.SaveMedia(ctx, s.deps.Media, cred.CompanyID, body, f.FileName, f.MimeType, func(err error) {
+		s.log.Warn().Err(err).Int64("conn_id", cred.ConnectionID).Msg("inbound media refused by the store")
+	})
 }

@@ -22,12 +22,12 @@ func TestCreate(t *testing.T) {
 	if conn.Channel != engine.ChannelTelegram || conn.Name != "Bot da loja" || conn.Number != "@atende_bot" {
 		t.Fatalf("connection %+v", conn)
 	}
-	cred, err := r.creds.Get(context.Background(), conn.ID)
+	cred, err := r.Creds.Get(context.Background(), conn.ID)
 	if err != nil || cred.Token != botToken || cred.ExternalID != "7000001" || len(cred.Secret) < 32 {
 		t.Fatalf("credentials %v %v", cred, err)
 	}
-	if len(r.actors.Started) != 1 {
-		t.Fatalf("actor not started: %v", r.actors.Started)
+	if len(r.Actors.Started) != 1 {
+		t.Fatalf("actor not started: %v", r.Actors.Started)
 	}
 	cases := []struct {
 		name   string
@@ -43,7 +43,7 @@ func TestCreate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			status, body := r.call("POST", "/telegram", c.body)
+			status, body := r.Call("POST", "/telegram", c.body)
 			if status != c.status || body["error"] != c.code {
 				t.Fatalf("got %d %v", status, body)
 			}
@@ -65,7 +65,7 @@ func TestCreate(t *testing.T) {
 	}
 	for _, c := range fieldCases {
 		t.Run(c.name, func(t *testing.T) {
-			status, body := r.call("POST", "/telegram", c.body)
+			status, body := r.Call("POST", "/telegram", c.body)
 			fields, _ := body["fields"].(map[string]any)
 			if status != 400 || body["error"] != "ERR_VALIDATION" || fields[c.field] != c.msg {
 				t.Fatalf("got %d %v", status, body)
@@ -75,11 +75,11 @@ func TestCreate(t *testing.T) {
 	if n := len(r.bot.Calls("getMe")); n != getMes {
 		t.Fatalf("getMe called %d times for refused forms", n-getMes)
 	}
-	r.router.P.Profile = engine.ProfileUser
-	if status, _ := r.call("POST", "/telegram", map[string]string{"token": botToken}); status != 403 {
+	r.Router.P.Profile = engine.ProfileUser
+	if status, _ := r.Call("POST", "/telegram", map[string]string{"token": botToken}); status != 403 {
 		t.Fatalf("user profile: %d", status)
 	}
-	if strings.Contains(r.logs.String(), botToken) || strings.Contains(r.logs.String(), "AAHdq") {
+	if strings.Contains(r.Logs.String(), botToken) || strings.Contains(r.Logs.String(), "AAHdq") {
 		t.Fatal("token in the logs")
 	}
 }
@@ -88,13 +88,13 @@ func TestWebhookInbound(t *testing.T) {
 	r := newRig(t, ModeWebhook)
 	conn, ch := r.create()
 	ctx := context.Background()
-	if err := ch.Start(ctx, r.actors.Sink(conn.ID)); err != nil {
+	if err := ch.Start(ctx, r.Actors.Sink(conn.ID)); err != nil {
 		t.Fatal(err)
 	}
 	defer ch.Stop(ctx)
 	hooks := r.bot.Calls("setWebhook")
-	cred, _ := r.creds.Get(ctx, conn.ID)
-	if len(hooks) != 1 || hooks[0].Params["url"] != r.srv.URL+"/telegram/webhook/"+itoa(conn.ID) || hooks[0].Params["secret_token"] != cred.Secret {
+	cred, _ := r.Creds.Get(ctx, conn.ID)
+	if len(hooks) != 1 || hooks[0].Params["url"] != r.Srv.URL+"/telegram/webhook/"+itoa(conn.ID) || hooks[0].Params["secret_token"] != cred.Secret {
 		t.Fatalf("setWebhook %+v", hooks)
 	}
 	r.bot.SetFile("AgADphoto", pngBytes)
@@ -108,7 +108,7 @@ func TestWebhookInbound(t *testing.T) {
 	if s := r.hook(conn.ID, cred.Secret, photo); s != 200 {
 		t.Fatalf("photo: %d", s)
 	}
-	in, _, _ := r.actors.For(conn.ID).Snapshot()
+	in, _, _ := r.Actors.For(conn.ID).Snapshot()
 	if len(in) != 2 {
 		t.Fatalf("inbound %+v", in)
 	}
@@ -118,7 +118,7 @@ func TestWebhookInbound(t *testing.T) {
 	if in[1].MediaType != engine.MediaImage || in[1].Body != "minha foto" || in[1].QuotedProviderID != "424242:1005" || in[1].MediaPath == "" {
 		t.Fatalf("photo %+v", in[1])
 	}
-	if f, info, err := r.media.Open(ctx, 1, in[1].MediaPath); err != nil || info.Type != engine.MediaImage {
+	if f, info, err := r.Media.Open(ctx, 1, in[1].MediaPath); err != nil || info.Type != engine.MediaImage {
 		t.Fatalf("stored photo %+v %v", info, err)
 	} else {
 		f.Close()
@@ -132,7 +132,7 @@ func TestWebhookInbound(t *testing.T) {
 func TestWebhookSecretAndHostile(t *testing.T) {
 	r := newRig(t, ModeWebhook)
 	conn, _ := r.create()
-	cred, _ := r.creds.Get(context.Background(), conn.ID)
+	cred, _ := r.Creds.Get(context.Background(), conn.ID)
 	body := `{"update_id":1,` + textUpdate[1:]
 	for name, secret := range map[string]string{"missing": "", "wrong": "nope", "prefix": cred.Secret[:10]} {
 		if s := r.hook(conn.ID, secret, body); s != http.StatusUnauthorized {
@@ -142,7 +142,7 @@ func TestWebhookSecretAndHostile(t *testing.T) {
 	if s := r.hook(9999, cred.Secret, body); s != http.StatusUnauthorized {
 		t.Fatalf("another connection's id: %d", s)
 	}
-	if !strings.Contains(r.logs.String(), "bad or missing secret token") {
+	if !strings.Contains(r.Logs.String(), "bad or missing secret token") {
 		t.Fatal("refusal not logged")
 	}
 	cases := []struct {
@@ -164,7 +164,7 @@ func TestWebhookSecretAndHostile(t *testing.T) {
 			}
 		})
 	}
-	in, _, _ := r.actors.For(conn.ID).Snapshot()
+	in, _, _ := r.Actors.For(conn.ID).Snapshot()
 	if len(in) != 1 || in[0].ProviderID != "5:7" || in[0].MediaType != "" {
 		t.Fatalf("delivered %+v", in)
 	}
@@ -173,8 +173,8 @@ func TestWebhookSecretAndHostile(t *testing.T) {
 func TestWebhookRedeliveryStoredOnce(t *testing.T) {
 	r := newRig(t, ModeWebhook)
 	conn, _ := r.create()
-	cred, _ := r.creds.Get(context.Background(), conn.ID)
-	sink := r.actors.For(conn.ID)
+	cred, _ := r.Creds.Get(context.Background(), conn.ID)
+	sink := r.Actors.For(conn.ID)
 	sink.Mu.Lock()
 	sink.FailN = 1
 	sink.Mu.Unlock()
@@ -196,7 +196,7 @@ func TestPolling(t *testing.T) {
 	r := newRig(t, ModePolling)
 	conn, ch := r.create()
 	ctx := context.Background()
-	sink := r.actors.For(conn.ID)
+	sink := r.Actors.For(conn.ID)
 	sink.Mu.Lock()
 	sink.FailN = 1 // the first record fails: the update is fetched again
 	sink.Mu.Unlock()
@@ -250,7 +250,7 @@ func TestSend(t *testing.T) {
 	if _, err := ch.Send(ctx, msg); !errors.Is(err, engine.ErrChannelTemporary) {
 		t.Fatalf("send before start: %v", err)
 	}
-	if err := ch.Start(ctx, r.actors.Sink(conn.ID)); err != nil {
+	if err := ch.Start(ctx, r.Actors.Sink(conn.ID)); err != nil {
 		t.Fatal(err)
 	}
 	pid, err := ch.Send(ctx, msg)
@@ -262,7 +262,7 @@ func TestSend(t *testing.T) {
 	if sm[0].Params["text"] != "Oi, Maria" || sm[0].Params["chat_id"] != float64(424242) || rp["message_id"] != float64(11) {
 		t.Fatalf("sendMessage %+v", sm[0].Params)
 	}
-	file, err := r.media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "foto.png", "image/png")
+	file, err := r.Media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "foto.png", "image/png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,13 +315,13 @@ func TestWipeCredentials(t *testing.T) {
 	if err := w.WipeCredentials(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.creds.Get(ctx, conn.ID); engine.CodeOf(err) != engine.ErrNotFound {
+	if _, err := r.Creds.Get(ctx, conn.ID); engine.CodeOf(err) != engine.ErrNotFound {
 		t.Fatalf("credentials after wipe: %v", err)
 	}
 	if len(r.bot.Calls("deleteWebhook")) != 1 {
 		t.Fatal("web-hook left registered")
 	}
-	if err := ch.Start(ctx, r.actors.Sink(conn.ID)); err == nil {
+	if err := ch.Start(ctx, r.Actors.Sink(conn.ID)); err == nil {
 		t.Fatal("started without credentials")
 	}
 }

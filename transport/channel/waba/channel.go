@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
 	"atende/engine"
 	"atende/transport/channel/meta"
@@ -18,39 +17,27 @@ type Channel struct {
 	svc  *Service
 	conn engine.Connection
 
-	mu   sync.Mutex // guards cred
-	cred *engine.ChannelCredentials
+	session meta.Session // the token while started
 }
 
 var _ engine.Channel = (*Channel)(nil)
 
 // Start implements engine.Channel.
 func (c *Channel) Start(ctx context.Context, sink engine.ChannelSink) error {
-	cred, err := c.svc.deps.Credentials.Get(ctx, c.conn.ID)
-	if err != nil {
-		return fmt.Errorf("waba connection %d: %w", c.conn.ID, err)
+	if err := c.session.Open(ctx, c.svc.deps.Credentials, c.conn); err != nil {
+		return err
 	}
-	c.mu.Lock()
-	c.cred = &cred
-	c.mu.Unlock()
 	return sink.Status(ctx, engine.StatusChange{Status: engine.ConnConnected, Number: c.conn.Number})
 }
 
 // Stop implements engine.Channel.
 func (c *Channel) Stop(context.Context) error {
-	c.mu.Lock()
-	c.cred = nil
-	c.mu.Unlock()
+	c.session.Close()
 	return nil
 }
 
 func (c *Channel) credentials() (engine.ChannelCredentials, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.cred == nil {
-		return engine.ChannelCredentials{}, fmt.Errorf("waba connection %d not started: %w", c.conn.ID, engine.ErrChannelTemporary)
-	}
-	return *c.cred, nil
+	return c.session.Credentials(c.conn)
 }
 
 // sendAnswer is the Cloud API's answer to POST /{phone-number-id}/messages.
@@ -145,8 +132,6 @@ func (c *Channel) upload(ctx context.Context, cred engine.ChannelCredentials, m 
 // WipeCredentials implements engine.CredentialWiper (DELETE /whatsappcreds): the
 // token is forgotten; registering the number again (POST /wacloudapi) restores it.
 func (c *Channel) WipeCredentials(ctx context.Context) error {
-	c.mu.Lock()
-	c.cred = nil
-	c.mu.Unlock()
+	c.session.Close()
 	return c.svc.deps.Credentials.Delete(ctx, c.conn.ID)
 }

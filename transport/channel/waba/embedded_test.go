@@ -2,7 +2,6 @@ package waba
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -40,15 +39,13 @@ func embeddedRig(t *testing.T, id int64, config string) *rig {
 	r.graph.Unlock()
 	svc, err := New(Config{GraphURL: r.graph.URL(), GraphVersion: graphfake.Version, AppSecret: appSecret, VerifyToken: verifyToken,
 		AppID: id, ConfigID: config, CallTimeout: 5 * time.Second},
-		Deps{Connections: r.conns, Credentials: r.creds, Media: r.media, Actors: r.actors, Tickets: r, Logger: zerolog.New(logs)})
+		Deps{Connections: r.Conns, Credentials: r.Creds, Media: r.Media, Actors: r.Actors, Tickets: r, Logger: zerolog.New(logs)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.svc = svc
-	r.router = channeltest.NewRouter(engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin})
-	svc.Routes(r.router)
-	r.srv = httptest.NewServer(r.router.Mux)
-	t.Cleanup(r.srv.Close)
+	r.Router, r.Srv = channeltest.Serve(t)
+	svc.Routes(r.Router)
 	return r
 }
 
@@ -58,16 +55,16 @@ func signupBody() map[string]string {
 
 func TestEmbeddedSignupCreatesConnection(t *testing.T) {
 	r := embeddedRig(t, 1517000000, configID)
-	status, body := r.call("POST", "/wacloudapi/embedded", signupBody())
+	status, body := r.Call("POST", "/wacloudapi/embedded", signupBody())
 	if status != 200 {
 		t.Fatalf("embedded: %d %v", status, body)
 	}
 	id := engine.ID(body["id"].(float64))
-	conn, err := r.conns.Get(context.Background(), 1, id)
+	conn, err := r.Conns.Get(context.Background(), 1, id)
 	if err != nil || conn.Channel != engine.ChannelWABA || conn.Number != "5565999990000" || conn.Name != "Clínica Sol" {
 		t.Fatalf("connection %+v, %v", conn, err)
 	}
-	cred, err := r.creds.Get(context.Background(), id)
+	cred, err := r.Creds.Get(context.Background(), id)
 	if err != nil || cred.Token != bizToken || cred.ExternalID != phoneID || cred.AccountID != wabaID {
 		t.Fatalf("credentials %v, %v", cred, err)
 	}
@@ -88,8 +85,8 @@ func TestEmbeddedSignupCreatesConnection(t *testing.T) {
 	if reg[0].JSON()["messaging_product"] != "whatsapp" || len(pin) != 6 || !decimal(pin) || cred.Secret != pin {
 		t.Fatalf("register body %s, stored pin %q", reg[0].Body, cred.Secret)
 	}
-	if len(r.actors.Started) != 1 || r.actors.Started[0] != id {
-		t.Fatalf("actor starts %v", r.actors.Started)
+	if len(r.Actors.Started) != 1 || r.Actors.Started[0] != id {
+		t.Fatalf("actor starts %v", r.Actors.Started)
 	}
 	for k, v := range body {
 		if s, ok := v.(string); ok && (strings.Contains(s, bizToken) || strings.Contains(s, pin)) {
@@ -103,13 +100,13 @@ func TestEmbeddedSignupCreatesConnection(t *testing.T) {
 	r.graph.Unlock()
 	again := signupBody()
 	again["code"] = "code-2"
-	if status, body := r.call("POST", "/wacloudapi/embedded", again); status != 200 || engine.ID(body["id"].(float64)) != id {
+	if status, body := r.Call("POST", "/wacloudapi/embedded", again); status != 200 || engine.ID(body["id"].(float64)) != id {
 		t.Fatalf("again: %d %v", status, body)
 	}
 	if again := r.register(); again != id {
 		t.Fatalf("manual re-register gave %d", again)
 	}
-	if cred, _ := r.creds.Get(context.Background(), id); cred.Secret != pin || cred.Token != userToken {
+	if cred, _ := r.Creds.Get(context.Background(), id); cred.Secret != pin || cred.Token != userToken {
 		t.Fatalf("after renewals: %v (pin %q)", cred, cred.Secret)
 	}
 }
@@ -118,7 +115,7 @@ func TestEmbeddedSignupGivenPIN(t *testing.T) {
 	r := embeddedRig(t, 1517000000, configID)
 	b := signupBody()
 	b["pin"] = "042917"
-	if status, body := r.call("POST", "/wacloudapi/embedded", b); status != 200 {
+	if status, body := r.Call("POST", "/wacloudapi/embedded", b); status != 200 {
 		t.Fatalf("embedded: %d %v", status, body)
 	}
 	reg := r.graph.Requests("POST /" + phoneID + "/register")
@@ -157,14 +154,14 @@ func TestEmbeddedSignupStepFailures(t *testing.T) {
 			for k, v := range c.body {
 				b[k] = v
 			}
-			status, body := r.call("POST", "/wacloudapi/embedded", b)
+			status, body := r.Call("POST", "/wacloudapi/embedded", b)
 			if status != c.status || body["error"] != c.code {
 				t.Fatalf("got %d %v, want %d %s", status, body, c.status, c.code)
 			}
-			if list, _ := r.conns.List(context.Background(), 1); len(list) != 0 {
+			if list, _ := r.Conns.List(context.Background(), 1); len(list) != 0 {
 				t.Fatalf("failed signup left connections: %+v", list)
 			}
-			if _, err := r.creds.ByExternal(context.Background(), engine.ProviderWABA, phoneID); engine.CodeOf(err) != engine.ErrNotFound {
+			if _, err := r.Creds.ByExternal(context.Background(), engine.ProviderWABA, phoneID); engine.CodeOf(err) != engine.ErrNotFound {
 				t.Fatalf("failed signup left credentials: %v", err)
 			}
 		})
@@ -198,7 +195,7 @@ func TestEmbeddedSignupRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			status, body := r.call("POST", "/wacloudapi/embedded", c.body)
+			status, body := r.Call("POST", "/wacloudapi/embedded", c.body)
 			if status != c.status || body["error"] != c.code {
 				t.Fatalf("got %d %v, want %d %s", status, body, c.status, c.code)
 			}
@@ -213,25 +210,25 @@ func TestEmbeddedSignupRefusals(t *testing.T) {
 		t.Fatalf("refused requests reached the Graph API %d times", n)
 	}
 	// A user profile may neither sign up nor read the configuration.
-	r.router.P.Profile = engine.ProfileUser
-	if status, _ := r.call("POST", "/wacloudapi/embedded", signupBody()); status != 403 {
+	r.Router.P.Profile = engine.ProfileUser
+	if status, _ := r.Call("POST", "/wacloudapi/embedded", signupBody()); status != 403 {
 		t.Fatalf("user profile signup: %d", status)
 	}
-	if status, _ := r.call("GET", "/wacloudapi/embedded/config", nil); status != 403 {
+	if status, _ := r.Call("GET", "/wacloudapi/embedded/config", nil); status != 403 {
 		t.Fatalf("user profile config: %d", status)
 	}
 }
 
 func TestEmbeddedSignupNeedsAppConfig(t *testing.T) {
 	r, _ := newRig(t) // app secret, no app id
-	status, body := r.call("POST", "/wacloudapi/embedded", signupBody())
+	status, body := r.Call("POST", "/wacloudapi/embedded", signupBody())
 	if status != 503 || body["error"] != "ERR_UNAVAILABLE" {
 		t.Fatalf("unconfigured: %d %v", status, body)
 	}
 	if n := len(r.graph.Requests("")); n != 0 {
 		t.Fatalf("unconfigured signup reached the Graph API %d times", n)
 	}
-	status, body = r.call("GET", "/wacloudapi/embedded/config", nil)
+	status, body = r.Call("GET", "/wacloudapi/embedded/config", nil)
 	if status != 200 || body["enabled"] != false || body["appId"] != "" || body["configId"] != "" {
 		t.Fatalf("config unconfigured: %d %v", status, body)
 	}
@@ -239,17 +236,17 @@ func TestEmbeddedSignupNeedsAppConfig(t *testing.T) {
 
 func TestEmbeddedConfig(t *testing.T) {
 	r := embeddedRig(t, 1517000000, configID)
-	status, body := r.call("GET", "/wacloudapi/embedded/config", nil)
+	status, body := r.Call("GET", "/wacloudapi/embedded/config", nil)
 	if status != 200 || body["enabled"] != true || body["appId"] != appID || body["configId"] != configID || len(body) != 3 {
 		t.Fatalf("config: %d %v", status, body)
 	}
 	// Without the configuration id the browser cannot start the pop-up: disabled, but
 	// the server half still works for a client that has the code.
 	r = embeddedRig(t, 1517000000, "")
-	if status, body := r.call("GET", "/wacloudapi/embedded/config", nil); status != 200 || body["enabled"] != false {
+	if status, body := r.Call("GET", "/wacloudapi/embedded/config", nil); status != 200 || body["enabled"] != false {
 		t.Fatalf("config without config id: %d %v", status, body)
 	}
-	if status, body := r.call("POST", "/wacloudapi/embedded", signupBody()); status != 200 {
+	if status, body := r.Call("POST", "/wacloudapi/embedded", signupBody()); status != 200 {
 		t.Fatalf("signup without config id: %d %v", status, body)
 	}
 }

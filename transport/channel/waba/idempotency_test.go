@@ -20,7 +20,7 @@ import (
 func TestSendOutcomeUnknownIsNotRetried(t *testing.T) {
 	r, logs := newRig(t)
 	id := r.register()
-	conn, _ := r.conns.Get(context.Background(), 1, id)
+	conn, _ := r.Conns.Get(context.Background(), 1, id)
 	ch, _ := r.svc.NewChannel(conn)
 	if err := ch.Start(context.Background(), &recSink{}); err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestSendOutcomeUnknownIsNotRetried(t *testing.T) {
 	dead := "http://" + l.Addr().String()
 	l.Close()
 	svc, err := New(Config{GraphURL: dead, GraphVersion: graphfake.Version, AppSecret: appSecret, VerifyToken: verifyToken},
-		Deps{Connections: r.conns, Credentials: r.creds, Media: r.media, Actors: r.actors})
+		Deps{Connections: r.Conns, Credentials: r.Creds, Media: r.Media, Actors: r.Actors})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,11 @@ func TestTemplateOutcomeUnknown(t *testing.T) {
 	r.graph.Unlock()
 	r.tickets[5] = ticketTarget{conn: id, number: "5565988887777"}
 	r.graph.Fail("POST /"+phoneID+"/messages", graphfake.Failure{Status: 504, Raw: "gateway timeout"})
-	status, body := r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "31", "contactName": "Maria", "lticketId": 5})
+	status, body := r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "31", "contactName": "Maria", "lticketId": 5})
 	if status == 200 || body["error"] != string(meta.ErrOutcomeUnknown) {
 		t.Fatalf("answered %d %v", status, body)
 	}
-	if in, _, _ := r.actors.For(id).Snapshot(); len(in) != 0 {
+	if in, _, _ := r.Actors.For(id).Snapshot(); len(in) != 0 {
 		t.Fatalf("recorded %+v", in)
 	}
 }

@@ -34,7 +34,7 @@ func TestWebhookInboundAudioVideo(t *testing.T) {
 			t.Fatalf("delivery %d answered %d", i, s)
 		}
 	}
-	in, _, stored := r.actors.For(id).Snapshot()
+	in, _, stored := r.Actors.For(id).Snapshot()
 	if len(in) != 4 || stored != 2 {
 		t.Fatalf("%d delivered, %d stored: %+v", len(in), stored, in)
 	}
@@ -50,7 +50,7 @@ func TestWebhookInboundAudioVideo(t *testing.T) {
 		if c.m.ProviderID != c.id || c.m.MediaType != c.kind || c.m.Body != c.body || !strings.HasSuffix(c.m.MediaPath, c.ext) {
 			t.Fatalf("%s = %+v", c.id, c.m)
 		}
-		f, info, err := r.media.Open(ctx, 1, c.m.MediaPath)
+		f, info, err := r.Media.Open(ctx, 1, c.m.MediaPath)
 		if err != nil || info.Type != c.kind {
 			t.Fatalf("%s stored as %+v: %v", c.id, info, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
 )
 
@@ -43,10 +44,7 @@ type Config struct {
 }
 
 // Actors is what the adapter needs of the connection actors (actors.Connections).
-type Actors interface {
-	meta.Starter
-	Sink(id engine.ID) engine.ChannelSink
-}
+type Actors = cloud.Actors
 
 // Tickets finds what POST /waba/sendtemplatemessage/ needs of a ticket: its
 // connection and its contact's number, once p may send a message on it by the rule
@@ -122,25 +120,8 @@ func (s *Service) NewChannel(conn engine.Connection) (engine.Channel, error) {
 // every message and status it holds is durable; any failure answers 500 so that Meta
 // delivers again (re-deliveries are de-duplicated on the message id).
 func (s *Service) webhook(w http.ResponseWriter, r *http.Request) {
-	body, ok := meta.ReadSigned(w, r, s.cfg.AppSecret, s.cfg.MaxBody)
-	if !ok {
-		s.log.Warn().Str("remote", r.RemoteAddr).Msg("web-hook refused: bad or missing signature, or body too large")
-		return
-	}
-	n, err := parseNotification(body)
-	if err != nil {
-		s.log.Warn().Err(err).Msg("web-hook body refused")
-		http.Error(w, "bad notification", http.StatusBadRequest)
-		return
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.CallTimeout)
-	defer cancel()
-	if err := s.deliver(ctx, n); err != nil {
-		s.log.Error().Err(err).Msg("web-hook delivery failed: provider will retry")
-		http.Error(w, "try again", http.StatusInternalServerError)
-		return
-	}
-	w.WriteHeader(http.StatusOK)
+	meta.ServeSigned(w, r, meta.SignedHook{Log: s.log, AppSecret: s.cfg.AppSecret, MaxBody: s.cfg.MaxBody, Timeout: s.cfg.CallTimeout},
+		parseNotification, s.deliver)
 }
 
 func (s *Service) deliver(ctx context.Context, n *notification) error {
@@ -180,10 +161,7 @@ func (s *Service) deliverValue(ctx context.Context, v *value) error {
 				return fmt.Errorf("media of %s: %w", m.ProviderID, err)
 			}
 			if m.MediaPath == "" { // refused by the store: keep the message, say what it was
-				if m.Body == "" {
-					m.Body = "[" + m.MediaType + "]"
-				}
-				m.MediaType, m.MediaName = "", ""
+				cloud.DropMedia(&m)
 			}
 		}
 		if err := sink.Inbound(ctx, m); err != nil {
@@ -230,16 +208,10 @@ func (s *Service) fetchMedia(ctx context.Context, cred engine.ChannelCredentials
 	if ctype == "" {
 		ctype = info.MimeType
 	}
-	f, err := s.deps.Media.Save(ctx, cred.CompanyID, body, md.Filename, ctype)
-	if err != nil {
-		if c := engine.CodeOf(err); c == engine.ErrMediaTooLarge || c == engine.ErrMediaTypeNotAllowed {
-			// Refused for good: keep the message, without the file.
-			s.log.Warn().Err(err).Str("media_kind", kind).Msg("inbound media refused by the store")
-			return "", nil
-		}
-		return "", err
-	}
-	return f.Path, nil
+	// Refused for good: keep the message, without the file.
+	return cloud.SaveMedia(ctx, s.deps.Media, cred.CompanyID, body, md.Filename, ctype, func(err error) {
+		s.log.Warn().Err(err).Str("media_kind", kind).Msg("inbound media refused by the store")
+	})
 }
 
 // permanentMedia turns a refusal that no retry will change (the media id expired or

@@ -18,26 +18,26 @@ var pngBytes = append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), make([]byte
 func TestRegisterStoresCredentialsNotAnswered(t *testing.T) {
 	r, _ := newRig(t)
 	id := r.register()
-	conn, err := r.conns.Get(context.Background(), 1, id)
+	conn, err := r.Conns.Get(context.Background(), 1, id)
 	if err != nil || conn.Channel != engine.ChannelWABA || conn.Number != "5565999990000" || conn.Name != "Clínica Sol" {
 		t.Fatalf("connection %+v, %v", conn, err)
 	}
-	cred, err := r.creds.Get(context.Background(), id)
+	cred, err := r.Creds.Get(context.Background(), id)
 	if err != nil || cred.ExternalID != phoneID || cred.AccountID != wabaID || cred.Token != userToken {
 		t.Fatalf("credentials %v, %v", cred, err)
 	}
 	if len(r.graph.Requests("POST /"+wabaID+"/subscribed_apps")) != 1 {
 		t.Fatal("app not subscribed to the business account")
 	}
-	if len(r.actors.Started) != 1 || r.actors.Started[0] != id {
-		t.Fatalf("actor starts %v", r.actors.Started)
+	if len(r.Actors.Started) != 1 || r.Actors.Started[0] != id {
+		t.Fatalf("actor starts %v", r.Actors.Started)
 	}
 	// Registering the same number again renews the token of the same connection.
-	if again := r.register(); again != id || len(r.actors.Restarts) != 1 {
-		t.Fatalf("re-register gave %d (want %d), restarts %v", again, id, r.actors.Restarts)
+	if again := r.register(); again != id || len(r.Actors.Restarts) != 1 {
+		t.Fatalf("re-register gave %d (want %d), restarts %v", again, id, r.Actors.Restarts)
 	}
 	// The answer never carries the token.
-	_, body := r.call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID, "currWabaToken": userToken})
+	_, body := r.Call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID, "currWabaToken": userToken})
 	for k, v := range body {
 		if s, ok := v.(string); ok && strings.Contains(s, userToken) {
 			t.Fatalf("answer field %s leaks the token", k)
@@ -61,18 +61,18 @@ func TestRegisterRefusals(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			status, body := r.call("POST", "/wacloudapi", c.body)
+			status, body := r.Call("POST", "/wacloudapi", c.body)
 			if status != c.status || body["error"] != c.code {
 				t.Fatalf("got %d %v, want %d %s", status, body, c.status, c.code)
 			}
 		})
 	}
-	if list, _ := r.conns.List(context.Background(), 1); len(list) != 0 {
+	if list, _ := r.Conns.List(context.Background(), 1); len(list) != 0 {
 		t.Fatalf("refused registrations left connections: %+v", list)
 	}
 	// A user profile may not register numbers.
-	r.router.P.Profile = engine.ProfileUser
-	if status, body := r.call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID, "currWabaToken": userToken}); status != 403 {
+	r.Router.P.Profile = engine.ProfileUser
+	if status, body := r.Call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID, "currWabaToken": userToken}); status != 403 {
 		t.Fatalf("user profile: %d %v", status, body)
 	}
 }
@@ -80,7 +80,7 @@ func TestRegisterRefusals(t *testing.T) {
 func TestWebhookHandshake(t *testing.T) {
 	r, _ := newRig(t)
 	get := func(q string) (int, string) {
-		res, err := http.Get(r.srv.URL + "/waba/webhook?" + q)
+		res, err := http.Get(r.Srv.URL + "/waba/webhook?" + q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func TestWebhookInboundTextMediaReply(t *testing.T) {
 	if s := r.postSigned(body); s != 200 {
 		t.Fatalf("web-hook answered %d", s)
 	}
-	in, _, _ := r.actors.For(id).Snapshot()
+	in, _, _ := r.Actors.For(id).Snapshot()
 	if len(in) != 5 || !strings.Contains(in[3].Body, "maps.google.com/?q=-15.600000,-56.100000") || in[4].Body != "[unsupported]" {
 		t.Fatalf("inbound %+v", in)
 	}
@@ -126,7 +126,7 @@ func TestWebhookInboundTextMediaReply(t *testing.T) {
 	if in[1].MediaType != engine.MediaImage || in[1].Body != "foto" || in[1].QuotedProviderID != "wamid.OUT9" || in[1].MediaPath == "" {
 		t.Fatalf("image %+v", in[1])
 	}
-	f, info, err := r.media.Open(context.Background(), 1, in[1].MediaPath)
+	f, info, err := r.Media.Open(context.Background(), 1, in[1].MediaPath)
 	if err != nil || info.Type != engine.MediaImage {
 		t.Fatalf("stored image %+v %v", info, err)
 	}
@@ -161,7 +161,7 @@ func TestWebhookSignatureRefused(t *testing.T) {
 	if s := r.post([]byte(strings.Replace(body, `"x"`, `"y"`, 1)), signOf(body)); s != 401 {
 		t.Fatalf("tampered: %d", s)
 	}
-	if in, _, _ := r.actors.For(id).Snapshot(); len(in) != 0 {
+	if in, _, _ := r.Actors.For(id).Snapshot(); len(in) != 0 {
 		t.Fatalf("unsigned delivery stored: %+v", in)
 	}
 	if strings.Contains(logs.String(), userToken) {
@@ -176,7 +176,7 @@ func TestWebhookRedeliveryStoredOnce(t *testing.T) {
 	r, _ := newRig(t)
 	id := r.register()
 	body := notify(`[{"from":"5565988887777","id":"wamid.R1","timestamp":"1700000000","type":"text","text":{"body":"de novo"}}]`, "")
-	sink := r.actors.For(id)
+	sink := r.Actors.For(id)
 	// First delivery fails to record: 500, so Meta delivers again.
 	sink.Mu.Lock()
 	sink.FailN = 1
@@ -212,7 +212,7 @@ func TestWebhookStatuses(t *testing.T) {
 	if s := r.postSigned(body); s != 200 {
 		t.Fatalf("answered %d", s)
 	}
-	_, rc, _ := r.actors.For(id).Snapshot()
+	_, rc, _ := r.Actors.For(id).Snapshot()
 	want := []engine.Receipt{{ProviderID: "wamid.O1", Ack: engine.AckSent}, {ProviderID: "wamid.O1", Ack: engine.AckSent}, {ProviderID: "wamid.O1", Ack: engine.AckRead}}
 	if len(rc) != len(want) {
 		t.Fatalf("receipts %+v", rc)
@@ -256,7 +256,7 @@ func TestWebhookHostileBodies(t *testing.T) {
 	if s := r.postSigned(huge); s != http.StatusRequestEntityTooLarge {
 		t.Fatalf("huge body answered %d", s)
 	}
-	in, _, _ := r.actors.For(id).Snapshot()
+	in, _, _ := r.Actors.For(id).Snapshot()
 	// Only the image without a media id gets through, as a text placeholder.
 	if len(in) != 1 || in[0].ProviderID != "wamid.M" || in[0].MediaType != "" {
 		t.Fatalf("hostile bodies delivered %+v", in)
@@ -266,7 +266,7 @@ func TestWebhookHostileBodies(t *testing.T) {
 func TestSend(t *testing.T) {
 	r, _ := newRig(t)
 	id := r.register()
-	conn, _ := r.conns.Get(context.Background(), 1, id)
+	conn, _ := r.Conns.Get(context.Background(), 1, id)
 	ch, err := r.svc.NewChannel(conn)
 	if err != nil {
 		t.Fatal(err)
@@ -289,7 +289,7 @@ func TestSend(t *testing.T) {
 		last["context"].(map[string]any)["message_id"] != "wamid.A1" || last["messaging_product"] != "whatsapp" {
 		t.Fatalf("text request %v", last)
 	}
-	file, err := r.media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "foto.png", "image/png")
+	file, err := r.Media.Save(ctx, 1, strings.NewReader(string(pngBytes)), "foto.png", "image/png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,7 +312,7 @@ func TestSend(t *testing.T) {
 func TestSendProviderErrors(t *testing.T) {
 	r, _ := newRig(t)
 	id := r.register()
-	conn, _ := r.conns.Get(context.Background(), 1, id)
+	conn, _ := r.Conns.Get(context.Background(), 1, id)
 	ch, _ := r.svc.NewChannel(conn)
 	ctx := context.Background()
 	msg := engine.OutboundMessage{MessageID: 9, To: "5565988887777", Body: "oi"}
@@ -370,21 +370,21 @@ func TestTemplates(t *testing.T) {
 		{"id": "2", "name": "rascunho", "status": "PENDING", "language": "pt_BR", "category": "MARKETING"}}
 	r.graph.Objects["594425479261596"] = tpl
 	r.graph.Unlock()
-	status, body := r.call("GET", "/wabatemplates", nil)
+	status, body := r.Call("GET", "/wabatemplates", nil)
 	list, _ := body["templates"].([]any)
 	if status != 200 || len(list) != 1 || list[0].(map[string]any)["templateName"] != "confirmacao_consulta" {
 		t.Fatalf("templates: %d %v", status, body)
 	}
 	// No template chosen: the spec's message.
-	status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "", "lticketId": 5})
+	status, body = r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "", "lticketId": 5})
 	if status != 400 || body["error"] != "ERR_VALIDATION" || body["fields"].(map[string]any)["templateId"] != MsgChooseTemplate {
 		t.Fatalf("missing template: %d %v", status, body)
 	}
-	if status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "lticketId": 404}); status != 404 {
+	if status, body = r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "lticketId": 404}); status != 404 {
 		t.Fatalf("unknown ticket: %d %v", status, body)
 	}
 	r.tickets[5] = ticketTarget{conn: id, number: "5565988887777"}
-	status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "contactName": "Maria",
+	status, body = r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "contactName": "Maria",
 		"patientName": "Pedro", "attendantName": "Dra. Ana", "dateTime": "10/12 14:00", "lcontactId": "3", "lticketId": "5"})
 	if status != 200 || body["providerId"] == "" {
 		t.Fatalf("send template: %d %v", status, body)
@@ -399,7 +399,7 @@ func TestTemplates(t *testing.T) {
 	}
 	// Recorded once in the contact's ticket as our own message, under the wamid the
 	// Cloud API answered, with the text the customer reads.
-	in, _, stored := r.actors.For(id).Snapshot()
+	in, _, stored := r.Actors.For(id).Snapshot()
 	if len(in) != 1 || stored != 1 || !in[0].FromMe || in[0].ProviderID != body["providerId"] ||
 		in[0].From.Number != "5565988887777" || in[0].Body != "Olá Maria, a consulta de Pedro com Dra. Ana é em 10/12 14:00." {
 		t.Fatalf("recorded %+v", in)
@@ -412,7 +412,7 @@ func TestTemplates(t *testing.T) {
 	r.graph.Templates["other-waba"] = []map[string]any{r.graph.Objects["99"]}
 	r.graph.Unlock()
 	before := len(r.graph.Requests("POST /" + phoneID + "/messages"))
-	status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "99", "contactName": "Maria", "lticketId": 5})
+	status, body = r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "99", "contactName": "Maria", "lticketId": 5})
 	if fields, _ := body["fields"].(map[string]any); status != 400 || fields["templateId"] != MsgTemplateNotOwned {
 		t.Fatalf("foreign template: %d %v", status, body)
 	}
@@ -421,10 +421,10 @@ func TestTemplates(t *testing.T) {
 	}
 	// A refused send records nothing.
 	r.graph.Fail("POST /"+phoneID+"/messages", graphfake.Failure{Status: 400, Code: 131047, Message: "Re-engagement message"})
-	if status, body = r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "lticketId": 5}); status == 200 {
+	if status, body = r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "594425479261596", "lticketId": 5}); status == 200 {
 		t.Fatalf("refused send answered %d %v", status, body)
 	}
-	if in, _, _ := r.actors.For(id).Snapshot(); len(in) != 1 {
+	if in, _, _ := r.Actors.For(id).Snapshot(); len(in) != 1 {
 		t.Fatalf("refused send recorded: %+v", in)
 	}
 }
@@ -452,19 +452,19 @@ func signOf(body string) string { return metaSign(body) }
 func TestWipeCredentials(t *testing.T) {
 	r, _ := newRig(t)
 	id := r.register()
-	conn, _ := r.conns.Get(context.Background(), 1, id)
+	conn, _ := r.Conns.Get(context.Background(), 1, id)
 	ch, _ := r.svc.NewChannel(conn)
 	if err := ch.(engine.CredentialWiper).WipeCredentials(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.creds.Get(context.Background(), id); engine.CodeOf(err) != engine.ErrNotFound {
+	if _, err := r.Creds.Get(context.Background(), id); engine.CodeOf(err) != engine.ErrNotFound {
 		t.Fatalf("after wipe: %v", err)
 	}
 	// A web-hook for the wiped number is acknowledged and dropped.
 	if s := r.postSigned(notify(`[{"from":"5565988887777","id":"wamid.W","type":"text","text":{"body":"x"}}]`, "")); s != 200 {
 		t.Fatalf("web-hook after wipe: %d", s)
 	}
-	if in, _, _ := r.actors.For(id).Snapshot(); len(in) != 0 {
+	if in, _, _ := r.Actors.For(id).Snapshot(); len(in) != 0 {
 		t.Fatalf("delivered after wipe: %+v", in)
 	}
 }
@@ -483,7 +483,7 @@ func TestWebhookMediaFailures(t *testing.T) {
 	if s := r.postSigned(body("wamid.F1", "42")); s != 500 {
 		t.Fatalf("graph down: %d", s)
 	}
-	if in, _, _ := r.actors.For(id).Snapshot(); len(in) != 0 {
+	if in, _, _ := r.Actors.For(id).Snapshot(); len(in) != 0 {
 		t.Fatalf("recorded while media failed: %+v", in)
 	}
 	if s := r.postSigned(body("wamid.F1", "42")); s != 200 {
@@ -493,7 +493,7 @@ func TestWebhookMediaFailures(t *testing.T) {
 	if s := r.postSigned(body("wamid.F2", "expired")); s != 200 {
 		t.Fatalf("expired media: %d", s)
 	}
-	in, _, _ := r.actors.For(id).Snapshot()
+	in, _, _ := r.Actors.For(id).Snapshot()
 	if len(in) != 2 || in[0].MediaPath == "" || in[1].MediaType != "" || in[1].Body != "c" {
 		t.Fatalf("inbound %+v", in)
 	}
@@ -526,7 +526,7 @@ func TestTemplateValuesValidated(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			raw := `{"templateId":"41","lticketId":5,"` + c.field + `":"` + c.value + `"}`
-			status, body := r.call("POST", "/waba/sendtemplatemessage/", raw)
+			status, body := r.Call("POST", "/waba/sendtemplatemessage/", raw)
 			fields, _ := body["fields"].(map[string]any)
 			if status != 400 || body["error"] != "ERR_VALIDATION" || fields[c.field] != c.msg {
 				t.Fatalf("answered %d %v", status, body)
@@ -538,19 +538,19 @@ func TestTemplateValuesValidated(t *testing.T) {
 	if err := (templateRequest{PatientName: "Pe\xffdro"}).validate(); engine.CodeOf(err) != engine.ErrValidation {
 		t.Fatalf("invalid UTF-8: %v", err)
 	}
-	status, body := r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "42", "contactName": "Maria", "lticketId": 5})
+	status, body := r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "42", "contactName": "Maria", "lticketId": 5})
 	if fields, _ := body["fields"].(map[string]any); status != 400 || fields["templateId"] != MsgTemplateNotApproved {
 		t.Fatalf("pending template: %d %v", status, body)
 	}
 	if sent := r.graph.Requests(route); len(sent) != 0 {
 		t.Fatalf("sent %d requests", len(sent))
 	}
-	if in, _, _ := r.actors.For(id).Snapshot(); len(in) != 0 {
+	if in, _, _ := r.Actors.For(id).Snapshot(); len(in) != 0 {
 		t.Fatalf("recorded %+v", in)
 	}
 	// A value at the limit goes through.
 	at := strings.Repeat("é", TemplateValueMax)
-	if status, body := r.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "41", "contactName": at, "lticketId": 5}); status != 200 {
+	if status, body := r.Call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "41", "contactName": at, "lticketId": 5}); status != 200 {
 		t.Fatalf("value at the limit: %d %v", status, body)
 	}
 }

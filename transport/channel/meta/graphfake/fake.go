@@ -12,13 +12,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"time"
+
+	"atende/transport/channel/channeltest"
 )
 
 // Version is the API version path segment the fake serves.
@@ -79,7 +78,7 @@ type Fake struct {
 
 	mu        sync.Mutex
 	requests  []Request
-	failures  map[string][]Failure
+	failures  channeltest.Failures[Failure]
 	Objects   map[string]map[string]any // GET /{id} answers (phone numbers, templates)
 	Media     map[string]MediaItem
 	Templates map[string][]map[string]any // by business account id
@@ -96,7 +95,7 @@ type Fake struct {
 
 // New starts a fake accepting tokens.
 func New(tokens ...string) *Fake {
-	f := &Fake{Tokens: map[string]bool{}, failures: map[string][]Failure{}, Objects: map[string]map[string]any{},
+	f := &Fake{Tokens: map[string]bool{}, failures: channeltest.Failures[Failure]{}, Objects: map[string]map[string]any{},
 		Media: map[string]MediaItem{}, Templates: map[string][]map[string]any{}, Pages: map[string][]Page{},
 		Codes: map[string]string{}, Registered: map[string]string{}}
 	for _, t := range tokens {
@@ -116,7 +115,7 @@ func (f *Fake) Close() { f.Server.Close() }
 func (f *Fake) Fail(route string, fs ...Failure) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.failures[route] = append(f.failures[route], fs...)
+	f.failures.Add(route, fs...)
 }
 
 // Requests returns the calls received on route ("" for all).
@@ -171,23 +170,8 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	} else {
 		req.Token = r.URL.Query().Get("access_token")
 	}
-	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if ct == "multipart/form-data" {
-		req.Form = map[string]string{}
-		mr := multipart.NewReader(r.Body, params["boundary"])
-		for {
-			p, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			b, _ := io.ReadAll(p)
-			if p.FileName() != "" {
-				req.FileName, req.File = p.FileName(), b
-			} else {
-				req.Form[p.FormName()] = string(b)
-			}
-		}
-	} else {
+	var form bool
+	if req.Form, req.FileName, req.File, form = channeltest.ReadMultipart(r); !form {
 		req.Body, _ = io.ReadAll(r.Body)
 	}
 	oauth := r.Method == http.MethodGet && path == "/oauth/access_token"
@@ -199,26 +183,13 @@ func (f *Fake) serve(w http.ResponseWriter, r *http.Request) {
 	route := r.Method + " " + path
 	f.mu.Lock()
 	f.requests = append(f.requests, req)
-	var fl *Failure
-	if q := f.failures[route]; len(q) > 0 {
-		fl = &q[0]
-		f.failures[route] = q[1:]
-	}
+	fl := f.failures.Next(route)
 	f.seq++
 	seq := f.seq
 	known := f.Tokens[req.Token]
 	f.mu.Unlock()
 	if fl != nil {
-		switch {
-		case fl.Hang:
-			select {
-			case <-r.Context().Done():
-			case <-time.After(time.Minute):
-			}
-		case fl.Raw != "":
-			w.WriteHeader(fl.Status)
-			_, _ = io.WriteString(w, fl.Raw)
-		default:
+		if !channeltest.AnswerRaw(w, r, fl.Hang, fl.Status, fl.Raw) {
 			graphError(w, *fl)
 		}
 		return

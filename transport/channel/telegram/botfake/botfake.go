@@ -8,14 +8,13 @@ package botfake
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"mime"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"time"
+
+	"atende/transport/channel/channeltest"
 )
 
 // API is the fake server.
@@ -26,7 +25,7 @@ type API struct {
 
 	mu       sync.Mutex
 	calls    []Call
-	failures map[string][]Failure
+	failures channeltest.Failures[Failure]
 	updates  []json.RawMessage // update_id = index + 1
 	files    map[string][]byte // file path -> content
 	webhook  map[string]any
@@ -57,7 +56,7 @@ type Failure struct {
 
 // New starts a fake for the bot token.
 func New(token string) *API {
-	b := &API{token: token, botID: 7000001, failures: map[string][]Failure{}, files: map[string][]byte{}, changed: make(chan struct{})}
+	b := &API{token: token, botID: 7000001, failures: channeltest.Failures[Failure]{}, files: map[string][]byte{}, changed: make(chan struct{})}
 	b.Srv = httptest.NewServer(http.HandlerFunc(b.serve))
 	return b
 }
@@ -66,7 +65,7 @@ func New(token string) *API {
 func (b *API) Fail(method string, f ...Failure) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.failures[method] = append(b.failures[method], f...)
+	b.failures.Add(method, f...)
 }
 
 // Push queues an update (a JSON object without update_id, which the fake numbers).
@@ -125,45 +124,22 @@ func (b *API) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	call := Call{Method: rest, Params: map[string]any{}}
-	ct, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if ct == "multipart/form-data" {
-		mr := multipart.NewReader(r.Body, params["boundary"])
-		for {
-			p, err := mr.NextPart()
-			if err != nil {
-				break
-			}
-			data, _ := io.ReadAll(p)
-			if p.FileName() != "" {
-				call.FileName, call.File = p.FileName(), data
-			} else {
-				call.Params[p.FormName()] = string(data)
-			}
+	if fields, name, data, ok := channeltest.ReadMultipart(r); ok {
+		call.FileName, call.File = name, data
+		for k, v := range fields {
+			call.Params[k] = v
 		}
 	} else {
 		_ = json.NewDecoder(r.Body).Decode(&call.Params)
 	}
 	b.mu.Lock()
 	b.calls = append(b.calls, call)
-	var fl *Failure
-	if q := b.failures[rest]; len(q) > 0 {
-		fl = &q[0]
-		b.failures[rest] = q[1:]
-	}
+	fl := b.failures.Next(rest)
 	b.seq++
 	seq := b.seq
 	b.mu.Unlock()
 	if fl != nil {
-		switch {
-		case fl.Hang:
-			select {
-			case <-r.Context().Done():
-			case <-time.After(time.Minute):
-			}
-		case fl.Raw != "":
-			w.WriteHeader(fl.Code)
-			_, _ = io.WriteString(w, fl.Raw)
-		default:
+		if !channeltest.AnswerRaw(w, r, fl.Hang, fl.Code, fl.Raw) {
 			refuse(w, *fl)
 		}
 		return

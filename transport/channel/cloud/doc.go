@@ -1,0 +1,10 @@
+// Package cloud holds the plumbing the cloud channel adapters (meta, waba, telegram)
+// share and that belongs to none of their providers: the end of a web-hook delivery
+// (parse, hand to the connection actor's sink, answer 200 or 500), storing an inbound
+// media file, and the outbound side of a provider call whose outcome may be unknown
+// (a send written in full whose answer was lost).
+//
+// Only the adapters under transport/channel import it; it imports engine and the
+// standard library, never transport/http. Everything here is safe for concurrent use
+// and holds no state of its own.
+package cloud
