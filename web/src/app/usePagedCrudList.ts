@@ -1,8 +1,8 @@
 // usePagedCrudList: what the searchable reference-data list pages (announcements,
-// quick answers) share around a paged list machine: the debounced search box, the
-// realtime event that upserts or removes rows (an upsert only lands when the row is
-// listed or matches the search), resync, the next page on scroll, and the row being
-// edited or deleted.
+// quick answers, tags, users, contacts) share around a paged list machine: the
+// debounced search box, the realtime event that upserts or removes rows (an upsert only
+// lands when the row is listed or matches the search), resync (refetch; contacts opt
+// out), the next page on scroll, and the row being edited or deleted.
 import { useEffect, useState, type UIEvent } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { createPagedListMachine, Identified } from '../machines/pagedList.machine';
@@ -21,11 +21,14 @@ export function usePagedCrudList<T extends Identified, E>({
   event,
   change,
   matches,
+  refreshOnResync = true,
 }: {
   machine: PagedListMachine<T>;
   event: ServerEventName;
   change: (e: E) => LiveChange<T>;
   matches: (item: T, search: string) => boolean;
+  /** Refetch when the server could not replay missed events (default true). */
+  refreshOnResync?: boolean;
 }) {
   const list = useActorRef(machine, { input: {} });
   const items = useSelector(list, (s) => s.context.items);
@@ -51,7 +54,9 @@ export function usePagedCrudList<T extends Identified, E>({
     const ctx = list.getSnapshot().context;
     if (ctx.items.some((x) => x.id === c.upsert.id) || matches(c.upsert, ctx.searchParam)) list.send({ type: 'list.upsert', item: c.upsert });
   });
-  useResync(() => list.send({ type: 'list.refresh' }));
+  useResync(() => {
+    if (refreshOnResync) list.send({ type: 'list.refresh' });
+  });
 
   const onScroll = (e: UIEvent<HTMLDivElement>) => {
     if (hasMore && !loadingMore && nearBottom(e.currentTarget)) list.send({ type: 'list.nextPage' });

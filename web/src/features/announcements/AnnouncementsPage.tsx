@@ -5,20 +5,18 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { List, type RowComponentProps } from 'react-window';
+import type { RowComponentProps } from 'react-window';
 import { createPagedListMachine } from '../../machines/pagedList.machine';
 import { announcementsApi } from '../../api/endpoints';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
 import { usePagedCrudList } from '../../app/usePagedCrudList';
-import { toastError } from '../../app/errors';
 import { formatDay } from '../../app/format';
 import { Icon } from '../../components/Icon';
-import { Badge, Button, IconButton, Input, Muted } from '../../components/primitives';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { Spinner } from '../../components/Splash';
+import { Badge, IconButton, Muted } from '../../components/primitives';
+import { ConfirmDelete, ListPage, RowActions } from '../../components/ListPage';
+import { ContactRow as ItemRow, RowInfo } from '../../components/pageStyle';
 import type { Announcement, AnnouncementEvent } from '../../api/types';
-import { ContactRow as ItemRow, Header, ListArea, Page, RowInfo, Title } from '../contacts/style';
 import { fold } from '../tags/fold';
 import { AnnouncementDialog } from './AnnouncementDialog';
 import { AnnouncementModal } from './AnnouncementModal';
@@ -63,16 +61,7 @@ function Row({ index, style, ariaAttributes, items, manage, onOpen, onEdit, onDe
       <IconButton type="button" aria-label={labels.open} title={labels.open} onClick={() => onOpen(a)}>
         <Icon name="info" />
       </IconButton>
-      {manage && (
-        <>
-          <IconButton type="button" aria-label={labels.edit} title={labels.edit} onClick={() => onEdit(a)}>
-            <Icon name="edit" />
-          </IconButton>
-          <IconButton type="button" aria-label={labels.del} title={labels.del} onClick={() => onDelete(a)}>
-            <Icon name="delete" />
-          </IconButton>
-        </>
-      )}
+      {manage && <RowActions editLabel={labels.edit} deleteLabel={labels.del} onEdit={() => onEdit(a)} onDelete={() => onDelete(a)} />}
     </ItemRow>
   );
 }
@@ -110,41 +99,15 @@ export default function AnnouncementsPage() {
   );
 
   return (
-    <Page>
-      <Header>
-        <Title>{t('announcements.title')}</Title>
-        <Input
-          type="search"
-          value={text}
-          aria-label={t('announcements.search')}
-          placeholder={t('announcements.search')}
-          onChange={(e) => setText(e.target.value)}
-          style={{ maxWidth: 280 }}
-        />
-        {manage && (
-          <Button type="button" onClick={() => setEditing('new')}>
-            <Icon name="add" size={18} />
-            {t('announcements.actions.add')}
-          </Button>
-        )}
-      </Header>
-      <ListArea>
-        {loading && items.length === 0 ? (
-          <Spinner />
-        ) : items.length === 0 ? (
-          <Muted>{t('announcements.empty')}</Muted>
-        ) : (
-          <List
-            aria-label={t('announcements.title')}
-            rowComponent={Row}
-            rowCount={items.length}
-            rowHeight={64}
-            rowProps={rowProps}
-            onScroll={onScroll}
-            style={{ height: '100%' }}
-          />
-        )}
-      </ListArea>
+    <ListPage
+      title={t('announcements.title')}
+      search={{ value: text, onChange: setText, label: t('announcements.search') }}
+      add={{ label: t('announcements.actions.add'), onClick: () => setEditing('new'), allowed: manage }}
+      loading={loading}
+      empty={items.length === 0}
+      emptyText={t('announcements.empty')}
+      rows={{ rowComponent: Row, rowCount: items.length, rowHeight: 64, rowProps, onScroll }}
+    >
       {editing !== null && (
         <AnnouncementModal
           announcement={editing === 'new' ? null : editing}
@@ -153,23 +116,14 @@ export default function AnnouncementsPage() {
         />
       )}
       <AnnouncementDialog announcement={shown} onClose={() => setShown(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmDelete
+        item={deleting}
         title={t('announcements.delete.title')}
-        confirmLabel={t('common.actions.delete')}
+        body={t('announcements.delete.body', { title: deleting?.title ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          const a = deleting;
-          setDeleting(null);
-          if (a)
-            announcementsApi.remove(a.id).then(
-              () => remove(a.id),
-              toastError,
-            );
-        }}
-      >
-        {t('announcements.delete.body', { title: deleting?.title ?? '' })}
-      </ConfirmDialog>
-    </Page>
+        remove={(a) => announcementsApi.remove(a.id)}
+        onRemoved={(a) => remove(a.id)}
+      />
+    </ListPage>
   );
 }

@@ -32,12 +32,6 @@ export const Meta = styled.div`
   margin-bottom: ${({ theme }) => theme.space.md}px;
 `;
 
-export const Form = styled.form`
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space.md}px;
-`;
-
 export const Row = styled.div`
   display: flex;
   gap: ${({ theme }) => theme.space.md}px;

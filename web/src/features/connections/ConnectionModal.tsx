@@ -4,21 +4,21 @@
 // PUT /whatsapp). Server field errors land on their fields; other errors are toasts.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/Dialog';
+import { FormDialog, FormErrorText } from '../../components/FormDialog';
 import { MultiSelect } from '../../components/MultiSelect';
-import { Button, Field, FieldError, Input, Switch } from '../../components/primitives';
-import { check, length, longTextMax, required, serverFieldKey, type ValidationKey } from '../../app/validation';
-import { toastError } from '../../app/errors';
+import { Button, Field, Input, Switch } from '../../components/primitives';
+import { check, length, longTextMax, required, type ValidationKey } from '../../app/validation';
+import { useFormSave } from '../../app/useFormSave';
 import { useResource } from '../../app/resources';
-import { isApiError } from '../../api/errors';
 import { connectionsApi, queuesApi } from '../../api/endpoints';
 import type { Connection, ConnectionInput } from '../../api/types';
-import { Form, ImageRow, Pair, SwitchField, TextArea } from './style';
+import { ImageRow, Pair, SwitchField, TextArea } from './style';
 
 type TextField = 'name' | 'number' | 'dailyMax' | 'greetingMessage' | 'farewellMessage';
-type Errors = Partial<Record<TextField | 'queueIds' | 'medias', ValidationKey>>;
+type ErrorField = TextField | 'queueIds' | 'medias';
+type Errors = Partial<Record<ErrorField, ValidationKey>>;
 
-const knownFields = ['name', 'number', 'dailyMax', 'greetingMessage', 'farewellMessage', 'queueIds', 'medias'];
+const knownFields: ErrorField[] = ['name', 'number', 'dailyMax', 'greetingMessage', 'farewellMessage', 'queueIds', 'medias'];
 
 // Client-side rules: the server applies the same ones.
 export function connectionErrors(v: Record<TextField, string>, queueCount: number): Errors {
@@ -55,51 +55,32 @@ export function ConnectionModal({ connection: c, onClose, onSaved }: ConnectionM
   const [queueIds, setQueueIds] = useState<number[]>(() => (c?.queues ?? []).map((q) => q.id));
   const [images, setImages] = useState<{ greeting: File | null; farewell: File | null }>({ greeting: null, farewell: null });
   const [removed, setRemoved] = useState({ greeting: false, farewell: false });
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, save } = useFormSave({ fields: knownFields, onSaved, onClose });
 
   const set = (f: TextField) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [f]: e.target.value }));
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
-    const found = connectionErrors(values, queueIds.length);
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    const body: ConnectionInput = {
-      name: values.name.trim(),
-      number: values.number.trim(),
-      isDefault,
-      outChannel,
-      dailyMax: Number(values.dailyMax.trim() || '0'),
-      greetingMessage: values.greetingMessage.trim(),
-      farewellMessage: values.farewellMessage.trim(),
-      queueIds,
-      greetingMedia: images.greeting,
-      farewellMedia: images.farewell,
-      removeGreetingMedia: removed.greeting && !images.greeting,
-      removeFarewellMedia: removed.farewell && !images.farewell,
-    };
-    setBusy(true);
-    try {
-      const saved = c ? await connectionsApi.update(c.id, body) : await connectionsApi.create(body);
-      onSaved(saved);
-      onClose();
-    } catch (err) {
-      if (isApiError(err) && err.fields) {
-        const mapped: Errors = {};
-        for (const [k, v] of Object.entries(err.fields)) {
-          const key = serverFieldKey(v);
-          if (key && knownFields.includes(k)) mapped[k as TextField] = key;
-        }
-        setErrors(mapped);
-      }
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    void save(connectionErrors(values, queueIds.length), () => {
+      const body: ConnectionInput = {
+        name: values.name.trim(),
+        number: values.number.trim(),
+        isDefault,
+        outChannel,
+        dailyMax: Number(values.dailyMax.trim() || '0'),
+        greetingMessage: values.greetingMessage.trim(),
+        farewellMessage: values.farewellMessage.trim(),
+        queueIds,
+        greetingMedia: images.greeting,
+        farewellMedia: images.farewell,
+        removeGreetingMedia: removed.greeting && !images.greeting,
+        removeFarewellMedia: removed.farewell && !images.farewell,
+      };
+      return c ? connectionsApi.update(c.id, body) : connectionsApi.create(body);
+    });
   };
 
-  const error = (f: keyof Errors) => errors[f] && <FieldError role="alert">{t(errors[f]!)}</FieldError>;
+  const error = (f: ErrorField) => <FormErrorText error={errors[f]} />;
   const text = (f: TextField, type = 'text') => (
     <Field>
       {t(`connections.form.${f}`)}
@@ -143,55 +124,45 @@ export function ConnectionModal({ connection: c, onClose, onSaved }: ConnectionM
   };
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
+    <FormDialog
+      id="connection-form"
       width={560}
       title={c ? t('connections.form.editTitle') : t('connections.form.addTitle')}
-      actions={
-        <>
-          <Button type="button" $variant="ghost" onClick={onClose}>
-            {t('common.actions.cancel')}
-          </Button>
-          <Button type="submit" form="connection-form" disabled={busy}>
-            {t('common.actions.save')}
-          </Button>
-        </>
-      }
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <Form id="connection-form" onSubmit={submit} noValidate>
-        <Pair>
-          {text('name')}
-          {text('number', 'tel')}
-        </Pair>
-        <Pair>
-          {text('dailyMax')}
-          <div>
-            <SwitchField>
-              <Switch checked={isDefault} onChange={(e) => setDefault(e.target.checked)} name="isDefault" />
-              {t('connections.form.isDefault')}
-            </SwitchField>
-            <SwitchField>
-              <Switch checked={outChannel} onChange={(e) => setOut(e.target.checked)} name="outChannel" />
-              {t('connections.form.outChannel')}
-            </SwitchField>
-          </div>
-        </Pair>
-        {area('greetingMessage')}
-        {image('greeting')}
-        {area('farewellMessage')}
-        {image('farewell')}
-        <Field as="div">
-          <span>{t('connections.form.queues')}</span>
-          <MultiSelect
-            label={queueIds.length ? t('connections.form.queues') : t('connections.form.noQueues')}
-            choices={(queues.data ?? []).map((q) => ({ id: q.id, name: q.name, color: q.color }))}
-            value={queueIds}
-            onChange={setQueueIds}
-          />
-          {error('queueIds')}
-        </Field>
-      </Form>
-    </Dialog>
+      <Pair>
+        {text('name')}
+        {text('number', 'tel')}
+      </Pair>
+      <Pair>
+        {text('dailyMax')}
+        <div>
+          <SwitchField>
+            <Switch checked={isDefault} onChange={(e) => setDefault(e.target.checked)} name="isDefault" />
+            {t('connections.form.isDefault')}
+          </SwitchField>
+          <SwitchField>
+            <Switch checked={outChannel} onChange={(e) => setOut(e.target.checked)} name="outChannel" />
+            {t('connections.form.outChannel')}
+          </SwitchField>
+        </div>
+      </Pair>
+      {area('greetingMessage')}
+      {image('greeting')}
+      {area('farewellMessage')}
+      {image('farewell')}
+      <Field as="div">
+        <span>{t('connections.form.queues')}</span>
+        <MultiSelect
+          label={queueIds.length ? t('connections.form.queues') : t('connections.form.noQueues')}
+          choices={(queues.data ?? []).map((q) => ({ id: q.id, name: q.name, color: q.color }))}
+          value={queueIds}
+          onChange={setQueueIds}
+        />
+        {error('queueIds')}
+      </Field>
+    </FormDialog>
   );
 }

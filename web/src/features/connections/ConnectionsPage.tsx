@@ -17,7 +17,7 @@ import { Icon } from '../../components/Icon';
 import { Button, Muted } from '../../components/primitives';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Spinner } from '../../components/Splash';
-import { Header, Page, Title } from '../contacts/style';
+import { Header, Page, Title } from '../../components/pageStyle';
 import { ConnectionCard, type CardAction } from './ConnectionCard';
 import { ConnectionModal } from './ConnectionModal';
 import { QrDialog } from './QrDialog';

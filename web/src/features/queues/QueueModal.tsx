@@ -5,17 +5,18 @@
 // fields; ERR_QUEUE_COLOR_ALREADY_EXISTS (a queue made meanwhile elsewhere) is a toast.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/Dialog';
-import { Button, Field, FieldError, Input, Switch } from '../../components/primitives';
-import { queueErrors, serverFieldKey, type QueueField, type ValidationKey } from '../../app/validation';
-import { toastError } from '../../app/errors';
-import { isApiError } from '../../api/errors';
+import { FormDialog, FormErrorText } from '../../components/FormDialog';
+import { Field, Input, Switch } from '../../components/primitives';
+import { queueErrors, type QueueField, type ValidationKey } from '../../app/validation';
+import { useFormSave } from '../../app/useFormSave';
 import { queuesApi } from '../../api/endpoints';
 import type { Queue, QueueInput } from '../../api/types';
 import { firstFreeColor } from '../tags/palette';
-import { ColorRow, Form, Pair, SwitchField, TextArea } from './style';
+import { ColorRow, Pair, SwitchField, TextArea } from './style';
 
-type Errors = Partial<Record<QueueField, ValidationKey | 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS'>>;
+// A colour another queue has: checked here, before the server would refuse it.
+type ColorTaken = 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS';
+type Errors = Partial<Record<QueueField, ValidationKey | ColorTaken>>;
 
 const fields: QueueField[] = ['name', 'color', 'greetingMessage', 'startWork', 'endWork', 'absenceMessage', 'encouragingMessage', 'url'];
 
@@ -40,50 +41,32 @@ export function QueueModal({ queue, greetingRequired, takenColors, onClose, onSa
     url: queue?.url ?? '',
   }));
   const [nps, setNps] = useState(!!queue?.nps);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const { errors, busy, save } = useFormSave<QueueField, Queue, ColorTaken>({ fields, onSaved, onClose });
 
   const set = (f: QueueField) => (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setValues((v) => ({ ...v, [f]: e.target.value }));
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     const found: Errors = queueErrors(values, greetingRequired);
     const color = values.color.trim().toLowerCase();
     if (!found.color && takenColors.some((c) => c.toLowerCase() === color)) found.color = 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS';
-    setErrors(found);
-    if (Object.keys(found).length) return;
-    const body: QueueInput = {
-      name: values.name.trim(),
-      color,
-      greetingMessage: values.greetingMessage.trim(),
-      startWork: values.startWork.trim(),
-      endWork: values.endWork.trim(),
-      absenceMessage: values.absenceMessage.trim(),
-      nps,
-      encouragingMessage: values.encouragingMessage.trim(),
-      url: values.url.trim(),
-    };
-    setBusy(true);
-    try {
-      const saved = queue ? await queuesApi.update(queue.id, body) : await queuesApi.create(body);
-      onSaved(saved);
-      onClose();
-    } catch (err) {
-      if (isApiError(err) && err.fields) {
-        const mapped: Errors = {};
-        for (const [k, v] of Object.entries(err.fields)) {
-          const key = serverFieldKey(v);
-          if (key && (fields as string[]).includes(k)) mapped[k as QueueField] = key;
-        }
-        setErrors(mapped);
-      }
-      toastError(err);
-    } finally {
-      setBusy(false);
-    }
+    void save(found, () => {
+      const body: QueueInput = {
+        name: values.name.trim(),
+        color,
+        greetingMessage: values.greetingMessage.trim(),
+        startWork: values.startWork.trim(),
+        endWork: values.endWork.trim(),
+        absenceMessage: values.absenceMessage.trim(),
+        nps,
+        encouragingMessage: values.encouragingMessage.trim(),
+        url: values.url.trim(),
+      };
+      return queue ? queuesApi.update(queue.id, body) : queuesApi.create(body);
+    });
   };
 
-  const error = (f: QueueField) => errors[f] && <FieldError role="alert">{t(errors[f]!)}</FieldError>;
+  const error = (f: QueueField) => <FormErrorText error={errors[f]} />;
   const text = (f: QueueField, type = 'text') => (
     <Field>
       {t(`queues.form.${f}` as 'queues.form.name')}
@@ -101,57 +84,47 @@ export function QueueModal({ queue, greetingRequired, takenColors, onClose, onSa
   const validColor = /^#[0-9a-f]{6}$/i.test(values.color.trim()) ? values.color.trim() : '#000000';
 
   return (
-    <Dialog
-      open
-      onClose={onClose}
+    <FormDialog
+      id="queue-form"
       width={560}
       title={queue ? t('queues.form.editTitle') : t('queues.form.addTitle')}
-      actions={
-        <>
-          <Button type="button" $variant="ghost" onClick={onClose}>
-            {t('common.actions.cancel')}
-          </Button>
-          <Button type="submit" form="queue-form" disabled={busy}>
-            {t('common.actions.save')}
-          </Button>
-        </>
-      }
+      busy={busy}
+      onClose={onClose}
+      onSubmit={submit}
     >
-      <Form id="queue-form" onSubmit={submit} noValidate>
-        {text('name')}
-        <Field as="div">
-          <span id="queue-color-label">{t('queues.form.color')}</span>
-          <ColorRow>
-            <input
-              type="color"
-              aria-labelledby="queue-color-label"
-              value={validColor}
-              onChange={(e) => setValues((v) => ({ ...v, color: e.target.value }))}
-            />
-            <Input
-              value={values.color}
-              onChange={set('color')}
-              aria-label={t('queues.form.colorHex')}
-              aria-invalid={!!errors.color}
-              name="color"
-              maxLength={7}
-            />
-          </ColorRow>
-          {error('color')}
-        </Field>
-        {area('greetingMessage')}
-        <Pair>
-          {text('startWork', 'time')}
-          {text('endWork', 'time')}
-        </Pair>
-        {area('absenceMessage')}
-        <SwitchField>
-          <Switch checked={nps} onChange={(e) => setNps(e.target.checked)} name="nps" />
-          {t('queues.form.nps')}
-        </SwitchField>
-        {area('encouragingMessage')}
-        {text('url', 'url')}
-      </Form>
-    </Dialog>
+      {text('name')}
+      <Field as="div">
+        <span id="queue-color-label">{t('queues.form.color')}</span>
+        <ColorRow>
+          <input
+            type="color"
+            aria-labelledby="queue-color-label"
+            value={validColor}
+            onChange={(e) => setValues((v) => ({ ...v, color: e.target.value }))}
+          />
+          <Input
+            value={values.color}
+            onChange={set('color')}
+            aria-label={t('queues.form.colorHex')}
+            aria-invalid={!!errors.color}
+            name="color"
+            maxLength={7}
+          />
+        </ColorRow>
+        {error('color')}
+      </Field>
+      {area('greetingMessage')}
+      <Pair>
+        {text('startWork', 'time')}
+        {text('endWork', 'time')}
+      </Pair>
+      {area('absenceMessage')}
+      <SwitchField>
+        <Switch checked={nps} onChange={(e) => setNps(e.target.checked)} name="nps" />
+        {t('queues.form.nps')}
+      </SwitchField>
+      {area('encouragingMessage')}
+      {text('url', 'url')}
+    </FormDialog>
   );
 }

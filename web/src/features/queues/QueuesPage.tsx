@@ -11,13 +11,10 @@ import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
 import { useRealtimeEvent, useResync } from '../../app/realtime';
 import { invalidateResource } from '../../app/resources';
-import { toastError } from '../../app/errors';
-import { Icon } from '../../components/Icon';
-import { Button, IconButton, Muted } from '../../components/primitives';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { Spinner } from '../../components/Splash';
+import { Muted } from '../../components/primitives';
+import { ConfirmDelete, ListPage, RowActions } from '../../components/ListPage';
+import { RowInfo } from '../../components/pageStyle';
 import type { Queue, QueueEvent } from '../../api/types';
-import { Header, ListArea, Page, RowInfo, Title } from '../contacts/style';
 import { QueueModal } from './QueueModal';
 import { QueueItem, QueueList, Stripe } from './style';
 
@@ -54,48 +51,37 @@ export default function QueuesPage() {
   const greetingRequired = current ? items.length >= 2 : items.length >= 1;
 
   return (
-    <Page>
-      <Header>
-        <Title>{t('queues.title')}</Title>
-        {manage && (
-          <Button type="button" onClick={() => setEditing('new')}>
-            <Icon name="add" size={18} />
-            {t('queues.actions.add')}
-          </Button>
-        )}
-      </Header>
-      <ListArea>
-        {loading && items.length === 0 ? (
-          <Spinner />
-        ) : items.length === 0 ? (
-          <Muted>{t('queues.empty')}</Muted>
-        ) : (
-          <QueueList aria-label={t('queues.title')}>
-            {items.map((q) => (
-              <QueueItem key={q.id} data-testid={`queue-${q.id}`}>
-                <Stripe $color={q.color} />
-                <RowInfo>
-                  <strong>{q.name}</strong>
-                  <Muted>
-                    {q.startWork && q.endWork ? t('queues.hours', { start: q.startWork, end: q.endWork }) : t('queues.noHours')}
-                    {q.greetingMessage ? ` · ${q.greetingMessage}` : ''}
-                  </Muted>
-                </RowInfo>
-                {manage && (
-                  <>
-                    <IconButton type="button" aria-label={t('queues.actions.edit')} title={t('queues.actions.edit')} onClick={() => setEditing(q)}>
-                      <Icon name="edit" />
-                    </IconButton>
-                    <IconButton type="button" aria-label={t('queues.actions.delete')} title={t('queues.actions.delete')} onClick={() => setDeleting(q)}>
-                      <Icon name="delete" />
-                    </IconButton>
-                  </>
-                )}
-              </QueueItem>
-            ))}
-          </QueueList>
-        )}
-      </ListArea>
+    <ListPage
+      title={t('queues.title')}
+      add={{ label: t('queues.actions.add'), onClick: () => setEditing('new'), allowed: manage }}
+      loading={loading}
+      empty={items.length === 0}
+      emptyText={t('queues.empty')}
+      content={
+        <QueueList aria-label={t('queues.title')}>
+          {items.map((q) => (
+            <QueueItem key={q.id} data-testid={`queue-${q.id}`}>
+              <Stripe $color={q.color} />
+              <RowInfo>
+                <strong>{q.name}</strong>
+                <Muted>
+                  {q.startWork && q.endWork ? t('queues.hours', { start: q.startWork, end: q.endWork }) : t('queues.noHours')}
+                  {q.greetingMessage ? ` · ${q.greetingMessage}` : ''}
+                </Muted>
+              </RowInfo>
+              {manage && (
+                <RowActions
+                  editLabel={t('queues.actions.edit')}
+                  deleteLabel={t('queues.actions.delete')}
+                  onEdit={() => setEditing(q)}
+                  onDelete={() => setDeleting(q)}
+                />
+              )}
+            </QueueItem>
+          ))}
+        </QueueList>
+      }
+    >
       {editing !== null && (
         <QueueModal
           queue={current}
@@ -105,23 +91,14 @@ export default function QueuesPage() {
           onSaved={(q) => list.send({ type: 'list.upsert', item: q })}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmDelete
+        item={deleting}
         title={t('queues.delete.title')}
-        confirmLabel={t('common.actions.delete')}
+        body={t('queues.delete.body', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          const q = deleting;
-          setDeleting(null);
-          if (q)
-            queuesApi.remove(q.id).then(
-              () => list.send({ type: 'list.remove', id: q.id }),
-              toastError,
-            );
-        }}
-      >
-        {t('queues.delete.body', { name: deleting?.name ?? '' })}
-      </ConfirmDialog>
-    </Page>
+        remove={(q) => queuesApi.remove(q.id)}
+        onRemoved={(q) => list.send({ type: 'list.remove', id: q.id })}
+      />
+    </ListPage>
   );
 }

@@ -1,12 +1,6 @@
 import styled from 'styled-components';
 import { inputCss } from '../../components/primitives';
 
-export const Form = styled.form`
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space.md}px;
-`;
-
 export const TextArea = styled.textarea`
   ${inputCss}
   resize: vertical;

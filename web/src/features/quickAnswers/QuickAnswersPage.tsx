@@ -4,19 +4,16 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { List, type RowComponentProps } from 'react-window';
+import type { RowComponentProps } from 'react-window';
 import { createPagedListMachine } from '../../machines/pagedList.machine';
 import { quickAnswersApi } from '../../api/endpoints';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
 import { usePagedCrudList } from '../../app/usePagedCrudList';
-import { toastError } from '../../app/errors';
-import { Icon } from '../../components/Icon';
-import { Button, IconButton, Input, Muted } from '../../components/primitives';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { Spinner } from '../../components/Splash';
+import { Muted } from '../../components/primitives';
+import { ConfirmDelete, ListPage, RowActions } from '../../components/ListPage';
+import { ContactRow as ItemRow, RowInfo } from '../../components/pageStyle';
 import type { QuickAnswer, QuickAnswerEvent } from '../../api/types';
-import { ContactRow as ItemRow, Header, ListArea, Page, RowInfo, Title } from '../contacts/style';
 import { fold } from '../tags/fold';
 import { QuickAnswerModal } from './QuickAnswerModal';
 import { Shortcut } from './style';
@@ -52,16 +49,7 @@ function Row({ index, style, ariaAttributes, items, manage, onEdit, onDelete, la
         <Shortcut>/{a.shortcut}</Shortcut>
         <Muted title={a.message}>{a.message}</Muted>
       </RowInfo>
-      {manage && (
-        <>
-          <IconButton type="button" aria-label={labels.edit} title={labels.edit} onClick={() => onEdit(a)}>
-            <Icon name="edit" />
-          </IconButton>
-          <IconButton type="button" aria-label={labels.del} title={labels.del} onClick={() => onDelete(a)}>
-            <Icon name="delete" />
-          </IconButton>
-        </>
-      )}
+      {manage && <RowActions editLabel={labels.edit} deleteLabel={labels.del} onEdit={() => onEdit(a)} onDelete={() => onDelete(a)} />}
     </ItemRow>
   );
 }
@@ -92,41 +80,15 @@ export default function QuickAnswersPage() {
   );
 
   return (
-    <Page>
-      <Header>
-        <Title>{t('quickAnswers.title')}</Title>
-        <Input
-          type="search"
-          value={text}
-          aria-label={t('quickAnswers.search')}
-          placeholder={t('quickAnswers.search')}
-          onChange={(e) => setText(e.target.value)}
-          style={{ maxWidth: 280 }}
-        />
-        {manage && (
-          <Button type="button" onClick={() => setEditing('new')}>
-            <Icon name="add" size={18} />
-            {t('quickAnswers.actions.add')}
-          </Button>
-        )}
-      </Header>
-      <ListArea>
-        {loading && items.length === 0 ? (
-          <Spinner />
-        ) : items.length === 0 ? (
-          <Muted>{t('quickAnswers.empty')}</Muted>
-        ) : (
-          <List
-            aria-label={t('quickAnswers.title')}
-            rowComponent={Row}
-            rowCount={items.length}
-            rowHeight={64}
-            rowProps={rowProps}
-            onScroll={onScroll}
-            style={{ height: '100%' }}
-          />
-        )}
-      </ListArea>
+    <ListPage
+      title={t('quickAnswers.title')}
+      search={{ value: text, onChange: setText, label: t('quickAnswers.search') }}
+      add={{ label: t('quickAnswers.actions.add'), onClick: () => setEditing('new'), allowed: manage }}
+      loading={loading}
+      empty={items.length === 0}
+      emptyText={t('quickAnswers.empty')}
+      rows={{ rowComponent: Row, rowCount: items.length, rowHeight: 64, rowProps, onScroll }}
+    >
       {editing !== null && (
         <QuickAnswerModal
           answer={editing === 'new' ? null : editing}
@@ -134,23 +96,14 @@ export default function QuickAnswersPage() {
           onSaved={upsert}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
+      <ConfirmDelete
+        item={deleting}
         title={t('quickAnswers.delete.title')}
-        confirmLabel={t('common.actions.delete')}
+        body={t('quickAnswers.delete.body', { shortcut: deleting?.shortcut ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          const a = deleting;
-          setDeleting(null);
-          if (a)
-            quickAnswersApi.remove(a.id).then(
-              () => remove(a.id),
-              toastError,
-            );
-        }}
-      >
-        {t('quickAnswers.delete.body', { shortcut: deleting?.shortcut ?? '' })}
-      </ConfirmDialog>
-    </Page>
+        remove={(a) => quickAnswersApi.remove(a.id)}
+        onRemoved={(a) => remove(a.id)}
+      />
+    </ListPage>
   );
 }

@@ -15,7 +15,7 @@ import { toast } from '../../components/toast/toastStore';
 import { Muted, Select, Switch } from '../../components/primitives';
 import { Spinner } from '../../components/Splash';
 import type { SettingEvent } from '../../api/types';
-import { Header, Page, Title } from '../contacts/style';
+import { Header, Page, Title } from '../../components/pageStyle';
 import { Card, Item, Text } from './style';
 
 const enabled = 'enabled';

@@ -1,25 +1,21 @@
 // /Tags: searchable, virtualised tag list (GET /tags?searchParam=, one page holds every
 // match). Every profile may create tags (tags:create); editing and deleting need
 // tags:manage. The realtime "tags" event keeps the list current in every browser.
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
-import { List, type RowComponentProps } from 'react-window';
+import type { RowComponentProps } from 'react-window';
 import { createPagedListMachine } from '../../machines/pagedList.machine';
 import { tagsApi } from '../../api/endpoints';
-import { useDebounced } from '../../app/hooks';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
-import { useRealtimeEvent, useResync } from '../../app/realtime';
+import { useRealtimeEvent } from '../../app/realtime';
+import { usePagedCrudList } from '../../app/usePagedCrudList';
 import { invalidateResource } from '../../app/resources';
-import { toastError } from '../../app/errors';
-import { Icon } from '../../components/Icon';
-import { Button, IconButton, Input, Muted } from '../../components/primitives';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { Spinner } from '../../components/Splash';
+import { Muted } from '../../components/primitives';
+import { ConfirmDelete, ListPage, RowActions } from '../../components/ListPage';
+import { ContactRow as ItemRow, RowInfo } from '../../components/pageStyle';
 import type { Tag, TagEvent } from '../../api/types';
-import { ContactRow as ItemRow, Header, ListArea, Page, RowInfo, Title } from '../contacts/style';
 import { TagModal } from './TagModal';
 import { TagChip } from './style';
 import { fold } from './fold';
@@ -52,16 +48,7 @@ function Row({ index, style, ariaAttributes, items, manage, onEdit, onDelete, la
         </span>
       </RowInfo>
       <Muted>{tag.color}</Muted>
-      {manage && (
-        <>
-          <IconButton type="button" aria-label={labels.edit} title={labels.edit} onClick={() => onEdit(tag)}>
-            <Icon name="edit" />
-          </IconButton>
-          <IconButton type="button" aria-label={labels.del} title={labels.del} onClick={() => onDelete(tag)}>
-            <Icon name="delete" />
-          </IconButton>
-        </>
-      )}
+      {manage && <RowActions editLabel={labels.edit} deleteLabel={labels.del} onEdit={() => onEdit(tag)} onDelete={() => onDelete(tag)} />}
     </ItemRow>
   );
 }
@@ -70,29 +57,13 @@ export default function TagsPage() {
   const { t } = useTranslation();
   const { can } = usePermissions();
   const manage = can(perms.manageTags);
-  const list = useActorRef(tagsListMachine, { input: {} });
-  const items = useSelector(list, (s) => s.context.items);
-  const loading = useSelector(list, (s) => s.hasTag('loading'));
-  const [text, setText] = useState('');
-  const search = useDebounced(text.trim(), 500);
-  const [editing, setEditing] = useState<Tag | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Tag | null>(null);
-
-  useEffect(() => {
-    if (list.getSnapshot().context.searchParam !== search) list.send({ type: 'list.search', searchParam: search });
-  }, [list, search]);
-
-  useRealtimeEvent<TagEvent>('tags', (e) => {
-    invalidateResource('tags');
-    if (e.action === 'delete') {
-      if (e.tagId) list.send({ type: 'list.remove', id: e.tagId });
-    } else if (e.tag) {
-      const ctx = list.getSnapshot().context;
-      if (ctx.items.some((x) => x.id === e.tag!.id) || fold(e.tag.name).includes(fold(ctx.searchParam)))
-        list.send({ type: 'list.upsert', item: e.tag });
-    }
+  const { items, loading, text, setText, editing, setEditing, deleting, setDeleting, upsert, remove } = usePagedCrudList<Tag, TagEvent>({
+    machine: tagsListMachine,
+    event: 'tags',
+    change: (e) => (e.action === 'delete' ? (e.tagId ? { remove: e.tagId } : null) : e.tag ? { upsert: e.tag } : null),
+    matches: (tag, search) => fold(tag.name).includes(fold(search)),
   });
-  useResync(() => list.send({ type: 'list.refresh' }));
+  useRealtimeEvent('tags', () => invalidateResource('tags'));
 
   const rowProps = useMemo<RowData>(
     () => ({
@@ -102,61 +73,28 @@ export default function TagsPage() {
       onDelete: (tag) => setDeleting(tag),
       labels: { edit: t('tags.actions.edit'), del: t('tags.actions.delete') },
     }),
-    [items, manage, t],
+    [items, manage, t, setEditing, setDeleting],
   );
 
   return (
-    <Page>
-      <Header>
-        <Title>{t('tags.title')}</Title>
-        <Input
-          type="search"
-          value={text}
-          aria-label={t('tags.search')}
-          placeholder={t('tags.search')}
-          onChange={(e) => setText(e.target.value)}
-          style={{ maxWidth: 280 }}
-        />
-        {can(perms.createTag) && (
-          <Button type="button" onClick={() => setEditing('new')}>
-            <Icon name="add" size={18} />
-            {t('tags.actions.add')}
-          </Button>
-        )}
-      </Header>
-      <ListArea>
-        {loading && items.length === 0 ? (
-          <Spinner />
-        ) : items.length === 0 ? (
-          <Muted>{t('tags.empty')}</Muted>
-        ) : (
-          <List aria-label={t('tags.title')} rowComponent={Row} rowCount={items.length} rowHeight={52} rowProps={rowProps} style={{ height: '100%' }} />
-        )}
-      </ListArea>
-      {editing !== null && (
-        <TagModal
-          tag={editing === 'new' ? null : editing}
-          onClose={() => setEditing(null)}
-          onSaved={(tag) => list.send({ type: 'list.upsert', item: tag })}
-        />
-      )}
-      <ConfirmDialog
-        open={deleting !== null}
+    <ListPage
+      title={t('tags.title')}
+      search={{ value: text, onChange: setText, label: t('tags.search') }}
+      add={{ label: t('tags.actions.add'), onClick: () => setEditing('new'), allowed: can(perms.createTag) }}
+      loading={loading}
+      empty={items.length === 0}
+      emptyText={t('tags.empty')}
+      rows={{ rowComponent: Row, rowCount: items.length, rowHeight: 52, rowProps }}
+    >
+      {editing !== null && <TagModal tag={editing === 'new' ? null : editing} onClose={() => setEditing(null)} onSaved={upsert} />}
+      <ConfirmDelete
+        item={deleting}
         title={t('tags.delete.title')}
-        confirmLabel={t('common.actions.delete')}
+        body={t('tags.delete.body', { name: deleting?.name ?? '' })}
         onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          const tag = deleting;
-          setDeleting(null);
-          if (tag)
-            tagsApi.remove(tag.id).then(
-              () => list.send({ type: 'list.remove', id: tag.id }),
-              toastError,
-            );
-        }}
-      >
-        {t('tags.delete.body', { name: deleting?.name ?? '' })}
-      </ConfirmDialog>
-    </Page>
+        remove={(tag) => tagsApi.remove(tag.id)}
+        onRemoved={(tag) => remove(tag.id)}
+      />
+    </ListPage>
   );
 }

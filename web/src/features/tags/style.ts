@@ -1,11 +1,5 @@
 import styled from 'styled-components';
 
-export const Form = styled.form`
-  display: flex;
-  flex-direction: column;
-  gap: ${({ theme }) => theme.space.md}px;
-`;
-
 export const Swatches = styled.div`
   display: grid;
   grid-template-columns: repeat(auto-fill, minmax(28px, 1fr));

@@ -1,3 +1,5 @@
+// The reference-data pages' layout (ListPage, and the settings and connections pages
+// that share its header): page column, header row, title, bordered list area, list row.
 import styled from 'styled-components';
 
 export const Page = styled.div`
