@@ -166,6 +166,9 @@ type connActor struct {
 	sent     map[engine.ID]bool      // message ids handed to the channel (in flight or done)
 	outbound *outboundIndex          // provider id -> message, for receipts and quotes
 	since    map[engine.ID]opened    // contact id -> its current ticket's opening, as far as known
+	// resolving: numbers being looked up outside the actor (welcome) -> the lookup's
+	// future, which their later messages wait on.
+	resolving map[string]*actor.Future
 }
 
 func (a *connActor) Receive(ctx actor.Context) {
@@ -206,6 +209,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.sent = map[engine.ID]bool{}
 	a.outbound = newOutboundIndex(100_000)
 	a.since = map[engine.ID]opened{}
+	a.resolving = map[string]*actor.Future{}
 	a.startChannel(ctx)
 }
 

@@ -11,7 +11,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/cluster"
-	"github.com/google/uuid"
 
 	"atende/actors/wire"
 	"atende/engine"
@@ -28,6 +27,7 @@ type inboundJob struct {
 	messageID engine.ID
 	attempt   int
 	opened    engine.ID // the ticket this job opened: greeted once the message is in
+	where     stored    // the locator's answer, when already asked (welcome)
 }
 
 func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
@@ -42,6 +42,10 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 	}
 	if m.ProviderID == "" {
 		a.answer(ctx, engine.Wrap(engine.ErrValidation, errors.New("inbound message without provider id")))
+		return
+	}
+	if _, known := a.contacts[m.From.Number]; !known {
+		a.welcome(ctx, msg)
 		return
 	}
 	contactID, err := a.contactFor(m.From)
@@ -73,11 +77,13 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 	// asked whether it already holds the provider id.
 	// The answer is kept for this path: if the ticket refuses, it tells, without
 	// asking again, whether the message is stored on any ticket.
-	var where stored
+	where := job.where
 	if tid == 0 || (job.opened != tid && a.mayBeLate(job.contactID, tid, m.At)) {
-		if where, err = a.storedAt(m.ProviderID); err != nil {
-			a.answer(ctx, err)
-			return
+		if !where.asked {
+			if where, err = a.storedAt(m.ProviderID); err != nil {
+				a.answer(ctx, err)
+				return
+			}
 		}
 		if a.elsewhere(m.ProviderID, where, tid) {
 			a.answer(ctx, nil)
@@ -224,9 +230,7 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 	if queueID == 0 && len(a.conn.Queues) == 1 {
 		queueID = a.conn.Queues[0].ID
 	}
-	open := engine.OpenTicket{TicketID: tid, UUID: uuid.NewString(), CompanyID: a.conn.CompanyID,
-		ContactID: contactID, WhatsappID: a.id, Channel: a.conn.Channel, QueueID: queueID, UserID: userID,
-		Status: status, Protocol: a.cfg.Clock.Now().Format("20060102") + "-" + strconv.FormatInt(tid, 10)}
+	open := newTicketCommand(tid, a.conn.CompanyID, contactID, a.id, a.conn.Channel, queueID, userID, status, a.cfg.Clock.Now())
 	res, err := a.ticketCall(ctx, tid, p, open)
 	if err != nil {
 		return 0, 0, err
@@ -316,20 +320,11 @@ func (a *connActor) ticketFutureAs(ctx actor.Context, tid engine.ID, p *engine.P
 	if pid == nil {
 		return nil, engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
 	}
-	typ := QueryTicketState
-	req := TicketRequest{Principal: p, Connection: a.id}
-	if cmd != nil {
-		body, err := json.Marshal(cmd)
-		if err != nil {
-			return nil, engine.Wrap(engine.ErrInternal, err)
-		}
-		typ, req.Command = cmd.CommandName(), body
-	}
-	payload, err := json.Marshal(req)
+	w, err := ticketWireCommand(tid, p, a.id, a.conn.CompanyID, cmd)
 	if err != nil {
-		return nil, engine.Wrap(engine.ErrInternal, err)
+		return nil, err
 	}
-	return ctx.RequestFuture(pid, &wire.Command{Type: typ, Payload: payload, CompanyId: a.conn.CompanyID}, a.cfg.CallTimeout), nil
+	return ctx.RequestFuture(pid, w, a.cfg.CallTimeout), nil
 }
 
 // ticketCall is ticketFutureAs waited for: only for rare paths (opening tickets).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -264,5 +265,108 @@ func TestConnectionResendsUnsentMessagesOnStart(t *testing.T) {
 	eventually(t, "the unsent message", func() bool { return len(ch.sentTo("webchat:late")) == 1 })
 	if got := ch.sentTo("webchat:late")[0]; got.MessageID != 41 || got.Body != "ficou para trás" {
 		t.Fatalf("sent %+v", got)
+	}
+}
+
+// stallingContacts holds FindOrCreateByNumber for one number until release is
+// closed, reporting on entered when it starts waiting.
+type stallingContacts struct {
+	engine.ContactStore
+	number  string
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (s *stallingContacts) FindOrCreateByNumber(ctx context.Context, companyID engine.ID, number, name string) (engine.Contact, bool, error) {
+	if number == s.number {
+		s.entered <- struct{}{}
+		<-s.release
+	}
+	return s.ContactStore.FindOrCreateByNumber(ctx, companyID, number, name)
+}
+
+// receivedOrder lists the provider ids of the customer messages the journal holds,
+// in journal order.
+func (r *liveRig) receivedOrder(t *testing.T) []string {
+	t.Helper()
+	recs, err := r.journal.ReadAll(context.Background(), 0, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, rec := range recs {
+		if !strings.HasPrefix(rec.StreamID, "ticket/") {
+			continue
+		}
+		ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, ok := ev.(engine.TicketMessageReceived); ok {
+			out = append(out, m.ProviderID)
+		}
+	}
+	return out
+}
+
+// A customer the actor does not know yet is looked up outside the actor: while
+// that lookup stalls, a known customer's messages are recorded; the newcomer's
+// messages then go in, in the order they arrived, on one ticket.
+func TestConnectionNewcomerDoesNotHoldOthersBack(t *testing.T) {
+	stall := &stallingContacts{number: "webchat:slow", entered: make(chan struct{}, 1), release: make(chan struct{})}
+	r := newLiveRig(t, dbtest.Open(t, db.SQLite), func(c *ConnectionConfig) {
+		stall.ContactStore = c.Contacts
+		c.Contacts = stall
+	})
+	_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	ctx := context.Background()
+	if err := ch.sink.Inbound(ctx, inbound("webchat:known", "k0", "oi")); err != nil {
+		t.Fatal(err)
+	}
+	slow := make(chan error, 2)
+	go func() { slow <- ch.sink.Inbound(ctx, inbound("webchat:slow", "s1", "primeira")) }()
+	<-stall.entered
+	go func() { slow <- ch.sink.Inbound(ctx, inbound("webchat:slow", "s2", "segunda")) }()
+
+	known := make(chan error, 1)
+	go func() {
+		for i := 1; i <= 5; i++ {
+			if err := ch.sink.Inbound(ctx, inbound("webchat:known", fmt.Sprintf("k%d", i), "mais")); err != nil {
+				known <- err
+				return
+			}
+		}
+		known <- nil
+	}()
+	select {
+	case err := <-known:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("a known customer's messages waited for a newcomer's lookup")
+	}
+	select {
+	case err := <-slow:
+		t.Fatalf("the newcomer's message was answered (%v) before its contact was known", err)
+	default:
+	}
+	close(stall.release)
+	for range 2 {
+		if err := <-slow; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var order []string
+	for _, pid := range r.receivedOrder(t) {
+		if strings.HasPrefix(pid, "s") {
+			order = append(order, pid)
+		}
+	}
+	if len(order) != 2 || order[0] != "s1" || order[1] != "s2" {
+		t.Fatalf("newcomer's messages stored as %v, want [s1 s2]", order)
+	}
+	if n := len(r.ticketStates(t)); n != 2 {
+		t.Fatalf("%d tickets, want 2 (one per customer)", n)
 	}
 }

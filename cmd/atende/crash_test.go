@@ -149,7 +149,13 @@ func TestCrashLosesNoAcknowledgedMessage(t *testing.T) {
 					}
 				}()
 			}
-			waitFor(t, "traffic", func() bool { mu.Lock(); defer mu.Unlock(); return len(acked) >= 60 })
+			// Every customer has a ticket (a first message acknowledged) and the traffic
+			// runs: the kill lands among messages of known and of new tickets alike.
+			waitFor(t, "traffic", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return len(acked) >= 60 && len(visitorsOf(acked)) == customers
+			})
 			p.kill9(t)
 			close(stop)
 			wg.Wait()
@@ -195,6 +201,18 @@ func TestCrashLosesNoAcknowledgedMessage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// visitorsOf is the set of visitors with an acknowledged message, from provider ids
+// "wc:<visitor>:<client id>".
+func visitorsOf(acked map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for pid := range acked {
+		if v, _, ok := strings.Cut(strings.TrimPrefix(pid, "wc:"), ":"); ok {
+			out[v] = true
+		}
+	}
+	return out
 }
 
 // sendUntilCut connects one customer and sends messages until the connection breaks;

@@ -1,0 +1,212 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/google/uuid"
+
+	"atende/actors/wire"
+	"atende/engine"
+)
+
+// A newcomer is a number the actor does not know yet: a customer writing for the
+// first time, or any customer after the actor's activation. Learning who it is and
+// opening its ticket takes several store round trips (the contact, the guard, the
+// locator, the ticket's id, the guard's claim, the ticket's opening in the journal),
+// which would hold every other customer's message behind them if the actor made
+// them itself. They run in a goroutine instead (the stores, the guard and the ticket
+// actor are safe to call from anywhere), one per number at a time; the actor goes on
+// with the others, and resumes the newcomer's messages in their order once it is
+// known (ReenterAfter runs continuations in the order they were registered).
+
+// newcomer is what the goroutine learned about a number.
+type newcomer struct {
+	contactID engine.ID
+	ticket    engine.ID // the contact's current ticket (opened here when opened is set)
+	opened    bool
+	openedAt  time.Time
+	where     stored // the locator's answer for the first message's provider id
+	messageID engine.ID
+	err       error
+}
+
+// newcomerInput is what the goroutine needs: copied, so that the actor may change
+// its own state meanwhile.
+type newcomerInput struct {
+	m         engine.InboundMessage
+	connID    engine.ID
+	companyID engine.ID
+	channel   string
+	queueID   engine.ID // the ticket's queue: the connection's only queue, if one
+	system    *actor.ActorSystem
+}
+
+// welcome resolves the first message of a number the actor does not know, in a
+// goroutine, and then handles it (and every message of that number that arrived in
+// the meantime) as any other.
+func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
+	num := msg.m.From.Number
+	if f, ok := a.resolving[num]; ok {
+		ctx.ReenterAfter(f, func(any, error) { a.onInbound(ctx, msg) })
+		return
+	}
+	in := newcomerInput{m: msg.m, connID: a.id, companyID: a.conn.CompanyID, channel: a.conn.Channel,
+		system: ctx.ActorSystem()}
+	if len(a.conn.Queues) == 1 {
+		in.queueID = a.conn.Queues[0].ID
+	}
+	f := actor.NewFuture(ctx.ActorSystem(), 3*a.cfg.CallTimeout)
+	a.resolving[num] = f
+	pid := f.PID()
+	if !a.cfg.Routines.Go(func() {
+		out := a.resolveNewcomer(in)
+		in.system.Root.Send(pid, &out)
+	}) {
+		delete(a.resolving, num)
+		a.answer(ctx, engine.Wrap(engine.ErrUnavailable, errors.New("connection actor shutting down")))
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		if a.resolving[num] == f {
+			delete(a.resolving, num)
+		}
+		out, ok := res.(*newcomer)
+		switch {
+		case ferr != nil:
+			a.answer(ctx, engine.Wrap(engine.ErrUnavailable, ferr))
+			return
+		case !ok:
+			a.answer(ctx, engine.Wrap(engine.ErrInternal, fmt.Errorf("newcomer result %T", res)))
+			return
+		case out.err != nil:
+			a.answer(ctx, out.err)
+			return
+		}
+		a.contacts[num] = out.contactID
+		a.numbers[out.contactID] = num
+		if _, known := a.tickets[out.contactID]; !known {
+			a.tickets[out.contactID] = out.ticket
+			if out.opened {
+				a.since[out.contactID] = opened{ticket: out.ticket, at: out.openedAt}
+			}
+		}
+		if out.ticket == 0 { // a late redelivery of a message an earlier ticket holds
+			if a.elsewhere(msg.m.ProviderID, out.where, 0) {
+				a.answer(ctx, nil)
+				return
+			}
+		}
+		job := &inboundJob{m: msg.m, contactID: out.contactID, messageID: out.messageID, where: out.where}
+		if out.opened {
+			job.opened = out.ticket
+		}
+		a.route(ctx, job)
+	})
+}
+
+// resolveNewcomer runs outside the actor: the contact (created on its first
+// message), its current ticket by the guard, whether the message is stored already,
+// and — when the contact has no ticket and the message is new — a pending ticket,
+// claimed in the guard and opened in the journal, as openTicket does.
+func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
+	defer cancel()
+	var out newcomer
+	c, _, err := a.cfg.Contacts.FindOrCreateByNumber(ctx, in.companyID, in.m.From.Number, in.m.From.Name)
+	if err != nil {
+		out.err = err
+		return out
+	}
+	out.contactID = c.ID
+	if out.ticket, err = a.cfg.Guard.Current(ctx, in.connID, c.ID); err != nil {
+		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		return out
+	}
+	if a.cfg.Locator != nil {
+		tid, _, found, err := a.cfg.Locator.ByProviderID(ctx, in.connID, in.m.ProviderID)
+		if err != nil {
+			out.err = engine.Wrap(engine.ErrUnavailable, err)
+			return out
+		}
+		out.where = stored{asked: true, found: found, ticket: tid}
+	}
+	if out.messageID, err = a.cfg.IDs.Next(ctx, "message"); err != nil {
+		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		return out
+	}
+	if out.ticket != 0 || out.where.found {
+		return out // the actor routes it, or acknowledges a redelivery
+	}
+	tid, err := a.cfg.IDs.Next(ctx, "ticket")
+	if err != nil {
+		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		return out
+	}
+	ok, now, err := a.cfg.Guard.Swap(ctx, in.companyID, in.connID, c.ID, 0, tid)
+	switch {
+	case err != nil:
+		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		return out
+	case !ok: // another activation, or a person, opened one first: use it
+		out.ticket = now
+		return out
+	}
+	open := newTicketCommand(tid, in.companyID, c.ID, in.connID, in.channel, in.queueID, 0, engine.StatusPending, a.cfg.Clock.Now())
+	cmd, err := ticketWireCommand(tid, nil, in.connID, in.companyID, open)
+	if err != nil {
+		out.err = err
+		return out
+	}
+	pid := cluster.GetCluster(in.system).Get(strconv.FormatInt(tid, 10), KindTicket)
+	if pid == nil {
+		out.err = engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
+		return out
+	}
+	res, ferr := in.system.Root.RequestFuture(pid, cmd, a.cfg.CallTimeout).Result()
+	r, err := ticketResult(res, ferr)
+	if err != nil {
+		// The guard names a ticket that never opened: the next message finds it
+		// refusing and opens another (as after openTicket's failure).
+		out.err = err
+		return out
+	}
+	out.ticket, out.opened, out.openedAt = tid, true, r.Ticket.CreatedAt
+	if out.openedAt.IsZero() {
+		out.openedAt = a.cfg.Clock.Now()
+	}
+	return out
+}
+
+// newTicketCommand is the OpenTicket of a ticket the connection opens.
+func newTicketCommand(tid, companyID, contactID, connID engine.ID, channel string, queueID, userID engine.ID,
+	status string, now time.Time) engine.OpenTicket {
+	return engine.OpenTicket{TicketID: tid, UUID: uuid.NewString(), CompanyID: companyID,
+		ContactID: contactID, WhatsappID: connID, Channel: channel, QueueID: queueID, UserID: userID,
+		Status: status, Protocol: now.Format("20060102") + "-" + strconv.FormatInt(tid, 10)}
+}
+
+// ticketWireCommand encodes a command (or, with cmd nil, a state query) for ticket
+// tid on behalf of p (nil: the system).
+func ticketWireCommand(tid engine.ID, p *engine.Principal, connID, companyID engine.ID, cmd engine.TicketCommand) (*wire.Command, error) {
+	typ := QueryTicketState
+	req := TicketRequest{Principal: p, Connection: connID}
+	if cmd != nil {
+		body, err := json.Marshal(cmd)
+		if err != nil {
+			return nil, engine.Wrap(engine.ErrInternal, err)
+		}
+		typ, req.Command = cmd.CommandName(), body
+	}
+	payload, err := json.Marshal(req)
+	if err != nil {
+		return nil, engine.Wrap(engine.ErrInternal, err)
+	}
+	return &wire.Command{Type: typ, Payload: payload, CompanyId: companyID}, nil
+}
