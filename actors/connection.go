@@ -169,6 +169,8 @@ type connActor struct {
 	// resolving: numbers being looked up outside the actor (welcome) -> the lookup's
 	// future, which their later messages wait on.
 	resolving map[string]*actor.Future
+	// lanes: recipients with a send in flight -> the sends waiting behind it.
+	lanes map[string][]queuedSend
 }
 
 func (a *connActor) Receive(ctx actor.Context) {
@@ -210,6 +212,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.outbound = newOutboundIndex(100_000)
 	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
+	a.lanes = map[string][]queuedSend{}
 	a.startChannel(ctx)
 }
 

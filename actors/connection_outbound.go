@@ -16,8 +16,15 @@ type sendResult struct {
 	gen        int
 	req        DeliverRequest
 	attempt    int
+	to         string // the recipient: its lane
 	providerID string
 	err        error
+}
+
+// queuedSend is a send waiting in its recipient's lane.
+type queuedSend struct {
+	req     DeliverRequest
+	attempt int
 }
 
 type retryDeliver struct {
@@ -27,7 +34,9 @@ type retryDeliver struct {
 
 // deliver hands one outbound message to the channel, at most once per message id
 // for this activation; the send runs in a tracked goroutine and its result comes back
-// as a sendResult.
+// as a sendResult. Sends to one recipient go one at a time, in the order they were
+// handed over (the recipient's lane): a reply never overtakes the message before it.
+// A send retried after a temporary failure joins the back of its lane.
 func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) {
 	if attempt == 0 {
 		if a.sent[req.MessageID] {
@@ -44,6 +53,34 @@ func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) 
 		a.scheduleRetry(ctx, req, attempt, err)
 		return
 	}
+	if waiting, busy := a.lanes[to]; busy {
+		a.lanes[to] = append(waiting, queuedSend{req: req, attempt: attempt})
+		return
+	}
+	a.lanes[to] = nil
+	a.launch(ctx, req, attempt, to)
+}
+
+// nextInLane starts the send waiting first in recipient to's lane, or frees the lane.
+func (a *connActor) nextInLane(ctx actor.Context, to string) {
+	for {
+		waiting := a.lanes[to]
+		if len(waiting) == 0 {
+			delete(a.lanes, to)
+			return
+		}
+		next := waiting[0]
+		a.lanes[to] = waiting[1:]
+		if a.channel != nil {
+			a.launch(ctx, next.req, next.attempt, to)
+			return
+		}
+		a.scheduleRetry(ctx, next.req, next.attempt, errors.New("channel not running"))
+	}
+}
+
+// launch runs one send in a tracked goroutine; its result comes back as a sendResult.
+func (a *connActor) launch(ctx actor.Context, req DeliverRequest, attempt int, to string) {
 	out := engine.OutboundMessage{MessageID: req.MessageID, To: to, Body: req.Body, MediaType: req.MediaType,
 		MediaPath: req.MediaURL, QuotedProviderID: a.outbound.providerOf(req.QuotedID)}
 	ch, gen, self, system, timeout := a.channel, a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.CallTimeout
@@ -60,7 +97,7 @@ func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) 
 		if attempts != nil {
 			if err := attempts.RecordAttempt(sctx, connID, out.MessageID, clock.Now()); err != nil {
 				// Not sent: retried like a temporary failure.
-				system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, err: engine.Wrap(engine.ErrUnavailable, err)})
+				system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, to: to, err: engine.Wrap(engine.ErrUnavailable, err)})
 				return
 			}
 		}
@@ -72,7 +109,7 @@ func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) 
 				log.Warn().Err(ferr).Int64("message_id", out.MessageID).Msg("forget send attempt")
 			}
 		}
-		system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, providerID: pid, err: err})
+		system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, to: to, providerID: pid, err: err})
 	})
 }
 
@@ -92,6 +129,7 @@ func (a *connActor) numberOf(contactID engine.ID) (string, error) {
 }
 
 func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
+	a.nextInLane(ctx, r.to)
 	log := a.log.With().Int64("ticket_id", r.req.TicketID).Int64("message_id", r.req.MessageID).Logger()
 	if r.err != nil {
 		var e *engine.Error

@@ -318,6 +318,9 @@ func TestConnectionNewcomerDoesNotHoldOthersBack(t *testing.T) {
 		stall.ContactStore = c.Contacts
 		c.Contacts = stall
 	})
+	var once sync.Once
+	free := func() { once.Do(func() { close(stall.release) }) }
+	t.Cleanup(free) // a failure must not leave the lookup stalled (the rig waits for it)
 	_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
 	ctx := context.Background()
 	if err := ch.sink.Inbound(ctx, inbound("webchat:known", "k0", "oi")); err != nil {
@@ -351,7 +354,7 @@ func TestConnectionNewcomerDoesNotHoldOthersBack(t *testing.T) {
 		t.Fatalf("the newcomer's message was answered (%v) before its contact was known", err)
 	default:
 	}
-	close(stall.release)
+	free()
 	for range 2 {
 		if err := <-slow; err != nil {
 			t.Fatal(err)
@@ -368,5 +371,76 @@ func TestConnectionNewcomerDoesNotHoldOthersBack(t *testing.T) {
 	}
 	if n := len(r.ticketStates(t)); n != 2 {
 		t.Fatalf("%d tickets, want 2 (one per customer)", n)
+	}
+}
+
+// Sends to one customer go out one at a time, in order: while the first reply is
+// with the channel the next two wait; another customer's reply does not.
+func TestConnectionSendsInOrderPerRecipient(t *testing.T) {
+	r := newLiveRig(t, dbtest.Open(t, db.SQLite))
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	t.Cleanup(free) // a failure must not leave a send blocked (the rig waits for it)
+	var mu sync.Mutex
+	var tried []string
+	r.factory.mu.Lock()
+	r.factory.onSend = func(_ context.Context, m engine.OutboundMessage) error {
+		mu.Lock()
+		tried = append(tried, m.To+" "+m.Body)
+		mu.Unlock()
+		if m.Body == "a1" {
+			<-release
+		}
+		return nil
+	}
+	r.factory.mu.Unlock()
+	_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	ctx := context.Background()
+	tids := map[string]engine.ID{}
+	for _, num := range []string{"webchat:a", "webchat:b"} {
+		if err := ch.sink.Inbound(ctx, inbound(num, num+"-1", "oi")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id, st := range r.ticketStates(t) {
+		c, err := r.contacts.Get(ctx, 1, st.ContactID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tids[c.Number] = id
+	}
+	admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
+	send := func(num, body string, mid engine.ID) {
+		t.Helper()
+		if _, err := r.tickets.Do(ctx, 1, tids[num], admin, 0, engine.SendMessage{MessageID: mid, SenderID: 1, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, num := range []string{"webchat:a", "webchat:b"} {
+		if _, err := r.tickets.Do(ctx, 1, tids[num], admin, 0, engine.Accept{UserID: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send("webchat:a", "a1", 800001)
+	eventually(t, "a1 with the channel", func() bool { mu.Lock(); defer mu.Unlock(); return len(tried) == 1 })
+	send("webchat:a", "a2", 800002)
+	send("webchat:a", "a3", 800003)
+	send("webchat:b", "b1", 800004)
+	eventually(t, "b1 sent while a1 is with the channel", func() bool { return len(ch.sentTo("webchat:b")) == 1 })
+	mu.Lock()
+	early := append([]string(nil), tried...)
+	mu.Unlock()
+	if len(early) != 2 || early[1] != "webchat:b b1" {
+		t.Fatalf("tried %v while a1 was with the channel, want [a1 b1]", early)
+	}
+	free()
+	eventually(t, "a's three replies sent", func() bool { return len(ch.sentTo("webchat:a")) == 3 })
+	var bodies []string
+	for _, m := range ch.sentTo("webchat:a") {
+		bodies = append(bodies, m.Body)
+	}
+	if !slices.Equal(bodies, []string{"a1", "a2", "a3"}) {
+		t.Fatalf("sent to a in order %v", bodies)
 	}
 }
