@@ -419,8 +419,15 @@ func TestUniqueViolationRetriesWithoutOffender(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		const appenders = 40
 		s := newStore(t, d, Config{MaxWait: 20 * time.Millisecond})
+		// A first append holds the committer until the others are queued, so that the
+		// poisoned one is in a batch with others (alone, it is simply a conflict).
+		warm, release := make(chan struct{}), make(chan struct{})
 		s.hookRows = func(rows []row) []row {
 			for _, r := range rows {
+				if r.stream == "ticket/warmup" {
+					close(warm)
+					<-release
+				}
 				if r.stream == "ticket/poison" {
 					dup := r
 					dup.position += 1 << 40
@@ -429,12 +436,13 @@ func TestUniqueViolationRetriesWithoutOffender(t *testing.T) {
 			}
 			return rows
 		}
-		start := make(chan struct{})
 		var wg sync.WaitGroup
+		var warmErr error
+		wg.Go(func() { _, warmErr = s.Append(context.Background(), 1, "ticket/warmup", 0, ev("e", `{}`)) })
+		<-warm
 		errs := make([]error, appenders)
 		for a := range appenders {
 			wg.Go(func() {
-				<-start
 				stream := fmt.Sprintf("ticket/%d", a)
 				if a == appenders/2 {
 					stream = "ticket/poison"
@@ -442,8 +450,12 @@ func TestUniqueViolationRetriesWithoutOffender(t *testing.T) {
 				_, errs[a] = s.Append(context.Background(), 1, stream, 0, ev("e", `{}`))
 			})
 		}
-		close(start)
+		time.Sleep(200 * time.Millisecond) // the appenders queue behind the held batch
+		close(release)
 		wg.Wait()
+		if warmErr != nil {
+			t.Fatalf("warm-up append: %v", warmErr)
+		}
 		for a, err := range errs {
 			if a == appenders/2 {
 				var ce *engine.ConflictError
@@ -454,8 +466,8 @@ func TestUniqueViolationRetriesWithoutOffender(t *testing.T) {
 				t.Errorf("append %d failed with the offender: %v", a, err)
 			}
 		}
-		if h, _ := s.Head(context.Background()); h != appenders-1 {
-			t.Errorf("head = %d, want %d (gapless, offender absent)", h, appenders-1)
+		if h, _ := s.Head(context.Background()); h != appenders {
+			t.Errorf("head = %d, want %d (the warm-up and the others, gapless, offender absent)", h, appenders)
 		}
 		if st := s.Stats(); st.Retries == 0 {
 			t.Errorf("stats = %+v: the fallback never ran", st)
