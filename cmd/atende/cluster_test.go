@@ -1165,6 +1165,51 @@ func TestClusterAddAndDrainNode(t *testing.T) {
 	}
 }
 
+// TestClusterEvictedNodeExits: a node frozen past the failure detector is declared
+// dead by the other two; when it runs again it learns it was evicted (protoactor
+// never takes a member id back), drains and exits 1 so that its supervisor starts a
+// fresh process, while the other two carry on.
+func TestClusterEvictedNodeExits(t *testing.T) {
+	c := newCluster(t)
+	c.start("127.0.0.1")
+	c.start("127.0.0.2")
+	v := c.start("127.0.0.3")
+	v.mu.Lock()
+	v.down = true // not asked anything while frozen
+	v.mu.Unlock()
+	if err := v.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	c.waitMembers(2) // the survivors removed it
+	if err := v.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- v.cmd.Wait() }()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Fatalf("evicted node ended with %v, want exit status 1", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("evicted node still running 30 s after it woke up")
+	}
+	for _, n := range c.live() {
+		res, err := http.Get(n.base + "/readyz")
+		if err != nil {
+			t.Fatalf("%s after the eviction: %v", n.name, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("%s after the eviction: readyz %d", n.name, res.StatusCode)
+		}
+		if m := metrics(n.base)["atende_cluster_members"]; m != 2 {
+			t.Errorf("%s counts %v members, want 2", n.name, m)
+		}
+	}
+}
+
 // BenchmarkFailoverKillOneOfThree is B7 of BENCHMARKS.md: kill -9 of one of three
 // nodes (the one hosting the web chat connection's actor) under steady web chat
 // load (9 customers, about 8 messages/s each, and an attendant per node). It
