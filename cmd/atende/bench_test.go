@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +13,9 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
+	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 )
@@ -25,7 +31,10 @@ import (
 // ATENDE_B3_CUSTOMERS (400 new customers, each under the web chat's 10 messages/s per
 // visitor) at ATENDE_B3_RATE (2000, the target) messages/s, watched by
 // ATENDE_B3_WATCHERS (5) sockets. Customers, watchers and server share the box's
-// cores; every customer opens a ticket with its first message.
+// cores; every customer opens a ticket with its first message. The server is a
+// process of its own; this one (customers and watchers) is pinned to the last core
+// unless ATENDE_B3_PIN=0. Latency is stamped on arrival at the first watcher, so a
+// saturated generator core shows in it: server-cpu-s/1k tells the server's share.
 func BenchmarkIngestWebChat(b *testing.B) {
 	total := envInt("ATENDE_B3_MESSAGES", 4000)
 	customers := envInt("ATENDE_B3_CUSTOMERS", 400)
@@ -44,24 +53,34 @@ func envInt(name string, def int) int {
 }
 
 func runIngest(b *testing.B, total, customers, rate, watchers int) {
-	cfg := testConfig(b, dbtest.DurableURL(b, db.Postgres))
-	ta := startApp(b, cfg)
-	connID := ta.webChatID(b)
-	admin := login(b, ta.base, "carla@atende.local", "atende123")
+	// The server runs as its own process, unpinned; this process — the customers and
+	// the watchers — is pinned to one core (BENCHMARKS.md).
+	dbURL := dbtest.DurableURL(b, db.Postgres)
+	p := startProcess(b, []string{"DATABASE_URL=" + dbURL, "DATA_DIR=" + b.TempDir(),
+		"JWT_SECRET=" + strings.Repeat("e2e-secret-", 4), "SEED_DEMO=1", "LOG_LEVEL=error"}, freeAddr(b))
+	defer func() { _ = p.cmd.Process.Kill(); _, _ = p.cmd.Process.Wait() }()
+	connID := webChatOf(b, dbURL)
+	pinned, unpin := 0.0, func() {}
+	if os.Getenv("ATENDE_B3_PIN") != "0" {
+		pinned, unpin = pinToLastCore()
+	}
+	defer unpin()
+	admin := login(b, p.base, "carla@atende.local", "atende123")
 	var socks []*sioClient
 	for range watchers {
-		s := dialSocket(b, ta.base, admin.token, 0)
+		s := dialSocket(b, p.base, admin.token, 0)
 		s.emit("joinTickets", "pending")
 		socks = append(socks, s)
 	}
 	custs := make([]*plainCustomer, customers)
 	for i := range custs {
-		c, err := rawCustomer(ta.base, connID, fmt.Sprintf("b3-%d-%d", time.Now().UnixNano(), i))
+		c, err := rawCustomer(p.base, connID, fmt.Sprintf("b3-%d-%d", time.Now().UnixNano(), i))
 		if err != nil {
 			b.Fatal(err)
 		}
 		custs[i] = c
 	}
+	cpu0 := processCPU(b, p.cmd.Process.Pid)
 	var mu sync.Mutex
 	sentAt := make(map[string]time.Time, total)
 	interval := time.Second / time.Duration(rate)
@@ -115,7 +134,9 @@ func runIngest(b *testing.B, total, customers, rate, watchers int) {
 			if len(got) >= sent || time.Now().After(deadline) {
 				break
 			}
-			lat = lat[:0]
+			if s == socks[0] {
+				lat = lat[:0] // counted again on the next pass
+			}
 			time.Sleep(50 * time.Millisecond)
 		}
 		select {
@@ -150,5 +171,69 @@ func runIngest(b *testing.B, total, customers, rate, watchers int) {
 	b.ReportMetric(q(0.99), "p99-ms")
 	b.ReportMetric(float64(watchers), "watchers")
 	b.ReportMetric(float64(missing+dups), "lost+dup")
-	ta.stop()
+	b.ReportMetric((processCPU(b, p.cmd.Process.Pid)-cpu0).Seconds()*1000/float64(sent), "server-cpu-s/1k")
+	b.ReportMetric(pinned, "loadgen-pinned")
+}
+
+// webChatOf is the demo tenant's web chat connection in the database at dbURL.
+func webChatOf(t testing.TB, dbURL string) engine.ID {
+	t.Helper()
+	d, err := db.Open(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var id engine.ID
+	if err := d.SQL.QueryRow(`SELECT id FROM connections WHERE channel = 'socket'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// pinToLastCore pins every thread of this process to the last CPU (threads started
+// later inherit it from the thread that starts them) and returns 1, and a function
+// that restores the affinity it found; 0 on a one-CPU box or where the kernel
+// refuses.
+func pinToLastCore() (float64, func()) {
+	var was unix.CPUSet
+	if runtime.NumCPU() < 2 || unix.SchedGetaffinity(0, &was) != nil {
+		return 0, func() {}
+	}
+	var one unix.CPUSet
+	one.Set(runtime.NumCPU() - 1)
+	set := func(cpus *unix.CPUSet) bool {
+		tasks, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return false
+		}
+		ok := true
+		for _, task := range tasks {
+			if tid, err := strconv.Atoi(task.Name()); err == nil {
+				ok = unix.SchedSetaffinity(tid, cpus) == nil && ok
+			}
+		}
+		return ok
+	}
+	if !set(&one) {
+		set(&was)
+		return 0, func() {}
+	}
+	return 1, func() { set(&was) }
+}
+
+// processCPU is the CPU time (user + system) process pid has used so far, from
+// /proc/<pid>/stat (clock ticks of 1/100 s, Linux's USER_HZ).
+func processCPU(t testing.TB, pid int) time.Duration {
+	t.Helper()
+	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 13 {
+		t.Fatalf("/proc/%d/stat: %q", pid, raw)
+	}
+	utime, _ := strconv.ParseInt(fields[11], 10, 64) // field 14 of the whole line
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }

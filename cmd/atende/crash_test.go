@@ -51,7 +51,7 @@ func binary(t *testing.T) string {
 	return buildOnce.path
 }
 
-func freeAddr(t *testing.T) string {
+func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -67,9 +67,9 @@ type process struct {
 	base string
 }
 
-func startProcess(t *testing.T, env []string, addr string) *process {
+func startProcess(t testing.TB, env []string, addr string) *process {
 	t.Helper()
-	cmd := exec.Command(binary(t), "serve")
+	cmd := exec.Command(clusterBinary(t), "serve")
 	cmd.Env = append(os.Environ(), append(env, "HTTP_ADDR="+addr)...)
 	logf, err := os.Create(filepath.Join(t.TempDir(), "atende.log"))
 	if err != nil {

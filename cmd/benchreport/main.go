@@ -168,10 +168,15 @@ func write(b *strings.Builder, r run, results []result, elsewhere, kept map[stri
 		}
 	}
 	if rs := byFig[""]; len(rs) > 0 {
-		b.WriteString("## Other benchmarks\n\n")
+		fmt.Fprintf(b, "%s\n\nMeasured on %s at commit %s.\n\n", otherHeading, r.When, r.Commit)
 		table(b, rs)
+	} else if kept[""] != "" {
+		fmt.Fprintf(b, "%s\n\n%s\n", otherHeading, kept[""])
 	}
 }
+
+// otherHeading is the section of benchmarks that measure no figure of BENCHMARKS.md.
+const otherHeading = "## Other benchmarks"
 
 func heading(fg figure) string { return "## " + fg.ID + " — " + fg.What }
 
@@ -189,10 +194,14 @@ func previousSections(md string) map[string]string {
 		}
 	}
 	lines := strings.Split(md, "\n")
+	sections := map[string]string{"": otherHeading} // id -> heading
 	for _, fg := range figures {
+		sections[fg.ID] = heading(fg)
+	}
+	for id, h := range sections {
 		start := -1
 		for i, l := range lines {
-			if l == heading(fg) {
+			if l == h {
 				start = i + 1
 				break
 			}
@@ -224,7 +233,7 @@ func previousSections(md string) map[string]string {
 		} else {
 			continue // no date to vouch for it
 		}
-		out[fg.ID] = text
+		out[id] = text
 	}
 	return out
 }

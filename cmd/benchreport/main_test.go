@@ -98,6 +98,10 @@ func TestPartialRunKeepsEarlierFigures(t *testing.T) {
 		!strings.Contains(b7, "0.7 failure-seen-s") || strings.Contains(b7, "kept") {
 		t.Errorf("B7 was measured by this run:\n%s", b7)
 	}
+	if _, other, ok := strings.Cut(md, otherHeading); !ok || !strings.Contains(other, "SomethingElse") ||
+		!strings.Contains(other, "Measured on 2026-11-20 10:00 UTC at commit 1111111"+keptNote+".") {
+		t.Errorf("the other benchmarks must be kept with their own date:\n%s", md)
+	}
 	if b8 := section(md, "B8"); !strings.Contains(b8, "Not measured yet.") {
 		t.Errorf("an appended browser report is not a section to keep:\n%s", b8)
 	}
