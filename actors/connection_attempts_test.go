@@ -73,9 +73,7 @@ func newCrashRig(t *testing.T, d *db.DB, idempotent bool) (*crashRig, engine.Con
 		t.Fatal(err)
 	}
 	tid := r.onlyTicket(t).ID
-	if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-		t.Fatal(err)
-	}
+	r.do(t, tid, engine.Accept{UserID: 1})
 	return cr, conn, ch, tid
 }
 
@@ -97,9 +95,7 @@ func (cr *crashRig) count(id engine.ID) int {
 func (cr *crashRig) sendThenCrash(t *testing.T, conn engine.Connection, tid engine.ID) *recChannel {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := cr.tickets.Do(ctx, 1, tid, adminP, 0, engine.SendMessage{MessageID: blockID, SenderID: 1, Body: "aceita"}); err != nil {
-		t.Fatal(err)
-	}
+	cr.do(t, tid, engine.SendMessage{MessageID: blockID, SenderID: 1, Body: "aceita"})
 	select {
 	case <-cr.blocked:
 	case <-time.After(10 * time.Second):
@@ -108,9 +104,7 @@ func (cr *crashRig) sendThenCrash(t *testing.T, conn engine.Connection, tid engi
 	if err := (Connections{Node: cr.node}).Stop(ctx, conn.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cr.tickets.Do(ctx, 1, tid, adminP, 0, engine.SendMessage{MessageID: 880002, SenderID: 1, Body: "nunca tentada"}); err != nil {
-		t.Fatal(err)
-	}
+	cr.do(t, tid, engine.SendMessage{MessageID: 880002, SenderID: 1, Body: "nunca tentada"})
 	time.Sleep(100 * time.Millisecond) // the two retries without a channel give up
 	return cr.restartActor(t, conn)
 }

@@ -184,6 +184,25 @@ func (r *liveRig) onlyTicket(t *testing.T) engine.TicketState {
 
 var adminP = &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
 
+// do runs cmd on ticket tid of tenant 1 as the administrator; a refusal fails t.
+func (r *liveRig) do(t *testing.T, tid engine.ID, cmd engine.TicketCommand) {
+	t.Helper()
+	if _, err := r.tickets.Do(context.Background(), 1, tid, adminP, 0, cmd); err != nil {
+		t.Fatalf("%s on ticket %d: %v", cmd.CommandName(), tid, err)
+	}
+}
+
+// newLocatorRig is a rig whose connections find messages through the journal
+// (journalLocator), with one web chat connection started.
+func newLocatorRig(t *testing.T, d *db.DB) (*liveRig, *journalLocator, engine.Connection, *recChannel) {
+	t.Helper()
+	loc := &journalLocator{}
+	r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Locator = loc })
+	loc.r = r
+	conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	return r, loc, conn, ch
+}
+
 func TestConnectionGreetingAndFarewellCarryImages(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		r := newLiveRig(t, d)
@@ -201,12 +220,8 @@ func TestConnectionGreetingAndFarewellCarryImages(t *testing.T) {
 			t.Fatalf("greeting %+v", g)
 		}
 		tid := r.onlyTicket(t).ID
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.Resolve{}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tid, engine.Accept{UserID: 1})
+		r.do(t, tid, engine.Resolve{})
 		eventually(t, "farewell", func() bool { return len(ch.sentTo(num)) == 2 })
 		f := ch.sentTo(num)[1]
 		if f.Body != "" || f.MediaType != engine.MediaImage || f.MediaPath != "1/ate-logo.jpg" {
@@ -261,10 +276,7 @@ func revoke(num, revoked string) engine.InboundMessage {
 
 func TestConnectionRevokeDeletesTheCustomersMessage(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		loc := &journalLocator{}
-		r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Locator = loc })
-		loc.r = r
-		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		r, _, conn, ch := newLocatorRig(t, d)
 		ctx := context.Background()
 		num := "webchat:rv"
 		for _, m := range []engine.InboundMessage{inbound(num, "m1", "primeira"), inbound(num, "m2", "segunda")} {
@@ -287,12 +299,8 @@ func TestConnectionRevokeDeletesTheCustomersMessage(t *testing.T) {
 			t.Fatalf("a revoke opened tickets: %d", n)
 		}
 		// The customer's revoke of our own message is not honoured.
-		if _, err := r.tickets.Do(ctx, 1, st.ID, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, st.ID, adminP, 0, engine.SendMessage{MessageID: 880001, SenderID: 1, Body: "oi"}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, st.ID, engine.Accept{UserID: 1})
+		r.do(t, st.ID, engine.SendMessage{MessageID: 880001, SenderID: 1, Body: "oi"})
 		eventually(t, "reply acked", func() bool { return ackOf(r, t, st.ID, 880001) == engine.AckSent })
 		if err := ch.sink.Inbound(ctx, revoke(num, "out-880001")); err != nil {
 			t.Fatal(err)
@@ -306,9 +314,7 @@ func TestConnectionRevokeDeletesTheCustomersMessage(t *testing.T) {
 		}
 		// After a restart, with the ticket resolved and the next one open, the revoke
 		// of m2 still finds it, through the durable record.
-		if _, err := r.tickets.Do(ctx, 1, st.ID, adminP, 0, engine.Resolve{}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, st.ID, engine.Resolve{})
 		if err := ch.sink.Inbound(ctx, inbound(num, "m3", "nova conversa")); err != nil {
 			t.Fatal(err)
 		}
@@ -332,22 +338,15 @@ func TestConnectionRevokeDeletesTheCustomersMessage(t *testing.T) {
 // without storing it again.
 func TestConnectionAfterRestartUsesTheLocator(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		loc := &journalLocator{}
-		r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Locator = loc })
-		loc.r = r
-		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		r, _, conn, ch := newLocatorRig(t, d)
 		ctx := context.Background()
 		num := "webchat:rs"
 		if err := ch.sink.Inbound(ctx, inbound(num, "a1", "Oi")); err != nil {
 			t.Fatal(err)
 		}
 		first := r.onlyTicket(t)
-		if _, err := r.tickets.Do(ctx, 1, first.ID, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, first.ID, adminP, 0, engine.SendMessage{MessageID: 990001, SenderID: 1, Body: "Olá"}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, first.ID, engine.Accept{UserID: 1})
+		r.do(t, first.ID, engine.SendMessage{MessageID: 990001, SenderID: 1, Body: "Olá"})
 		eventually(t, "ack 1", func() bool { return ackOf(r, t, first.ID, 990001) == engine.AckSent })
 
 		ch = r.restartActor(t, conn)
@@ -372,9 +371,7 @@ func TestConnectionAfterRestartUsesTheLocator(t *testing.T) {
 			t.Fatalf("quote after restart points at %d", quoted)
 		}
 		// (c) resolve, open the next ticket, restart, then redeliver a1 and a2.
-		if _, err := r.tickets.Do(ctx, 1, first.ID, adminP, 0, engine.Resolve{}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, first.ID, engine.Resolve{})
 		if err := ch.sink.Inbound(ctx, inbound(num, "b1", "outra coisa")); err != nil {
 			t.Fatal(err)
 		}
@@ -401,9 +398,7 @@ func TestConnectionAfterRestartUsesTheLocator(t *testing.T) {
 				second = id
 			}
 		}
-		if _, err := r.tickets.Do(ctx, 1, second, adminP, 0, engine.Delete{}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, second, engine.Delete{})
 		if err := ch.sink.Inbound(ctx, inbound(num, "b1", "repetida")); err != nil {
 			t.Fatal(err)
 		}
@@ -423,10 +418,7 @@ func TestConnectionAfterRestartUsesTheLocator(t *testing.T) {
 // The hot path does not ask the locator: messages newer than their ticket, and
 // receipts of messages this activation sent, are answered from memory.
 func TestConnectionLocatorOnlyOnMisses(t *testing.T) {
-	loc := &journalLocator{}
-	r := newLiveRig(t, dbtest.Open(t, db.SQLite), func(c *ConnectionConfig) { c.Locator = loc })
-	loc.r = r
-	_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	_, loc, _, ch := newLocatorRig(t, dbtest.Open(t, db.SQLite))
 	ctx := context.Background()
 	num := "webchat:hot"
 	at := time.Now().Add(time.Hour) // newer than any ticket
@@ -544,15 +536,11 @@ func TestConnectionPermanentRefusalIsNotResent(t *testing.T) {
 			t.Fatal(err)
 		}
 		tid := r.onlyTicket(t).ID
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tid, engine.Accept{UserID: 1})
 		ch.mu.Lock()
 		ch.refuse = 1
 		ch.mu.Unlock()
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.SendMessage{MessageID: 770001, SenderID: 1, Body: "recusada"}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tid, engine.SendMessage{MessageID: 770001, SenderID: 1, Body: "recusada"})
 		eventually(t, "message failed", func() bool {
 			m := r.ticketStates(t)[tid].Messages[770001]
 			return m.Failed && m.Ack == engine.AckPending
@@ -566,9 +554,7 @@ func TestConnectionPermanentRefusalIsNotResent(t *testing.T) {
 		// After a restart a new reply is sent as usual, and the refused one is not;
 		// after another restart nothing is left to send.
 		ch = r.restartActor(t, conn)
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.SendMessage{MessageID: 770002, SenderID: 1, Body: "depois"}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tid, engine.SendMessage{MessageID: 770002, SenderID: 1, Body: "depois"})
 		eventually(t, "the later reply, acked", func() bool {
 			return len(ch.sentTo(num)) >= 1 && ackOf(r, t, tid, 770002) == engine.AckSent
 		})
@@ -615,12 +601,8 @@ func TestConnectionRefusalWithUnstorableTextFails(t *testing.T) {
 			t.Fatal(err)
 		}
 		tid := r.onlyTicket(t).ID
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, tid, adminP, 0, engine.SendMessage{MessageID: 770011, SenderID: 1, Body: "recusada"}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tid, engine.Accept{UserID: 1})
+		r.do(t, tid, engine.SendMessage{MessageID: 770011, SenderID: 1, Body: "recusada"})
 		eventually(t, "message failed", func() bool {
 			m := r.ticketStates(t)[tid].Messages[770011]
 			return m.Failed && m.Ack == engine.AckPending
@@ -643,10 +625,7 @@ func TestConnectionRefusalWithUnstorableTextFails(t *testing.T) {
 // same message again does not ask the record again.
 func TestConnectionQuoteLookupIsRemembered(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		loc := &journalLocator{}
-		r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Locator = loc })
-		loc.r = r
-		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		r, loc, conn, ch := newLocatorRig(t, d)
 		ctx := context.Background()
 		num := "webchat:qq"
 		if err := ch.sink.Inbound(ctx, inbound(num, "q1", "Oi")); err != nil {
@@ -689,22 +668,15 @@ func TestConnectionQuoteLookupIsRemembered(t *testing.T) {
 // locator once: the answer given before routing also serves the refusal.
 func TestConnectionRefusedRouteAsksLocatorOnce(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		loc := &journalLocator{}
-		r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Locator = loc })
-		loc.r = r
-		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		r, loc, conn, ch := newLocatorRig(t, d)
 		ctx := context.Background()
 		num := "webchat:once"
 		if err := ch.sink.Inbound(ctx, inbound(num, "o1", "Oi")); err != nil {
 			t.Fatal(err)
 		}
 		first := r.onlyTicket(t)
-		if _, err := r.tickets.Do(ctx, 1, first.ID, adminP, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, first.ID, adminP, 0, engine.Resolve{}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, first.ID, engine.Accept{UserID: 1})
+		r.do(t, first.ID, engine.Resolve{})
 		// After a restart the actor does not know when the ticket opened: the next
 		// message may be late, so the locator is asked before routing.
 		ch = r.restartActor(t, conn)

@@ -18,20 +18,17 @@ func inbound(num, pid, body string) engine.InboundMessage {
 	return engine.InboundMessage{ProviderID: pid, From: engine.ChannelContact{Number: num, Name: "Cliente " + num}, Body: body, At: t0}
 }
 
-// ticketsOf lists the distinct ticket streams holding messages of a contact number,
-// read straight from the journal.
-func (r *liveRig) ticketStates(t *testing.T) map[engine.ID]engine.TicketState {
+// eachTicketEvent hands fn every ticket event of the journal, in journal order.
+func (r *liveRig) eachTicketEvent(t *testing.T, fn func(tid engine.ID, ev engine.TicketEvent)) {
 	t.Helper()
-	ctx := context.Background()
-	out := map[engine.ID]engine.TicketState{}
 	after := int64(0)
 	for {
-		recs, err := r.journal.ReadAll(ctx, after, 1000)
+		recs, err := r.journal.ReadAll(context.Background(), after, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(recs) == 0 {
-			return out
+			return
 		}
 		for _, rec := range recs {
 			after = rec.Position
@@ -43,9 +40,17 @@ func (r *liveRig) ticketStates(t *testing.T) map[engine.ID]engine.TicketState {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out[id] = engine.EvolveTicket(out[id], ev)
+			fn(id, ev)
 		}
 	}
+}
+
+// ticketStates folds every ticket stream of the journal.
+func (r *liveRig) ticketStates(t *testing.T) map[engine.ID]engine.TicketState {
+	t.Helper()
+	out := map[engine.ID]engine.TicketState{}
+	r.eachTicketEvent(t, func(id engine.ID, ev engine.TicketEvent) { out[id] = engine.EvolveTicket(out[id], ev) })
+	return out
 }
 
 func TestConnectionOpensOneTicketPerContactUnderConcurrency(t *testing.T) {
@@ -151,22 +156,15 @@ func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
 		if len(order) < 3 || order[1] != engine.EvTicketMessageReceived || order[2] != engine.EvTicketMessageSent {
 			t.Fatalf("ticket events %v: want opened, the customer's message, then the greeting", order)
 		}
-		admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
-		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, first.ID, engine.Accept{UserID: 1})
 		// A second manual ticket for the same contact is refused while one is open.
-		_, err = (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *admin,
+		_, err = (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *adminP,
 			ContactID: first.ContactID, UserID: 1, Status: engine.StatusOpen})
 		if engine.CodeOf(err) != engine.ErrOtherOpenTicket {
 			t.Fatalf("second ticket: %v", err)
 		}
-		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.SendMessage{MessageID: 900001, SenderID: 1, Body: "Bom dia"}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, first.ID, admin, 0, engine.Resolve{}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, first.ID, engine.SendMessage{MessageID: 900001, SenderID: 1, Body: "Bom dia"})
+		r.do(t, first.ID, engine.Resolve{})
 		eventually(t, "reply and farewell sent", func() bool { return len(ch.sentTo(num)) == 3 })
 		sent := ch.sentTo(num)
 		if sent[1].Body != "Bom dia" || sent[2].Body != "Obrigado pelo contato!" {
@@ -221,13 +219,8 @@ func TestConnectionRetriesTemporarySendFailures(t *testing.T) {
 		for id := range r.ticketStates(t) {
 			tid = id
 		}
-		admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
-		if _, err := r.tickets.Do(ctx, 1, tid, admin, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := r.tickets.Do(ctx, 1, tid, admin, 0, engine.SendMessage{MessageID: 777, SenderID: 1, Body: "Resposta"}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tid, engine.Accept{UserID: 1})
+		r.do(t, tid, engine.SendMessage{MessageID: 777, SenderID: 1, Body: "Resposta"})
 		eventually(t, "send after retries", func() bool { return len(ch.sentTo("webchat:bia")) == 1 })
 		time.Sleep(50 * time.Millisecond) // any duplicate send would land by now
 		if n := len(ch.sentTo("webchat:bia")); n != 1 {
@@ -289,23 +282,12 @@ func (s *stallingContacts) FindOrCreateByNumber(ctx context.Context, companyID e
 // in journal order.
 func (r *liveRig) receivedOrder(t *testing.T) []string {
 	t.Helper()
-	recs, err := r.journal.ReadAll(context.Background(), 0, 10000)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, rec := range recs {
-		if !strings.HasPrefix(rec.StreamID, "ticket/") {
-			continue
-		}
-		ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	r.eachTicketEvent(t, func(_ engine.ID, ev engine.TicketEvent) {
 		if m, ok := ev.(engine.TicketMessageReceived); ok {
 			out = append(out, m.ProviderID)
 		}
-	}
+	})
 	return out
 }
 
@@ -410,17 +392,12 @@ func TestConnectionSendsInOrderPerRecipient(t *testing.T) {
 		}
 		tids[c.Number] = id
 	}
-	admin := &engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
 	send := func(num, body string, mid engine.ID) {
 		t.Helper()
-		if _, err := r.tickets.Do(ctx, 1, tids[num], admin, 0, engine.SendMessage{MessageID: mid, SenderID: 1, Body: body}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tids[num], engine.SendMessage{MessageID: mid, SenderID: 1, Body: body})
 	}
 	for _, num := range []string{"webchat:a", "webchat:b"} {
-		if _, err := r.tickets.Do(ctx, 1, tids[num], admin, 0, engine.Accept{UserID: 1}); err != nil {
-			t.Fatal(err)
-		}
+		r.do(t, tids[num], engine.Accept{UserID: 1})
 	}
 	send("webchat:a", "a1", 800001)
 	eventually(t, "a1 with the channel", func() bool { mu.Lock(); defer mu.Unlock(); return len(tried) == 1 })
