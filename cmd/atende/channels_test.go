@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -10,8 +9,6 @@ import (
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
-	"atende/transport/channel/meta"
-	"atende/transport/channel/meta/graphfake"
 	"atende/transport/channel/telegram/botfake"
 )
 
@@ -19,68 +16,23 @@ import (
 // message lands in a ticket once however many times Meta delivers it, and an unsigned
 // delivery is refused without a trace.
 func TestWABAWebhookToTicket(t *testing.T) {
-	const secret, token, phoneID = "meta-app-secret", "EAAG-e2e", "106540352242922"
-	g := graphfake.New(token)
-	t.Cleanup(g.Close)
-	g.Objects[phoneID] = map[string]any{"display_phone_number": "+55 65 3333-0000", "verified_name": "Atende WABA", "id": phoneID}
-	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
-	cfg.GraphURL, cfg.MetaAppSecret, cfg.MetaVerifyToken = g.URL(), secret, "verify"
-	ta := startApp(t, cfg)
-	carla := login(t, ta.base, "carla@atende.local", "atende123") // supervisor: connections:manage
-	var conn engine.Connection
-	carla.call("POST", "/wacloudapi", map[string]string{"currWabaId": "1022", "currWabaPhoneId": phoneID,
-		"currPhoneNumber": "+55 65 3333-0000", "currVerifiedName": "Atende WABA", "currWabaToken": token}, 200, &conn)
-	if conn.Channel != engine.ChannelWABA || conn.ID == 0 {
-		t.Fatalf("connection %+v", conn)
+	n := newWABANode(t, "EAAG-e2e", "106540352242922", "1022", "+55 65 3333-0000", nil)
+	if n.conn.Channel != engine.ChannelWABA || n.conn.ID == 0 {
+		t.Fatalf("connection %+v", n.conn)
 	}
-	hook := func(body string, sign bool) int {
-		req, _ := http.NewRequest("POST", ta.base+"/waba/webhook", bytes.NewReader([]byte(body)))
-		if sign {
-			req.Header.Set("X-Hub-Signature-256", meta.Sign(secret, []byte(body)))
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
-	}
-	msg := func(id, text string) string {
-		return `{"object":"whatsapp_business_account","entry":[{"id":"1022","changes":[{"field":"messages","value":{
-			"messaging_product":"whatsapp","metadata":{"display_phone_number":"556533330000","phone_number_id":"` + phoneID + `"},
-			"contacts":[{"profile":{"name":"Maria WABA"},"wa_id":"5565988887777"}],
-			"messages":[{"from":"5565988887777","id":"` + id + `","timestamp":"1700000000","type":"text","text":{"body":"` + text + `"}}]}}]}]}`
-	}
-	if s := hook(msg("wamid.FORGED", "forjada"), false); s != http.StatusUnauthorized {
+	const customer = "5565988887777"
+	if s := n.hook(t, n.text(customer, "Maria WABA", "wamid.FORGED", "forjada"), false); s != http.StatusUnauthorized {
 		t.Fatalf("unsigned web-hook: %d", s)
 	}
 	for i := 0; i < 3; i++ { // Meta re-delivers
-		if s := hook(msg("wamid.E2E1", "Olá pelo WABA"), true); s != 200 {
+		if s := n.hook(t, n.text(customer, "Maria WABA", "wamid.E2E1", "Olá pelo WABA"), true); s != 200 {
 			t.Fatalf("delivery %d: %d", i, s)
 		}
 	}
-	if s := hook(msg("wamid.E2E2", "segunda"), true); s != 200 {
+	if s := n.hook(t, n.text(customer, "Maria WABA", "wamid.E2E2", "segunda"), true); s != 200 {
 		t.Fatalf("second message: %d", s)
 	}
-	ctx := context.Background()
-	var msgs []engine.Message
-	waitFor(t, "both messages in the read model", func() bool {
-		contact, err := ta.app.stores.contacts.FindByNumber(ctx, 1, "5565988887777")
-		if err != nil {
-			return false
-		}
-		tid, err := ta.app.live.guard.Current(ctx, conn.ID, contact.ID)
-		if err != nil || tid == 0 {
-			return false
-		}
-		msgs, _ = ta.app.live.queries.AllMessages(ctx, 1, tid)
-		for _, m := range msgs {
-			if m.ProviderID == "wamid.E2E2" {
-				return true
-			}
-		}
-		return false
-	})
+	msgs := n.waitMessage(t, customer, "wamid.E2E2")
 	count := map[string]int{}
 	for _, m := range msgs {
 		count[m.ProviderID]++
@@ -90,24 +42,21 @@ func TestWABAWebhookToTicket(t *testing.T) {
 	}
 
 	// Template confirmation on that ticket, through the real ticket lookup.
-	g.Lock()
-	tpl := map[string]any{"id": "777", "name": "confirmacao", "status": "APPROVED", "language": "pt_BR", "category": "UTILITY",
-		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}, confirmado para {{2}}."}}}
-	g.Objects["777"], g.Templates["1022"] = tpl, []map[string]any{tpl}
-	g.Unlock()
+	n.template(map[string]any{"id": "777", "name": "confirmacao", "status": "APPROVED", "language": "pt_BR", "category": "UTILITY",
+		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}, confirmado para {{2}}."}}})
 	var list struct {
 		Templates []map[string]any `json:"templates"`
 	}
-	carla.call("GET", "/wabatemplates", nil, 200, &list)
+	n.carla.call("GET", "/wabatemplates", nil, 200, &list)
 	if len(list.Templates) != 1 || list.Templates[0]["templateName"] != "confirmacao" {
 		t.Fatalf("templates %+v", list)
 	}
-	carla.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "", "lticketId": msgs[0].TicketID}, 400, nil)
-	carla.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "777", "contactName": "Maria",
+	n.carla.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "", "lticketId": msgs[0].TicketID}, 400, nil)
+	n.carla.call("POST", "/waba/sendtemplatemessage/", map[string]any{"templateId": "777", "contactName": "Maria",
 		"patientName": "Pedro", "lticketId": msgs[0].TicketID}, 200, nil)
-	sent := g.Requests("POST /" + phoneID + "/messages")
+	sent := n.g.Requests("POST /" + n.phoneID + "/messages")
 	last := sent[len(sent)-1].JSON()
-	if last["type"] != "template" || last["to"] != "5565988887777" {
+	if last["type"] != "template" || last["to"] != customer {
 		t.Fatalf("template send %v", last)
 	}
 }

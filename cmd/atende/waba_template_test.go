@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"testing"
 
 	"atende/engine"
-	"atende/persistence/db"
-	"atende/persistence/db/dbtest"
-	"atende/transport/channel/meta"
 	"atende/transport/channel/meta/graphfake"
 )
 
@@ -19,60 +15,18 @@ import (
 // and is not sent a second time by dispatch; a send the Cloud API refuses records
 // nothing.
 func TestWABATemplateRecordedInTicket(t *testing.T) {
-	const secret, token, phoneID, wabaID = "meta-app-secret", "EAAG-tpl", "106540352242923", "1023"
 	const customer = "5565977776666"
-	g := graphfake.New(token)
-	t.Cleanup(g.Close)
-	tpl := map[string]any{"id": "778", "name": "lembrete", "status": "APPROVED", "language": "pt_BR", "category": "UTILITY",
-		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}, sua consulta com {{3}} é {{4}}."}}}
-	g.Objects[phoneID] = map[string]any{"display_phone_number": "+55 65 3333-0001", "verified_name": "Atende Tpl", "id": phoneID}
-	g.Objects["778"], g.Templates[wabaID] = tpl, []map[string]any{tpl}
-	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
-	cfg.GraphURL, cfg.MetaAppSecret, cfg.MetaVerifyToken = g.URL(), secret, "verify"
-	ta := startApp(t, cfg)
-	carla := login(t, ta.base, "carla@atende.local", "atende123")
-	var conn engine.Connection
-	carla.call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID,
-		"currPhoneNumber": "+55 65 3333-0001", "currVerifiedName": "Atende Tpl", "currWabaToken": token}, 200, &conn)
+	n := newWABANode(t, "EAAG-tpl", "106540352242923", "1023", "+55 65 3333-0001", nil)
+	n.template(map[string]any{"id": "778", "name": "lembrete", "status": "APPROVED", "language": "pt_BR", "category": "UTILITY",
+		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}, sua consulta com {{3}} é {{4}}."}}})
+	g, carla, phoneID := n.g, n.carla, n.phoneID
 
 	// The customer writes first: a ticket to send on.
-	body := `{"object":"whatsapp_business_account","entry":[{"id":"` + wabaID + `","changes":[{"field":"messages","value":{
-		"messaging_product":"whatsapp","metadata":{"display_phone_number":"556533330001","phone_number_id":"` + phoneID + `"},
-		"contacts":[{"profile":{"name":"Joana"},"wa_id":"` + customer + `"}],
-		"messages":[{"from":"` + customer + `","id":"wamid.TPL-IN","timestamp":"1700000000","type":"text","text":{"body":"oi"}}]}}]}]}`
-	req, _ := http.NewRequest("POST", ta.base+"/waba/webhook", bytes.NewReader([]byte(body)))
-	req.Header.Set("X-Hub-Signature-256", meta.Sign(secret, []byte(body)))
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	if s := n.hook(t, n.text(customer, "Joana", "wamid.TPL-IN", "oi"), true); s != 200 {
+		t.Fatalf("web-hook: %d", s)
 	}
-	res.Body.Close()
-	if res.StatusCode != 200 {
-		t.Fatalf("web-hook: %d", res.StatusCode)
-	}
-	ctx := context.Background()
-	messages := func() []engine.Message {
-		contact, err := ta.app.stores.contacts.FindByNumber(ctx, 1, customer)
-		if err != nil {
-			return nil
-		}
-		tid, err := ta.app.live.guard.Current(ctx, conn.ID, contact.ID)
-		if err != nil || tid == 0 {
-			return nil
-		}
-		msgs, _ := ta.app.live.queries.AllMessages(ctx, 1, tid)
-		return msgs
-	}
-	var ticketID engine.ID
-	waitFor(t, "the customer's message in a ticket", func() bool {
-		for _, m := range messages() {
-			if m.ProviderID == "wamid.TPL-IN" {
-				ticketID = m.TicketID
-				return true
-			}
-		}
-		return false
-	})
+	messages := func() []engine.Message { return n.messages(customer) }
+	ticketID := n.waitMessage(t, customer, "wamid.TPL-IN")[0].TicketID
 
 	var sent struct {
 		ProviderID string `json:"providerId"`
@@ -137,42 +91,16 @@ func TestWABATemplateRecordedInTicket(t *testing.T) {
 // ticket that is not theirs, an attendant of another queue may not, and another
 // tenant does not find the ticket.
 func TestWABATemplateAuthorizedLikeSendMessage(t *testing.T) {
-	const secret, token, phoneID, wabaID = "meta-app-secret", "EAAG-auth", "106540352242924", "1024"
 	const customer = "5565977775555"
-	g := graphfake.New(token)
-	t.Cleanup(g.Close)
-	tpl := map[string]any{"id": "779", "name": "aviso", "status": "APPROVED", "language": "pt_BR", "category": "UTILITY",
-		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}."}}}
-	g.Objects[phoneID] = map[string]any{"display_phone_number": "+55 65 3333-0002", "verified_name": "Atende Auth", "id": phoneID}
-	g.Objects["779"], g.Templates[wabaID] = tpl, []map[string]any{tpl}
-	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
-	cfg.GraphURL, cfg.MetaAppSecret, cfg.MetaVerifyToken = g.URL(), secret, "verify"
-	ta := startApp(t, cfg)
-	carla := login(t, ta.base, "carla@atende.local", "atende123")
-	var conn engine.Connection
-	carla.call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID,
-		"currPhoneNumber": "+55 65 3333-0002", "currVerifiedName": "Atende Auth", "currWabaToken": token}, 200, &conn)
-	body := `{"object":"whatsapp_business_account","entry":[{"id":"` + wabaID + `","changes":[{"field":"messages","value":{
-		"messaging_product":"whatsapp","metadata":{"display_phone_number":"556533330002","phone_number_id":"` + phoneID + `"},
-		"contacts":[{"profile":{"name":"Rita"},"wa_id":"` + customer + `"}],
-		"messages":[{"from":"` + customer + `","id":"wamid.AUTH-IN","timestamp":"1700000000","type":"text","text":{"body":"oi"}}]}}]}]}`
-	req, _ := http.NewRequest("POST", ta.base+"/waba/webhook", bytes.NewReader([]byte(body)))
-	req.Header.Set("X-Hub-Signature-256", meta.Sign(secret, []byte(body)))
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	n := newWABANode(t, "EAAG-auth", "106540352242924", "1024", "+55 65 3333-0002", nil)
+	n.template(map[string]any{"id": "779", "name": "aviso", "status": "APPROVED", "language": "pt_BR", "category": "UTILITY",
+		"components": []map[string]any{{"type": "BODY", "text": "Olá {{1}}."}}})
+	ta, g, carla, phoneID := n.ta, n.g, n.carla, n.phoneID
+	if s := n.hook(t, n.text(customer, "Rita", "wamid.AUTH-IN", "oi"), true); s != 200 {
+		t.Fatalf("web-hook: %d", s)
 	}
-	res.Body.Close()
 	ctx := context.Background()
-	var ticketID engine.ID
-	waitFor(t, "the customer's ticket", func() bool {
-		contact, err := ta.app.stores.contacts.FindByNumber(ctx, 1, customer)
-		if err != nil {
-			return false
-		}
-		ticketID, _ = ta.app.live.guard.Current(ctx, conn.ID, contact.ID)
-		return ticketID != 0
-	})
+	ticketID := n.waitMessage(t, customer, "wamid.AUTH-IN")[0].TicketID
 
 	// The waiting ticket goes to the Atendimento queue (Ana's, not Bruno's).
 	queues, err := ta.app.stores.queues.List(ctx, 1)

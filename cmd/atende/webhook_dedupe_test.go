@@ -1,21 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
 	"os"
 	"sync"
 	"testing"
 	"time"
-
-	"atende/engine"
-	"atende/persistence/db"
-	"atende/persistence/db/dbtest"
-	"atende/transport/channel/meta"
-	"atende/transport/channel/meta/graphfake"
 )
 
 // TestWABAWebhookDedupe posts one signed delivery several times, one after another
@@ -34,48 +26,28 @@ func TestWABAWebhookDedupe(t *testing.T) {
 }
 
 func testWABAWebhookDedupe(t *testing.T, redisURL string) {
-	const secret, token, phoneID = "meta-app-secret", "EAAG-dedupe", "106540352242923"
-	g := graphfake.New(token)
-	t.Cleanup(g.Close)
-	g.Objects[phoneID] = map[string]any{"display_phone_number": "+55 65 3333-0001", "verified_name": "Atende WABA", "id": phoneID}
-	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
-	cfg.GraphURL, cfg.MetaAppSecret, cfg.MetaVerifyToken = g.URL(), secret, "verify"
-	if redisURL != "" {
-		var b [6]byte
-		_, _ = rand.Read(b[:])
-		cfg.RedisURL, cfg.RedisPrefix = redisURL, "atende-test:"+hex.EncodeToString(b[:])+":"
-	}
-	ta := startApp(t, cfg)
+	var prefix string
+	n := newWABANode(t, "EAAG-dedupe", "106540352242923", "1023", "+55 65 3333-0001", func(cfg *Config) {
+		if redisURL != "" {
+			var b [6]byte
+			_, _ = rand.Read(b[:])
+			prefix = "atende-test:" + hex.EncodeToString(b[:]) + ":"
+			cfg.RedisURL, cfg.RedisPrefix = redisURL, prefix
+		}
+	})
+	ta := n.ta
 	if redisURL != "" {
 		t.Cleanup(func() {
 			ctx := context.Background()
 			c := ta.app.redis.Client()
-			if keys, err := c.Keys(ctx, cfg.RedisPrefix+"*").Result(); err == nil && len(keys) > 0 {
+			if keys, err := c.Keys(ctx, prefix+"*").Result(); err == nil && len(keys) > 0 {
 				c.Del(ctx, keys...)
 			}
 		})
 	}
-	carla := login(t, ta.base, "carla@atende.local", "atende123")
-	var conn engine.Connection
-	carla.call("POST", "/wacloudapi", map[string]string{"currWabaId": "1023", "currWabaPhoneId": phoneID,
-		"currPhoneNumber": "+55 65 3333-0001", "currVerifiedName": "Atende WABA", "currWabaToken": token}, 200, &conn)
-	hook := func(body string) int {
-		req, _ := http.NewRequest("POST", ta.base+"/waba/webhook", bytes.NewReader([]byte(body)))
-		req.Header.Set("X-Hub-Signature-256", meta.Sign(secret, []byte(body)))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Error(err)
-			return 0
-		}
-		res.Body.Close()
-		return res.StatusCode
-	}
-	msg := func(id, text string) string {
-		return `{"object":"whatsapp_business_account","entry":[{"id":"1023","changes":[{"field":"messages","value":{
-			"messaging_product":"whatsapp","metadata":{"display_phone_number":"556533330001","phone_number_id":"` + phoneID + `"},
-			"contacts":[{"profile":{"name":"Maria WABA"},"wa_id":"5565988886666"}],
-			"messages":[{"from":"5565988886666","id":"` + id + `","timestamp":"1700000000","type":"text","text":{"body":"` + text + `"}}]}}]}]}`
-	}
+	const customer = "5565988886666"
+	hook := func(body string) int { return n.hook(t, body, true) }
+	msg := func(id, text string) string { return n.text(customer, "Maria WABA", id, text) }
 	dupKey := `atende_webhook_duplicates_total{provider="waba"}`
 	for i := range 3 {
 		if s := hook(msg("wamid.DUP1", "Olá")); s != 200 {
@@ -118,25 +90,7 @@ func testWABAWebhookDedupe(t *testing.T, redisURL string) {
 	if n := metrics(ta.base)[dupKey]; n != 5 {
 		t.Fatalf("%s = %v after the burst and %d retries, want 5", dupKey, n, retry)
 	}
-	ctx := context.Background()
-	var msgs []engine.Message
-	waitFor(t, "both messages in the read model", func() bool {
-		contact, err := ta.app.stores.contacts.FindByNumber(ctx, 1, "5565988886666")
-		if err != nil {
-			return false
-		}
-		tid, err := ta.app.live.guard.Current(ctx, conn.ID, contact.ID)
-		if err != nil || tid == 0 {
-			return false
-		}
-		msgs, _ = ta.app.live.queries.AllMessages(ctx, 1, tid)
-		for _, m := range msgs {
-			if m.ProviderID == "wamid.DUP2" {
-				return true
-			}
-		}
-		return false
-	})
+	msgs := n.waitMessage(t, customer, "wamid.DUP2")
 	count := map[string]int{}
 	for _, m := range msgs {
 		count[m.ProviderID]++
