@@ -171,7 +171,7 @@ func TestSanitizeText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := SanitizeText(tt.in)
-		if got != tt.want || !storableText(got) {
+		if got != tt.want || !StorableText(got) {
 			t.Errorf("SanitizeText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}

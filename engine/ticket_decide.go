@@ -241,7 +241,7 @@ func decideTransfer(s TicketState, c Transfer, at time.Time) ([]TicketEvent, err
 func checkMessage(f fieldErrors, id ID, body, mediaType, mediaURL string, allowed map[string]bool) {
 	f.id("messageId", id, true)
 	switch {
-	case !storableText(body):
+	case !StorableText(body):
 		f.add("body", MsgInvalidValue)
 	case runeLen(body) > MaxMessageBody:
 		f.add("body", MsgTooLong)
@@ -438,7 +438,7 @@ func decideRevoke(s TicketState, c RevokeMessage, at time.Time) ([]TicketEvent, 
 func decideFail(s TicketState, c FailMessage, at time.Time) ([]TicketEvent, error) {
 	f := fieldErrors{}
 	f.id("messageId", c.MessageID, true)
-	if !storableText(c.Reason) {
+	if !StorableText(c.Reason) {
 		f.add("reason", MsgInvalidValue)
 	}
 	if err := f.err(); err != nil {

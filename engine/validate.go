@@ -109,9 +109,10 @@ func multiLine(s string) bool {
 	return true
 }
 
-// storableText: what both databases can store in a text column: valid UTF-8 without
-// NUL. Message bodies from customers are held to this only.
-func storableText(s string) bool {
+// StorableText: what both databases can store in a text column: valid UTF-8 without
+// NUL. Message bodies from customers are held to this only; stores answer "not
+// found" for a lookup key that is not (PostgreSQL would refuse the query).
+func StorableText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 

@@ -239,11 +239,7 @@ func (s *Store) Update(ctx context.Context, companyID, id engine.ID, in engine.C
 				return err
 			}
 		}
-		var wasDefault bool
-		err := tx.QueryRowContext(ctx, `SELECT is_default FROM connections WHERE company_id = $1 AND id = $2`, companyID, id).Scan(&wasDefault)
-		if errors.Is(err, sql.ErrNoRows) {
-			return engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", id))
-		}
+		wasDefault, err := isDefault(ctx, tx, companyID, id)
 		if err != nil {
 			return err
 		}
@@ -279,15 +275,11 @@ func (s *Store) SetMedia(ctx context.Context, companyID, id engine.ID, greeting,
 	if err != nil || (greeting == nil && farewell == nil) {
 		return before, before, err
 	}
-	g, f := before.GreetingMedia, before.FarewellMedia
-	if greeting != nil {
-		g = *greeting
-	}
-	if farewell != nil {
-		f = *farewell
-	}
-	res, err := s.db.SQL.ExecContext(ctx, `UPDATE connections SET greeting_media = $3, farewell_media = $4, updated_at = $5
-		WHERE company_id = $1 AND id = $2`, companyID, id, g, f, s.clock.Now().UnixMicro())
+	// One statement, each column kept unless given (COALESCE of NULL): a concurrent
+	// upload of the other image is not written back stale.
+	res, err := s.db.SQL.ExecContext(ctx, `UPDATE connections SET greeting_media = COALESCE($3, greeting_media),
+		farewell_media = COALESCE($4, farewell_media), updated_at = $5
+		WHERE company_id = $1 AND id = $2`, companyID, id, nullable(greeting), nullable(farewell), s.clock.Now().UnixMicro())
 	if err != nil {
 		return before, before, fmt.Errorf("set media of connection %d: %w", id, err)
 	}
@@ -296,6 +288,14 @@ func (s *Store) SetMedia(ctx context.Context, companyID, id engine.ID, greeting,
 	}
 	after, err = s.Get(ctx, companyID, id)
 	return before, after, err
+}
+
+// nullable is *v as a query argument, NULL when v is nil.
+func nullable(v *string) sql.NullString {
+	if v == nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: *v, Valid: true}
 }
 
 func setQueues(ctx context.Context, tx *sql.Tx, companyID, id engine.ID, queueIDs []engine.ID) error {
@@ -323,6 +323,11 @@ func setQueues(ctx context.Context, tx *sql.Tx, companyID, id engine.ID, queueID
 // first). The check and the delete share one transaction.
 func (s *Store) Delete(ctx context.Context, companyID, id engine.ID) error {
 	return s.db.Tx(ctx, func(tx *sql.Tx) error {
+		// Queued behind the tenant's other default-moving writes, as create and
+		// Update: a connection created meanwhile is counted, or waits for this.
+		if err := s.lockTenant(ctx, tx, companyID); err != nil {
+			return err
+		}
 		if err := checkDelete(ctx, tx, companyID, id); err != nil {
 			return err
 		}
@@ -343,18 +348,28 @@ type rowQuerier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// isDefault reads whether connection id of companyID is its tenant's default;
+// ErrNoWappFound when the tenant has no such connection.
+func isDefault(ctx context.Context, q rowQuerier, companyID, id engine.ID) (bool, error) {
+	var def bool
+	err := q.QueryRowContext(ctx, `SELECT is_default FROM connections WHERE company_id = $1 AND id = $2`, companyID, id).Scan(&def)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", id))
+	}
+	if err != nil {
+		return false, fmt.Errorf("connection %d: %w", id, err)
+	}
+	return def, nil
+}
+
 // checkDelete is the rule of Delete: ErrNoWappFound when the tenant has no such
 // connection, ErrNoOtherWhatsapp when it is the default and not the last one.
 func checkDelete(ctx context.Context, q rowQuerier, companyID, id engine.ID) error {
-	var isDefault bool
-	err := q.QueryRowContext(ctx, `SELECT is_default FROM connections WHERE company_id = $1 AND id = $2`, companyID, id).Scan(&isDefault)
-	if errors.Is(err, sql.ErrNoRows) {
-		return engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", id))
-	}
+	def, err := isDefault(ctx, q, companyID, id)
 	if err != nil {
-		return fmt.Errorf("check delete of connection %d: %w", id, err)
+		return err
 	}
-	if !isDefault {
+	if !def {
 		return nil
 	}
 	var n int

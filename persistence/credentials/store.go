@@ -30,6 +30,11 @@ func (s *Store) Put(ctx context.Context, c engine.ChannelCredentials) error {
 	if c.ConnectionID == 0 || c.Provider == "" || c.ExternalID == "" {
 		return fmt.Errorf("credentials: put needs connection, provider and external id")
 	}
+	for _, v := range []string{c.Provider, c.ExternalID, c.AccountID, c.Token, c.Secret} {
+		if !engine.StorableText(v) {
+			return engine.Wrap(engine.ErrValidation, fmt.Errorf("credentials of connection %d: not storable text", c.ConnectionID))
+		}
+	}
 	now := s.clock.Now().UnixMicro()
 	_, err := s.db.SQL.ExecContext(ctx, `INSERT INTO channel_credentials
 		(connection_id, company_id, provider, external_id, account_id, token, secret, created_at, updated_at)
@@ -49,7 +54,7 @@ func (s *Store) Put(ctx context.Context, c engine.ChannelCredentials) error {
 
 const cols = `connection_id, company_id, provider, external_id, account_id, token, secret`
 
-func scan(r *sql.Row) (engine.ChannelCredentials, error) {
+func scan(r interface{ Scan(...any) error }) (engine.ChannelCredentials, error) {
 	var c engine.ChannelCredentials
 	err := r.Scan(&c.ConnectionID, &c.CompanyID, &c.Provider, &c.ExternalID, &c.AccountID, &c.Token, &c.Secret)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -69,6 +74,9 @@ func (s *Store) Get(ctx context.Context, connectionID engine.ID) (engine.Channel
 
 // ByExternal finds the credentials a web-hook names; ERR_NOT_FOUND when none.
 func (s *Store) ByExternal(ctx context.Context, provider, externalID string) (engine.ChannelCredentials, error) {
+	if !engine.StorableText(provider) || !engine.StorableText(externalID) {
+		return engine.ChannelCredentials{}, engine.E(engine.ErrNotFound) // a web-hook's hostile id
+	}
 	c, err := scan(s.db.SQL.QueryRowContext(ctx, `SELECT `+cols+` FROM channel_credentials
 		WHERE provider = $1 AND external_id = $2`, provider, externalID))
 	if err != nil && engine.CodeOf(err) != engine.ErrNotFound {
@@ -88,8 +96,8 @@ func (s *Store) ByCompany(ctx context.Context, companyID engine.ID, provider str
 	defer rows.Close()
 	var out []engine.ChannelCredentials
 	for rows.Next() {
-		var c engine.ChannelCredentials
-		if err := rows.Scan(&c.ConnectionID, &c.CompanyID, &c.Provider, &c.ExternalID, &c.AccountID, &c.Token, &c.Secret); err != nil {
+		c, err := scan(rows)
+		if err != nil {
 			return nil, err
 		}
 		out = append(out, c)

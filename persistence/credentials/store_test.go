@@ -44,6 +44,22 @@ func TestCredentialsStore(t *testing.T) {
 		if _, err := s.ByExternal(ctx, engine.ProviderFacebook, "1001"); engine.CodeOf(err) != engine.ErrNotFound {
 			t.Fatalf("other provider: %v", err)
 		}
+		// A web-hook's hostile id is not found, on both databases (PostgreSQL would
+		// refuse the query: a 500 the provider re-delivers forever).
+		for _, id := range []string{"10\x0001", "\xff\xfe", strings.Repeat("9", 1<<20)} {
+			if _, err := s.ByExternal(ctx, engine.ProviderWABA, id); engine.CodeOf(err) != engine.ErrNotFound {
+				t.Fatalf("by external %.20q: %v", id, err)
+			}
+		}
+		// Credentials a database cannot store are refused before the write.
+		bad := in
+		bad.Token = "EAAG\x00"
+		if err := s.Put(ctx, bad); engine.CodeOf(err) != engine.ErrValidation {
+			t.Fatalf("put with NUL: %v", err)
+		}
+		if got, _ := s.Get(ctx, a.ID); got != in {
+			t.Fatalf("after a refused put: %+v", got)
+		}
 		// Replacing keeps one row and changes the secret.
 		in.Token = "EAAG-new"
 		if err := s.Put(ctx, in); err != nil {

@@ -53,9 +53,6 @@ type Lease struct {
 	relErr  error
 }
 
-// Key is the leased key.
-func (l *Lease) Key() int64 { return l.key }
-
 // Lost is closed when the lease is no longer held without Release having been
 // called: the holder's database session ended, so another node may hold it now.
 // Stop using what the lease protects at once.
@@ -132,9 +129,6 @@ func NewPostgres(ctx context.Context, d *db.DB, cfg Config) (*Postgres, error) {
 	go p.watch()
 	return p, nil
 }
-
-// Namespace is the first key of this locker's advisory locks.
-func (p *Postgres) Namespace() int32 { return p.ns }
 
 // Backend is the process id of the session holding the leases (0 when none is
 // open): pg_terminate_backend(Backend()) simulates a lost session in tests.
@@ -332,6 +326,9 @@ func NewLocal() *Local { return &Local{held: map[int64]*Lease{}} }
 
 // TryAcquire implements Locker.
 func (m *Local) TryAcquire(_ context.Context, key int64) (*Lease, error) {
+	if err := checkKey(key); err != nil { // the same keys as on PostgreSQL
+		return nil, err
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.held[key]; ok {

@@ -229,6 +229,12 @@ func TestLocalLocker(t *testing.T) {
 	if _, err := l.TryAcquire(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
+	// The keys PostgreSQL refuses are refused here too.
+	for _, k := range []int64{0, -1, 1 << 31} {
+		if _, err := l.TryAcquire(ctx, k); err == nil {
+			t.Fatalf("key %d accepted", k)
+		}
+	}
 	d := dbtest.Open(t, db.SQLite)
 	if lk, err := lease.New(ctx, d, lease.Config{}); err != nil {
 		t.Fatal(err)

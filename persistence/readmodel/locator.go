@@ -19,16 +19,20 @@ var _ engine.ProviderLocator = Locator{}
 // NewLocator returns the provider-id locator of d.
 func NewLocator(d *db.DB) Locator { return Locator{db: d} }
 
+// LocatorQuery is ByProviderID's query. It repeats the partial index's condition
+// (provider_id <> ”): SQLite uses a partial index only then, and PostgreSQL's generic
+// plan likewise.
+const LocatorQuery = `SELECT m.ticket_id, m.id FROM messages m JOIN tickets t ON t.id = m.ticket_id
+	WHERE m.provider_id = $1 AND m.provider_id <> '' AND t.whatsapp_id = $2 ORDER BY m.id DESC LIMIT 1`
+
 // ByProviderID implements engine.ProviderLocator: the newest message with providerID
 // on a ticket (deleted or not) of connection connectionID.
 func (l Locator) ByProviderID(ctx context.Context, connectionID engine.ID, providerID string) (engine.ID, engine.ID, bool, error) {
-	if providerID == "" || connectionID <= 0 {
-		return 0, 0, false, nil
+	if providerID == "" || connectionID <= 0 || !engine.StorableText(providerID) {
+		return 0, 0, false, nil // no such message could have been stored
 	}
 	var ticketID, messageID engine.ID
-	err := l.db.SQL.QueryRowContext(ctx, `SELECT m.ticket_id, m.id FROM messages m JOIN tickets t ON t.id = m.ticket_id
-		WHERE m.provider_id = $1 AND t.whatsapp_id = $2 ORDER BY m.id DESC LIMIT 1`, providerID, connectionID).
-		Scan(&ticketID, &messageID)
+	err := l.db.SQL.QueryRowContext(ctx, LocatorQuery, providerID, connectionID).Scan(&ticketID, &messageID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, false, nil
 	}

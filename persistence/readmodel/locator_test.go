@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"atende/engine"
@@ -49,6 +50,11 @@ func TestLocatorFindsMessagesByProviderID(t *testing.T) {
 			{1, "", 0, 0, false},
 			{1, "' OR 1=1 --", 0, 0, false},
 			{0, "3EB0OUT", 0, 0, false},
+			// Hostile ids a web-hook may carry: not found on both databases (PostgreSQL
+			// would refuse the query rather than answer).
+			{1, "p\x00" + itoa(in), 0, 0, false},
+			{1, "\xff\xfe", 0, 0, false},
+			{1, strings.Repeat("x", 1<<20), 0, 0, false},
 		} {
 			tid, mid, found, err := loc.ByProviderID(ctx, tc.conn, tc.pid)
 			if err != nil || found != tc.wantFound || tid != tc.ticket || mid != tc.msg {
@@ -57,6 +63,33 @@ func TestLocatorFindsMessagesByProviderID(t *testing.T) {
 			}
 		}
 	})
+}
+
+// The lookup repeats the partial index's condition, so SQLite searches the index
+// instead of scanning every message (it uses a partial index only then).
+func TestLocatorUsesTheProviderIndex(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	rows, err := d.SQL.Query(`EXPLAIN QUERY PLAN SELECT m.ticket_id, m.id FROM messages m JOIN tickets t ON t.id = m.ticket_id
+		WHERE m.provider_id = 'x' AND m.provider_id <> '' AND t.whatsapp_id = 1 ORDER BY m.id DESC LIMIT 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, unused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if !strings.Contains(strings.Join(plan, "\n"), "USING INDEX messages_provider") {
+		t.Fatalf("plan %q does not use messages_provider", plan)
+	}
+	if !strings.Contains(readmodel.LocatorQuery, "m.provider_id <> ''") {
+		t.Fatal("the locator's query lost the index condition")
+	}
 }
 
 func itoa(id engine.ID) string { return strconv.FormatInt(id, 10) }

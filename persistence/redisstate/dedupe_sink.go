@@ -2,8 +2,6 @@ package redisstate
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strconv"
 	"sync"
@@ -30,7 +28,6 @@ const (
 	DefaultInboundPendingTTL = time.Minute
 	defaultDedupeCallTimeout = time.Second
 	dedupeLogEvery           = time.Minute
-	maxRawProviderID         = 200
 )
 
 // InboundDedupe is the web-hook de-duplication fast path: it decorates the sinks the
@@ -40,8 +37,8 @@ const (
 // another node is absorbed too; MemoryDedupe on a single node).
 //
 // An inbound message with a ProviderID uses two keys: its done key
-// "inbound:<connectionID>:<providerID>" (a provider id longer than 200 bytes is hashed:
-// "inbound-h:<connectionID>:<sha256>") and a busy key, "busy:" + the done key, held
+// "inbound:<connectionID>:k:<providerID>" (a provider id longer than 200 bytes is
+// hashed: "inbound:<connectionID>:h:<sha256>") and a busy key, "busy:" + the done key, held
 // while one delivery of it is being handled:
 //   - busy taken: another delivery of the same message is being handled right now (or
 //     its node died doing so, within PendingTTL): answered engine.ErrUnavailable, so
@@ -106,14 +103,10 @@ func (d *InboundDedupe) Sink(connectionID engine.ID, next engine.ChannelSink) en
 	return dedupeSink{d: d, conn: connectionID, next: next}
 }
 
-// InboundKey is the de-duplication key of providerID on connectionID.
+// InboundKey is the de-duplication key of providerID on connectionID: a long
+// provider id is hashed (keyPart), so the key stays short in process too.
 func InboundKey(connectionID engine.ID, providerID string) string {
-	conn := strconv.FormatInt(connectionID, 10)
-	if len(providerID) > maxRawProviderID {
-		sum := sha256.Sum256([]byte(providerID))
-		return "inbound-h:" + conn + ":" + hex.EncodeToString(sum[:])
-	}
-	return "inbound:" + conn + ":" + providerID
+	return "inbound:" + strconv.FormatInt(connectionID, 10) + ":" + keyPart(providerID)
 }
 
 type dedupeSink struct {
@@ -232,12 +225,11 @@ func (d *InboundDedupe) release(ctx context.Context, key string) error {
 // warn logs a failed claim at most once per dedupeLogEvery, with how many were not
 // logged since the last time.
 func (d *InboundDedupe) warn(err error) {
-	var now time.Time
-	if d.Clock != nil {
-		now = d.Clock.Now()
-	} else {
-		now = time.Now()
+	clock := d.Clock
+	if clock == nil {
+		clock = engine.SystemClock{}
 	}
+	now := clock.Now()
 	d.mu.Lock()
 	if !d.lastLog.IsZero() && now.Sub(d.lastLog) < dedupeLogEvery {
 		d.suppressed++

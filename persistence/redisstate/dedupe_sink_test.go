@@ -244,12 +244,12 @@ func TestInboundDedupeSink(t *testing.T) {
 			if n := inner.inboundCount(); n != 9 {
 				t.Fatalf("inner sink got %d inbound, want 9", n)
 			}
-			// "7:a:b:c" on connection 7 is not "a:b:c" on connection 7:a:b … (numeric
-			// connection ids make the key unambiguous).
-			if redisstate.InboundKey(7, "a:b") == redisstate.InboundKey(7, "a:b:") {
-				t.Fatal("distinct ids share a key")
+			// A provider id holding the separator cannot pose as another connection's
+			// (numeric connection ids end at the first ':').
+			if redisstate.InboundKey(7, "1:x") == redisstate.InboundKey(71, ":x") {
+				t.Fatal("connection 7's id and connection 71's share a key")
 			}
-			if k := redisstate.InboundKey(7, long); len(k) > 100 || !strings.HasPrefix(k, "inbound-h:7:") {
+			if k := redisstate.InboundKey(7, long); len(k) > 100 || !strings.HasPrefix(k, "inbound:7:h:") {
 				t.Fatalf("long id's key %.120q", k)
 			}
 			if b.redis != nil {
@@ -344,7 +344,7 @@ func TestInboundDedupeSinkAcrossNodes(t *testing.T) {
 		t.Fatalf("node A %d, node B %d, B's duplicates %d", innerA.inboundCount(), innerB.inboundCount(), db.Stats().Duplicates)
 	}
 	keys := scanKeys(t, a, prefix)
-	if len(keys) != 1 || keys[0] != prefix+"dd:k:inbound:9:123:456" {
+	if len(keys) != 1 || keys[0] != prefix+"dd:k:inbound:9:k:123:456" {
 		t.Fatalf("keys %q", keys)
 	}
 	ttl, err := a.Client().PTTL(ctx, keys[0]).Result()

@@ -9,7 +9,7 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Topic is a Redis Pub/Sub channel, <prefix><name>, shared by every node: a message
+// Topic is a Redis Pub/Sub channel, <prefix>topic:k:<name>, shared by every node: a message
 // published by one node reaches every subscriber on every node (the publisher's
 // included) at most once, in the order published by one node. Messages published
 // while a subscriber's connection is down are lost (logged); users must tolerate
@@ -19,7 +19,7 @@ type Topic struct {
 	channel string // static
 }
 
-// Topic returns the topic name (letters, digits, "-", "_", ":" and "." only).
+// Topic returns the topic name; a name longer than 200 bytes is hashed (keyPart).
 func (r *Redis) Topic(name string) Topic {
 	return Topic{r: r, channel: r.prefix + "topic:" + keyPart(name)}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"atende/engine"
 	"atende/persistence/db"
@@ -169,7 +168,7 @@ func decodeContactCursor(cursor string) (string, engine.ID, error) {
 	}
 	idText, nameNorm, found := strings.Cut(string(raw), ":")
 	id, err := strconv.ParseInt(idText, 10, 64)
-	if !found || err != nil || id <= 0 || !utf8.ValidString(nameNorm) || strings.ContainsRune(nameNorm, 0) {
+	if !found || err != nil || id <= 0 || !engine.StorableText(nameNorm) {
 		return "", 0, bad
 	}
 	return nameNorm, id, nil
