@@ -192,7 +192,11 @@ func (a *connActor) Receive(ctx actor.Context) {
 	case *sendResult:
 		a.onSendResult(ctx, msg)
 	case *retryDeliver:
-		a.deliver(ctx, msg.req, msg.attempt)
+		if msg.to != "" {
+			a.relaunch(ctx, msg.req, msg.attempt, msg.to)
+		} else {
+			a.deliver(ctx, msg.req, msg.attempt)
+		}
 	case *pruneTick:
 		if msg.gen == a.gen {
 			a.pruneAttempts(ctx)
@@ -250,12 +254,7 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInvalidJSON, err)))
 			return
 		}
-		reply, err := a.openForPerson(ctx, cmd.CompanyId, req)
-		if err != nil {
-			ctx.Respond(ErrorReply(err))
-			return
-		}
-		ctx.Respond(reply)
+		a.openForPersonWhenSettled(ctx, cmd.CompanyId, req)
 	case CmdConnectionInbound:
 		var m engine.InboundMessage
 		if err := json.Unmarshal(cmd.Payload, &m); err != nil {

@@ -44,7 +44,9 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 		a.answer(ctx, engine.Wrap(engine.ErrValidation, errors.New("inbound message without provider id")))
 		return
 	}
-	if _, known := a.contacts[m.From.Number]; !known {
+	// A number being resolved keeps its order even when another path (a reply's
+	// numberOf) learned the contact meanwhile: it waits on the same lookup.
+	if _, known := a.contacts[m.From.Number]; !known || a.resolving[m.From.Number] != nil {
 		a.welcome(ctx, msg)
 		return
 	}
@@ -241,17 +243,39 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 	return tid, res.Position, nil
 }
 
-// openForPerson opens a ticket that a staff member asked for (POST /tickets).
-func (a *connActor) openForPerson(ctx actor.Context, companyID engine.ID, req OpenTicketRequest) (*wire.Reply, error) {
+// openForPersonWhenSettled answers CmdConnectionOpenTicket. When the contact's number
+// is being resolved (welcome), it waits for that first: the resolution claims the
+// guard before it opens its ticket, and a ticket opened in between would leave that
+// one empty and unreachable.
+func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine.ID, req OpenTicketRequest) {
+	answer := func(contact engine.Contact) {
+		reply, err := a.openForPerson(ctx, companyID, req, contact)
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		ctx.Respond(reply)
+	}
 	if !a.loaded || a.conn.CompanyID != companyID || req.Principal.CompanyID != companyID {
-		return nil, engine.E(engine.ErrNoWappFound)
+		ctx.Respond(ErrorReply(engine.E(engine.ErrNoWappFound)))
+		return
 	}
 	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
 	defer cancel()
 	contact, err := a.cfg.Contacts.Get(cctx, companyID, req.ContactID)
 	if err != nil {
-		return nil, err
+		ctx.Respond(ErrorReply(err))
+		return
 	}
+	if f := a.resolving[contact.Number]; f != nil {
+		ctx.ReenterAfter(f, func(any, error) { answer(contact) })
+		return
+	}
+	answer(contact)
+}
+
+// openForPerson opens a ticket that a staff member asked for (POST /tickets).
+func (a *connActor) openForPerson(ctx actor.Context, companyID engine.ID, req OpenTicketRequest, contact engine.Contact) (*wire.Reply, error) {
 	a.numbers[contact.ID] = contact.Number
 	cur, err := a.currentTicket(contact.ID)
 	if err != nil {

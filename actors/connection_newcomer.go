@@ -119,17 +119,20 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
 	defer cancel()
 	var out newcomer
-	c, _, err := a.cfg.Contacts.FindOrCreateByNumber(ctx, in.companyID, in.m.From.Number, in.m.From.Name)
+	c, created, err := a.cfg.Contacts.FindOrCreateByNumber(ctx, in.companyID, in.m.From.Number, in.m.From.Name)
 	if err != nil {
 		out.err = err
 		return out
 	}
 	out.contactID = c.ID
-	if out.ticket, err = a.cfg.Guard.Current(ctx, in.connID, c.ID); err != nil {
+	if created {
+		// A contact created just now has no ticket and no stored message yet.
+		out.where.asked = a.cfg.Locator != nil
+	} else if out.ticket, err = a.cfg.Guard.Current(ctx, in.connID, c.ID); err != nil {
 		out.err = engine.Wrap(engine.ErrUnavailable, err)
 		return out
 	}
-	if a.cfg.Locator != nil {
+	if a.cfg.Locator != nil && !created {
 		tid, _, found, err := a.cfg.Locator.ByProviderID(ctx, in.connID, in.m.ProviderID)
 		if err != nil {
 			out.err = engine.Wrap(engine.ErrUnavailable, err)

@@ -30,13 +30,15 @@ type queuedSend struct {
 type retryDeliver struct {
 	req     DeliverRequest
 	attempt int
+	to      string // set when the send holds its recipient's lane meanwhile
 }
 
 // deliver hands one outbound message to the channel, at most once per message id
 // for this activation; the send runs in a tracked goroutine and its result comes back
 // as a sendResult. Sends to one recipient go one at a time, in the order they were
-// handed over (the recipient's lane): a reply never overtakes the message before it.
-// A send retried after a temporary failure joins the back of its lane.
+// handed over (the recipient's lane): a reply never overtakes the message before it,
+// not even while that message waits to be retried after a temporary failure (it
+// keeps the lane until it is sent, refused for good or given up).
 func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) {
 	if attempt == 0 {
 		if a.sent[req.MessageID] {
@@ -91,7 +93,7 @@ func (a *connActor) launch(ctx actor.Context, req DeliverRequest, attempt int, t
 		attempts = a.cfg.Attempts
 	}
 	connID, clock, log := a.id, a.cfg.Clock, a.log
-	a.cfg.Routines.Go(func() {
+	started := a.cfg.Routines.Go(func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
 		defer cancel()
 		if attempts != nil {
@@ -111,6 +113,18 @@ func (a *connActor) launch(ctx actor.Context, req DeliverRequest, attempt int, t
 		}
 		system.Root.Send(self, &sendResult{gen: gen, req: req, attempt: attempt, to: to, providerID: pid, err: err})
 	})
+	if !started { // shutting down: no result will come to free the lane
+		a.nextInLane(ctx, to)
+	}
+}
+
+// relaunch retries a send that kept its lane: again once the channel runs.
+func (a *connActor) relaunch(ctx actor.Context, req DeliverRequest, attempt int, to string) {
+	if a.channel == nil {
+		a.retryInLane(ctx, req, attempt, to, errors.New("channel not running"))
+		return
+	}
+	a.launch(ctx, req, attempt, to)
 }
 
 func (a *connActor) numberOf(contactID engine.ID) (string, error) {
@@ -129,19 +143,20 @@ func (a *connActor) numberOf(contactID engine.ID) (string, error) {
 }
 
 func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
-	a.nextInLane(ctx, r.to)
 	log := a.log.With().Int64("ticket_id", r.req.TicketID).Int64("message_id", r.req.MessageID).Logger()
 	if r.err != nil {
 		var e *engine.Error
 		temporary := errors.Is(r.err, engine.ErrChannelTemporary) || !errors.As(r.err, &e) || e.Code == engine.ErrUnavailable
 		if temporary {
-			a.scheduleRetry(ctx, r.req, r.attempt, r.err)
+			a.retryInLane(ctx, r.req, r.attempt, r.to, r.err)
 			return
 		}
+		a.nextInLane(ctx, r.to)
 		log.Error().Err(r.err).Msg("send refused by the channel: message failed")
 		a.recordFailure(ctx, r.req, r.err)
 		return
 	}
+	a.nextInLane(ctx, r.to)
 	a.outbound.add(r.providerID, outRef{ticket: r.req.TicketID, message: r.req.MessageID})
 	f, err := a.ticketFuture(ctx, r.req.TicketID, engine.AckMessage{MessageID: r.req.MessageID, Ack: engine.AckSent,
 		ProviderID: r.providerID})
@@ -156,18 +171,28 @@ func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
 	})
 }
 
+// scheduleRetry sends req again after a backoff, through deliver (it holds no lane).
 func (a *connActor) scheduleRetry(ctx actor.Context, req DeliverRequest, attempt int, cause error) {
+	a.retryInLane(ctx, req, attempt, "", cause)
+}
+
+// retryInLane sends req again after a backoff; with to set, req keeps recipient to's
+// lane meanwhile, and frees it when it gives up.
+func (a *connActor) retryInLane(ctx actor.Context, req DeliverRequest, attempt int, to string, cause error) {
 	attempt++
 	log := a.log.With().Int64("ticket_id", req.TicketID).Int64("message_id", req.MessageID).Int("attempt", attempt).Logger()
 	if attempt > a.cfg.SendAttempts {
 		log.Error().Err(cause).Msg("send failed: giving up until the connection restarts")
 		delete(a.sent, req.MessageID)
+		if to != "" {
+			a.nextInLane(ctx, to)
+		}
 		return
 	}
 	delay := backoff(a.cfg.SendBackoff, attempt)
 	log.Warn().Err(cause).Dur("retry_in", delay).Msg("send failed: will retry")
 	self, system := ctx.Self(), ctx.ActorSystem()
-	time.AfterFunc(delay, func() { system.Root.Send(self, &retryDeliver{req: req, attempt: attempt}) })
+	time.AfterFunc(delay, func() { system.Root.Send(self, &retryDeliver{req: req, attempt: attempt, to: to}) })
 }
 
 type receiptMsg struct{ r engine.Receipt }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -268,10 +269,11 @@ type stallingContacts struct {
 	number  string
 	entered chan struct{}
 	release chan struct{}
+	off     atomic.Bool // when set, nothing stalls
 }
 
 func (s *stallingContacts) FindOrCreateByNumber(ctx context.Context, companyID engine.ID, number, name string) (engine.Contact, bool, error) {
-	if number == s.number {
+	if number == s.number && !s.off.Load() {
 		s.entered <- struct{}{}
 		<-s.release
 	}
@@ -419,5 +421,79 @@ func TestConnectionSendsInOrderPerRecipient(t *testing.T) {
 	}
 	if !slices.Equal(bodies, []string{"a1", "a2", "a3"}) {
 		t.Fatalf("sent to a in order %v", bodies)
+	}
+}
+
+// A number being resolved keeps its messages in order even when a reply to it taught
+// the actor the contact meanwhile (numberOf): the next message waits on the same
+// lookup instead of overtaking the stalled one.
+func TestConnectionNewcomerOrderSurvivesAReply(t *testing.T) {
+	const num = "webchat:reply"
+	stall := &stallingContacts{number: num, entered: make(chan struct{}, 1), release: make(chan struct{})}
+	stall.off.Store(true)
+	r := newLiveRig(t, dbtest.Open(t, db.SQLite), func(c *ConnectionConfig) {
+		stall.ContactStore = c.Contacts
+		c.Contacts = stall
+	})
+	var once sync.Once
+	free := func() { once.Do(func() { close(stall.release) }) }
+	t.Cleanup(free)
+	conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	ctx := context.Background()
+	if err := ch.sink.Inbound(ctx, inbound(num, "m1", "um")); err != nil {
+		t.Fatal(err)
+	}
+	tid := r.onlyTicket(t).ID
+	r.do(t, tid, engine.Accept{UserID: 1})
+	ch = r.restartActor(t, conn) // the new activation does not know the number
+	stall.off.Store(false)
+	m2 := make(chan error, 1)
+	go func() { m2 <- ch.sink.Inbound(ctx, inbound(num, "m2", "dois")) }()
+	<-stall.entered
+	r.do(t, tid, engine.SendMessage{MessageID: 660001, SenderID: 1, Body: "resposta"})
+	eventually(t, "the reply sent", func() bool { return len(ch.sentTo(num)) == 1 })
+	m3 := make(chan error, 1)
+	go func() { m3 <- ch.sink.Inbound(ctx, inbound(num, "m3", "três")) }()
+	select {
+	case err := <-m3:
+		t.Fatalf("m3 answered (%v) while m2 was still being resolved", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	free()
+	for _, c := range []chan error{m2, m3} {
+		if err := <-c; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.receivedOrder(t); !slices.Equal(got, []string{"m1", "m2", "m3"}) {
+		t.Fatalf("stored %v, want [m1 m2 m3]", got)
+	}
+}
+
+// A reply that fails for a moment keeps its place: the next one to the same customer
+// waits for its retry instead of overtaking it.
+func TestConnectionRetryKeepsItsPlaceInTheLane(t *testing.T) {
+	r := newLiveRig(t, dbtest.Open(t, db.SQLite))
+	var failed atomic.Bool
+	r.factory.mu.Lock()
+	r.factory.onSend = func(_ context.Context, m engine.OutboundMessage) error {
+		if m.Body == "r1" && failed.CompareAndSwap(false, true) {
+			return engine.ErrChannelTemporary
+		}
+		return nil
+	}
+	r.factory.mu.Unlock()
+	_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+	const num = "webchat:retry"
+	if err := ch.sink.Inbound(context.Background(), inbound(num, "x1", "oi")); err != nil {
+		t.Fatal(err)
+	}
+	tid := r.onlyTicket(t).ID
+	r.do(t, tid, engine.Accept{UserID: 1})
+	r.do(t, tid, engine.SendMessage{MessageID: 650001, SenderID: 1, Body: "r1"})
+	r.do(t, tid, engine.SendMessage{MessageID: 650002, SenderID: 1, Body: "r2"})
+	eventually(t, "both replies sent", func() bool { return len(ch.sentTo(num)) == 2 })
+	if sent := ch.sentTo(num); sent[0].Body != "r1" || sent[1].Body != "r2" || !failed.Load() {
+		t.Fatalf("sent %q then %q (first attempt failed: %v), want r1 then r2", sent[0].Body, sent[1].Body, failed.Load())
 	}
 }
