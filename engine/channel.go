@@ -43,6 +43,15 @@ type InboundMessage struct {
 	At                time.Time
 }
 
+// DropMedia keeps an inbound message whose file could not be kept: without its
+// media, its body saying what it was ("[image]") when it had no caption.
+func (m *InboundMessage) DropMedia() {
+	if m.Body == "" && m.MediaType != "" {
+		m.Body = "[" + m.MediaType + "]"
+	}
+	m.MediaType, m.MediaName, m.MediaPath = "", "", ""
+}
+
 // ChannelContact is the customer side of a conversation as the channel knows it.
 type ChannelContact struct {
 	// Number is the channel-specific address: digits for WhatsApp numbers, a page-

@@ -427,3 +427,21 @@ func TestValidationErrorShape(t *testing.T) {
 		t.Errorf("message %s", got)
 	}
 }
+
+func TestInboundMessageDropMedia(t *testing.T) {
+	for _, tc := range []struct {
+		in   InboundMessage
+		body string
+	}{
+		{InboundMessage{Body: "veja", MediaType: MediaImage, MediaPath: "1/a.png", MediaName: "a.png"}, "veja"},
+		{InboundMessage{MediaType: MediaAudio, MediaName: "x.ogg"}, "[audio]"},
+		{InboundMessage{Body: "só texto"}, "só texto"},
+		{InboundMessage{}, ""},
+	} {
+		m := tc.in
+		m.DropMedia()
+		if m.Body != tc.body || m.MediaType != "" || m.MediaPath != "" || m.MediaName != "" {
+			t.Errorf("DropMedia(%+v) = %+v, want body %q and no media", tc.in, m, tc.body)
+		}
+	}
+}

@@ -76,6 +76,7 @@ func TestSaveMedia(t *testing.T) {
 		{name: "saved", path: "1/a.png"},
 		{name: "too large", err: engine.E(engine.ErrMediaTooLarge), refused: true},
 		{name: "type not allowed", err: engine.E(engine.ErrMediaTypeNotAllowed), refused: true},
+		{name: "empty file", err: &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"media": engine.MsgRequired}}, refused: true},
 		{name: "disk full", err: errors.New("disk full"), fails: true},
 	}
 	for _, c := range cases {

@@ -43,28 +43,21 @@ func Deliver[N any](ctx context.Context, w http.ResponseWriter, h Hook, body []b
 }
 
 // SaveMedia stores an inbound file for company and returns its path. A file the store
-// refuses for good (too large, a type not allowed) is "" and no error — the message is
+// refuses for good (too large, a type not allowed, empty) is "" and no error — the message is
 // kept without it — after refused is called with the store's error to log it.
 func SaveMedia(ctx context.Context, store engine.MediaStore, company engine.ID, body io.Reader,
 	name, mimeType string, refused func(error)) (string, error) {
 	f, err := store.Save(ctx, company, body, name, mimeType)
 	if err != nil {
-		if c := engine.CodeOf(err); c == engine.ErrMediaTooLarge || c == engine.ErrMediaTypeNotAllowed {
+		// Refused for good (too large, a type not allowed, an empty file): no
+		// re-delivery would change that.
+		if c := engine.CodeOf(err); c == engine.ErrMediaTooLarge || c == engine.ErrMediaTypeNotAllowed || c == engine.ErrValidation {
 			refused(err)
 			return "", nil
 		}
 		return "", err
 	}
 	return f.Path, nil
-}
-
-// DropMedia keeps an inbound message whose file could not be kept: without its media,
-// its body saying what it was ("[image]") when it had no caption.
-func DropMedia(m *engine.InboundMessage) {
-	if m.Body == "" {
-		m.Body = "[" + m.MediaType + "]"
-	}
-	m.MediaType, m.MediaName = "", ""
 }
 
 // OpenMedia opens the file of an outbound message for adapter who ("meta"): a file

@@ -3,6 +3,8 @@ package meta
 import (
 	"strings"
 	"testing"
+
+	"atende/engine"
 )
 
 // FuzzParsePageNotification: no body panics the parser or the translation; every
@@ -34,6 +36,23 @@ func FuzzCheckSignature(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte, header string) {
 		if CheckSignature("secret", body, header) && header != Sign("secret", body) && !strings.EqualFold(header, Sign("secret", body)) {
 			t.Fatalf("accepted a header that is not the signature: %q", header)
+		}
+	})
+}
+
+// FuzzConnectionName: whatever a provider calls a page, a bot or a number, the name
+// made of it passes the connection rule, so registering it never fails on it.
+func FuzzConnectionName(f *testing.F) {
+	f.Add("Loja\nCentro", "123")
+	f.Add("", "bot\x00name")
+	f.Add("\xff\xfe x", "+55 65 3333-0000")
+	f.Add("😀", "")
+	f.Fuzz(func(t *testing.T, name, id string) {
+		for _, prefix := range []string{"Facebook", "Instagram", "Telegram", "WABA"} { // the adapters' words
+			got := ConnectionName(name, prefix, id)
+			if _, err := engine.ValidateConnection(engine.ConnectionInput{Name: got, Channel: engine.ChannelFacebook}); err != nil {
+				t.Fatalf("ConnectionName(%q, %q, %q) = %q, refused: %v", name, prefix, id, got, err)
+			}
 		}
 	})
 }

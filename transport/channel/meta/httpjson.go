@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"atende/engine"
 )
@@ -77,18 +78,30 @@ func (f *FlexID) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// ConnectionName fits a provider's display name into the connection name rule (2 to
-// 50 characters), falling back to prefix + id.
+// ConnectionName fits a provider's display name into the connection name rule
+// (engine.NameMin to engine.NameMax characters of single-line text), falling back to
+// prefix + id: provider data (a page name, a bot's first name) must never fail the
+// request that registers it.
 func ConnectionName(name, prefix, id string) string {
-	name = strings.TrimSpace(name)
-	if r := []rune(name); len(r) > 50 {
-		name = strings.TrimSpace(string(r[:50]))
-	}
-	if len([]rune(name)) < 2 {
-		name = prefix + " " + id
-		if r := []rune(name); len(r) > 50 {
-			name = string(r[:50])
-		}
+	name = oneLine(name, engine.NameMax)
+	if len([]rune(name)) < engine.NameMin {
+		name = oneLine(prefix+" "+id, engine.NameMax)
 	}
 	return name
+}
+
+// oneLine is s made storable, its control characters and runs of spaces turned into
+// one space, cut to max characters.
+func oneLine(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, engine.SanitizeText(s))
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		s = strings.TrimSpace(string(r[:max]))
+	}
+	return s
 }

@@ -55,6 +55,17 @@ func TestWebhookAttachmentsAudioVideoFile(t *testing.T) {
 		t.Fatalf("refused attachment = %+v", m)
 	}
 
+	// A refused first attachment keeps the customer's text, not "[video]".
+	captioned := `[{"sender":{"id":"24000000000002"},"recipient":{"id":"` + pageID + `"},"timestamp":1700000002000,
+		"message":{"mid":"m_CAP","text":"veja isto","attachments":[` + att("video", "/page.html") + `]}}]`
+	if s := r.postSigned(pageEvent("page", pageID, captioned)); s != 200 {
+		t.Fatalf("captioned web-hook: %d", s)
+	}
+	in, _, _ = r.Actors.For(fb).Snapshot()
+	if m := in[len(in)-1]; m.ProviderID != "m_CAP" || m.Body != "veja isto" || m.MediaType != "" || m.MediaPath != "" {
+		t.Fatalf("refused captioned attachment = %+v", m)
+	}
+
 	// Instagram: the same attachment format (audio, video) on the instagram object.
 	igEvents := `[{"sender":{"id":"IGSID2"},"recipient":{"id":"` + igID + `"},"timestamp":1700000001000,
 		"message":{"mid":"aWdfMED","attachments":[` + att("audio", "/audioclip.mp4") + `,` + att("video", "/video.mp4") + `]}}]`

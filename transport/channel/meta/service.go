@@ -299,9 +299,10 @@ func (s *Service) deliverEvent(ctx context.Context, cred engine.ChannelCredentia
 				return fmt.Errorf("attachment of %s: %w", m.ProviderID, err)
 			}
 			if path == "" {
-				m.Body, m.MediaType = "["+m.MediaType+"]", ""
+				m.DropMedia() // the caption stays
+			} else {
+				m.MediaPath = path
 			}
-			m.MediaPath = path
 		}
 		if err := sink.Inbound(ctx, m); err != nil {
 			return fmt.Errorf("inbound %s: %w", m.ProviderID, err)

@@ -249,7 +249,7 @@ func (s *Service) deliver(ctx context.Context, cred engine.ChannelCredentials, s
 			return fmt.Errorf("media of %s: %w", in.ProviderID, err)
 		}
 		if path == "" {
-			cloud.DropMedia(&in)
+			in.DropMedia()
 		}
 		in.MediaPath = path
 	}

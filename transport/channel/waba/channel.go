@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
 )
 
@@ -103,12 +104,9 @@ func (s *Service) send(ctx context.Context, cred engine.ChannelCredentials, req 
 }
 
 func (c *Channel) upload(ctx context.Context, cred engine.ChannelCredentials, m engine.OutboundMessage) (string, error) {
-	f, info, err := c.svc.deps.Media.Open(ctx, c.conn.CompanyID, m.MediaPath)
+	f, info, err := cloud.OpenMedia(ctx, c.svc.deps.Media, c.conn.CompanyID, m.MediaPath, "waba")
 	if err != nil {
-		if engine.CodeOf(err) == engine.ErrNotFound {
-			return "", engine.Wrap(engine.ErrChannelRefused, fmt.Errorf("waba: media %s: %w", m.MediaPath, err))
-		}
-		return "", fmt.Errorf("waba: open media: %w: %w", engine.ErrChannelTemporary, err)
+		return "", err
 	}
 	defer f.Close()
 	name := m.MediaName

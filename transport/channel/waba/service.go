@@ -161,7 +161,7 @@ func (s *Service) deliverValue(ctx context.Context, v *value) error {
 				return fmt.Errorf("media of %s: %w", m.ProviderID, err)
 			}
 			if m.MediaPath == "" { // refused by the store: keep the message, say what it was
-				cloud.DropMedia(&m)
+				m.DropMedia()
 			}
 		}
 		if err := sink.Inbound(ctx, m); err != nil {

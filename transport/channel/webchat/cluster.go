@@ -1,10 +1,12 @@
 package webchat
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -64,13 +66,13 @@ func UnmarshalDelivery(b []byte) (Delivery, error) {
 	if len(b) > maxDelivery {
 		return Delivery{}, errors.New("webchat delivery: too large")
 	}
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var w deliveryWire
 	if err := dec.Decode(&w); err != nil {
 		return Delivery{}, fmt.Errorf("webchat delivery: %w", err)
 	}
-	if dec.More() {
+	if _, err := dec.Token(); err != io.EOF { // anything after the object, "}" and "]" included
 		return Delivery{}, errors.New("webchat delivery: trailing data")
 	}
 	d := Delivery{ConnectionID: w.C, Visitor: w.V, ID: w.ID, Frame: w.F, Echo: w.E, Origin: w.O, Stop: w.S}

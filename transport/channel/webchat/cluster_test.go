@@ -236,6 +236,9 @@ func TestDeliveryWire(t *testing.T) {
 		`{"c":1,"v":"a","id":"m1","f":{},"e":"true","o":"n1"}`,
 		`{"c":1,"v":"a","id":"wc-out:1","f":{"a":` + strings.Repeat("1", maxDelivery) + `}}`,
 		`{"c":0,"s":true}`,
+		`{"c":1,"s":true}}`,
+		`{"c":1,"s":true}]`,
+		`{"c":1,"v":"a","id":"wc-out:1","f":{}} x`,
 		`{"c":1,"s":"true"}`,
 		`{"c":1,"s":true,"v":"a"}`,
 		`{"c":1,"s":true,"id":"wc-out:1"}`,
@@ -268,10 +271,14 @@ func FuzzUnmarshalDelivery(f *testing.F) {
 	f.Add([]byte(`{"c":9,"v":"Ab_-9","id":"wc-out:12","f":{"type":"message"}}`))
 	f.Add([]byte(`{"c":1,"v":"a","id":"wc-out:1","f":{}} {}`))
 	f.Add([]byte(`{"c":9,"s":true}`))
+	f.Add([]byte(`{"c":9,"s":true}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, err := UnmarshalDelivery(b)
 		if err != nil {
 			return
+		}
+		if !json.Valid(b) {
+			t.Fatalf("accepted %q, which is not one JSON value", b)
 		}
 		raw, err := MarshalDelivery(d)
 		if err != nil {

@@ -425,15 +425,13 @@ func (c *Channel) deliverInbound(ctx context.Context, in inbound) {
 		path, typ, name, err := c.fetchMedia(ctx, in)
 		if err != nil {
 			c.log.Warn().Str("provider_id", m.ProviderID).Err(err).Msg("whatsapp media not stored; message kept without it")
-			m.MediaType, m.MediaName = "", ""
+			m.DropMedia()
 		} else {
 			m.MediaPath, m.MediaType = path, typ
 			if m.MediaName == "" {
 				m.MediaName = name
 			}
 		}
-	} else if m.MediaType != "" {
-		m.MediaType, m.MediaName = "", ""
 	}
 	c.retry(ctx, "inbound message", func(ctx context.Context) error { return c.sinkNow().Inbound(ctx, m) })
 }
