@@ -164,7 +164,7 @@ func (a *app) sharedState(ctx context.Context, clock engine.Clock) (accounts, ad
 // session's tokens are refused here and its sockets closed for good
 // (socket.Hub.EndSession). A logout (token.Service.Logout) is announced through the
 // same channel.
-func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub) error {
+func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub, routines *actors.Routines) error {
 	log := a.log.With().Str("component", "revocations").Logger()
 	cancel, err := a.revocations.SubscribeAll(ctx, func(r redisstate.Revocation) {
 		if r.Session == "" {
@@ -184,7 +184,7 @@ func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub) error {
 	a.tokens.OnSessionEnd(func(ctx context.Context, userID engine.ID, session string) error {
 		return a.revocations.EndSession(ctx, userID, session)
 	})
-	a.tokens.OnForget(a.announceUserChanges(log))
+	a.tokens.OnForget(a.announceUserChanges(log, routines))
 	return nil
 }
 
@@ -193,11 +193,11 @@ func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub) error {
 // request path, in the order changed, until the app closes. A change the full queue
 // cannot take, or whose announcement fails, is only logged: the other nodes still
 // refuse the stale token within the token cache's TTL.
-func (a *app) announceUserChanges(log zerolog.Logger) func(engine.ID) {
+func (a *app) announceUserChanges(log zerolog.Logger, routines *actors.Routines) func(engine.ID) {
 	queue := make(chan engine.ID, 256)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() {
+	if !routines.Go(func() {
 		defer close(done)
 		for {
 			select {
@@ -211,7 +211,9 @@ func (a *app) announceUserChanges(log zerolog.Logger) func(engine.ID) {
 				pcancel()
 			}
 		}
-	}()
+	}) {
+		close(done) // shutting down already: nothing will be announced
+	}
 	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
 	return func(id engine.ID) {
 		select {

@@ -35,7 +35,9 @@ func TestAnnounceUserChanges(t *testing.T) {
 	}
 	defer cancel()
 	a := &app{revocations: rev, log: zerolog.Nop()}
-	hook := a.announceUserChanges(zerolog.Nop())
+	routines := &actors.Routines{}
+	t.Cleanup(routines.Close)
+	hook := a.announceUserChanges(zerolog.Nop(), routines)
 	hook(7)
 	hook(9)
 	for _, want := range []engine.ID{7, 9} {

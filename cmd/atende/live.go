@@ -158,19 +158,20 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.hub, err = socket.NewHub(socket.HubConfig{Backlog: l.backlog, Logger: log}); err != nil {
 		return err
 	}
-	if err := a.subscribeRevocations(ctx, l.hub); err != nil {
+	if err := a.subscribeRevocations(ctx, l.hub, l.routines); err != nil {
 		return err
 	}
 	a.startPresence(l.hub, l.routines)
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
-			p, err := a.tokens.Authenticate(ctx, tok)
+			p, c, err := a.tokens.AuthenticateClaims(ctx, tok)
 			if err != nil {
 				return socket.Principal{}, err
 			}
-			sp := socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs}
-			if c, err := a.tokens.Parse(tok); err == nil && c.ExpiresAt != nil {
-				sp.ExpiresAt, sp.Session = c.ExpiresAt.Time, c.Session // the socket is closed then, to reconnect with a fresh token
+			sp := socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
+				Session: c.Session}
+			if c.ExpiresAt != nil {
+				sp.ExpiresAt = c.ExpiresAt.Time // the socket is closed then, to reconnect with a fresh token
 			}
 			return sp, nil
 		}),

@@ -82,13 +82,16 @@ func (s *Server) connectionRoutes() {
 	s.refRoute("PUT /whatsapp/{id}", wired, s.updateConnection)
 	s.refRoute("DELETE /whatsapp/{id}", wired, s.deleteConnection)
 	actors := wired && s.deps.Actors != nil
-	s.refRoute("POST /whatsappsession/{id}", actors, s.sessionCommand("restart"))
-	s.refRoute("DELETE /whatsappsession/{id}", actors, s.sessionCommand("stop"))
-	s.refRoute("DELETE /whatsappcreds/{id}", actors, s.sessionCommand("wipe"))
+	s.refRoute("POST /whatsappsession/{id}", actors, s.sessionCommand("restart", ConnectionActors.Restart))
+	s.refRoute("DELETE /whatsappsession/{id}", actors, s.sessionCommand("stop", ConnectionActors.Stop))
+	s.refRoute("DELETE /whatsappcreds/{id}", actors, s.sessionCommand("wipe", ConnectionActors.Wipe))
 }
 
 // presentConnection replaces stored image paths by signed URLs.
 func (s *Server) presentConnection(c engine.Connection) engine.Connection {
+	if c.Queues == nil {
+		c.Queues = []engine.Queue{}
+	}
 	if s.deps.Media == nil {
 		return c
 	}
@@ -99,9 +102,6 @@ func (s *Server) presentConnection(c engine.Connection) engine.Connection {
 				*p = u
 			}
 		}
-	}
-	if c.Queues == nil {
-		c.Queues = []engine.Queue{}
 	}
 	return c
 }
@@ -331,7 +331,7 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request, p engi
 // /whatsappcreds/{id} (wipe: disconnect and forget the credentials). Each needs
 // connections:manage and answers 200 and the connection; the status changes reach
 // the clients as whatsappSession events.
-func (s *Server) sessionCommand(cmd string) authedFunc {
+func (s *Server) sessionCommand(cmd string, run func(ConnectionActors, context.Context, engine.ID) error) authedFunc {
 	return func(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 		if err := requirePermission(p, engine.ActManageConnections); err != nil {
 			return err
@@ -343,15 +343,7 @@ func (s *Server) sessionCommand(cmd string) authedFunc {
 		if _, err := s.deps.Connections.Get(r.Context(), p.CompanyID, id); err != nil {
 			return err
 		}
-		switch cmd {
-		case "restart":
-			err = s.deps.Actors.Restart(r.Context(), id)
-		case "stop":
-			err = s.deps.Actors.Stop(r.Context(), id)
-		default:
-			err = s.deps.Actors.Wipe(r.Context(), id)
-		}
-		if err != nil {
+		if err := run(s.deps.Actors, r.Context(), id); err != nil {
 			return fmt.Errorf("%s connection %d: %w", cmd, id, err)
 		}
 		c, err := s.deps.Connections.Get(r.Context(), p.CompanyID, id)

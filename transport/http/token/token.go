@@ -181,22 +181,29 @@ func (s *Service) Parse(raw string) (Claims, error) {
 // (the client refreshes and gets a token with the new claims, or is signed out).
 // The principal's profile and queues are the token's.
 func (s *Service) Authenticate(ctx context.Context, raw string) (engine.Principal, error) {
+	p, _, err := s.AuthenticateClaims(ctx, raw)
+	return p, err
+}
+
+// AuthenticateClaims is Authenticate that also answers the token's claims (its
+// expiry and session), verifying the token once.
+func (s *Service) AuthenticateClaims(ctx context.Context, raw string) (engine.Principal, Claims, error) {
 	c, err := s.Parse(raw)
 	if err != nil {
-		return engine.Principal{}, err
+		return engine.Principal{}, Claims{}, err
 	}
 	uid := c.UserID()
 	e, err := s.lookup(ctx, uid)
 	if err != nil {
-		return engine.Principal{}, err
+		return engine.Principal{}, Claims{}, err
 	}
 	if e.gone || e.auth.CompanyID != c.CompanyID || e.auth.TokenVersion != c.TokenVersion {
-		return engine.Principal{}, engine.Wrap(engine.ErrInvalidToken, errors.New("token version is stale"))
+		return engine.Principal{}, Claims{}, engine.Wrap(engine.ErrInvalidToken, errors.New("token version is stale"))
 	}
 	if c.Session != "" && s.sessionEnded(c.Session) {
-		return engine.Principal{}, engine.Wrap(engine.ErrInvalidToken, errors.New("session logged out"))
+		return engine.Principal{}, Claims{}, engine.Wrap(engine.ErrInvalidToken, errors.New("session logged out"))
 	}
-	return engine.Principal{UserID: uid, CompanyID: c.CompanyID, Profile: c.Profile, QueueIDs: c.QueueIDs}, nil
+	return engine.Principal{UserID: uid, CompanyID: c.CompanyID, Profile: c.Profile, QueueIDs: c.QueueIDs}, c, nil
 }
 
 // Forget drops the cached row of a user, then calls the OnForget hook (which tells

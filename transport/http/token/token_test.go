@@ -276,8 +276,8 @@ func TestSessionLogout(t *testing.T) {
 		t.Fatalf("session ended elsewhere: %v", err)
 	}
 	clk.add(token.DefaultTTL) // its tokens have expired anyway; the entry is dropped
-	fresh, _ := s.IssueSession(user7, "fam-3")
+	fresh, _ := s.IssueSession(user7, "fam-2")
 	if _, err := s.Authenticate(ctx, fresh); err != nil {
-		t.Fatal(err)
+		t.Fatalf("the ended session is still remembered after its tokens' lifetime: %v", err)
 	}
 }
