@@ -123,7 +123,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Users:     a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
-				Announcements: store.NewAnnouncements(a.db, clock)},
+				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			Tokens: a.tokens, AccountLimiter: accounts, AddressLimiter: addresses,
@@ -136,7 +136,6 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/socket.io/", l.sockets)
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
-	a.api.Authed("GET /presence", a.servePresence)
 	l.channelRoutes(a.api)
 	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	return a, nil

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"net"
-	"net/http"
 	"os"
-	"slices"
 	"strconv"
 	"time"
 
@@ -24,7 +21,6 @@ import (
 	"atende/persistence/lease"
 	"atende/persistence/ratelimit"
 	"atende/persistence/redisstate"
-	"atende/transport/channel/meta"
 	"atende/transport/channel/webchat"
 	"atende/transport/socket"
 )
@@ -458,50 +454,4 @@ func (a *app) startPresence(hub *socket.Hub, routines *actors.Routines) {
 		return
 	}
 	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
-}
-
-// presenceView is the answer of GET /presence.
-type presenceView struct {
-	// Users are the tenant's users online (an attendant socket open on any node).
-	Users []presenceUser `json:"users"`
-	// Queues maps each queue id to the ids of its online users, ascending.
-	Queues map[string][]engine.ID `json:"queues"`
-}
-
-type presenceUser struct {
-	UserID   engine.ID   `json:"userId"`
-	QueueIDs []engine.ID `json:"queueIds"`
-	Since    time.Time   `json:"since"`
-}
-
-// servePresence answers GET /presence (registered through the API's Authed: the standard
-// bearer authentication and error answers): who of the caller's tenant is online, and
-// per queue, for the supervision screens (superv and upward: drawer-superv-items:view,
-// spec section 6). The same on every node (engine.Presence: Redis in a cluster).
-func (a *app) servePresence(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if !p.Can(engine.ActViewSupervMenu) {
-		return engine.E(engine.ErrNoPermission)
-	}
-	entries, err := a.presence.Online(r.Context(), p.CompanyID)
-	if err != nil {
-		return fmt.Errorf("presence: read: %w", err)
-	}
-	out := presenceView{Users: []presenceUser{}, Queues: map[string][]engine.ID{}}
-	for _, e := range entries {
-		qs := e.QueueIDs
-		if qs == nil {
-			qs = []engine.ID{}
-		}
-		out.Users = append(out.Users, presenceUser{UserID: e.UserID, QueueIDs: qs, Since: e.Since.UTC()})
-		for _, q := range e.QueueIDs {
-			k := strconv.FormatInt(q, 10)
-			out.Queues[k] = append(out.Queues[k], e.UserID)
-		}
-	}
-	slices.SortFunc(out.Users, func(x, y presenceUser) int { return cmp.Compare(x.UserID, y.UserID) })
-	for _, ids := range out.Queues {
-		slices.Sort(ids)
-	}
-	meta.WriteJSON(w, http.StatusOK, out)
-	return nil
 }

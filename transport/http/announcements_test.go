@@ -7,19 +7,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
-	"golang.org/x/crypto/bcrypt"
 
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
-	"atende/persistence/ratelimit"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
-	"atende/transport/http/token"
 )
 
 type announcementPage struct {
@@ -32,44 +25,11 @@ type announcementPage struct {
 // wired (the other reference-data routes answer 503 here).
 func newAnnouncementEnv(t *testing.T, d *db.DB) (*refEnv, *store.Announcements) {
 	t.Helper()
-	e := &env{
-		t:       t,
-		d:       d,
-		clock:   &testClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
-		pub:     &recPublisher{},
-		logs:    &syncBuffer{},
-		metrics: prometheus.NewRegistry(),
-		ids:     map[string]engine.ID{},
-	}
-	e.users = store.NewUsers(d, e.clock)
-	e.settings = store.NewSettings(d, e.clock)
-	e.rts = store.NewRefreshTokens(d, e.clock)
-	var err error
-	e.tokens, err = token.New(token.Config{Secret: testSecret, CacheTTL: time.Second}, e.users, e.clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, _ := ratelimit.New(3, 15*time.Minute, 0, e.clock)
-	addr, _ := ratelimit.New(6, 15*time.Minute, 0, e.clock)
-	ann := store.NewAnnouncements(d, e.clock)
-	e.srv, err = httpapi.New(httpapi.Config{BcryptCost: bcrypt.MinCost, MaxBodyBytes: 64 << 10}, httpapi.Deps{
-		Users:          e.users,
-		Settings:       e.settings,
-		RefreshTokens:  e.rts,
-		Tokens:         e.tokens,
-		AccountLimiter: acct,
-		AddressLimiter: addr,
-		RefDeps:        httpapi.RefDeps{Announcements: ann},
-		Publisher:      e.pub,
-		Logger:         zerolog.New(e.logs),
-		Clock:          e.clock,
-		Metrics:        e.metrics,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.h = e.srv.Handler()
-	e.seed()
+	var ann *store.Announcements
+	e := newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
+		ann = store.NewAnnouncements(d, e.clock)
+		deps.RefDeps = httpapi.RefDeps{Announcements: ann}
+	}))
 	return &refEnv{env: e}, ann
 }
 

@@ -21,6 +21,8 @@ type RefDeps struct {
 	QuickAnswers engine.QuickAnswerStore
 	// Announcements keeps the announcements (announcements.go); nil answers 503.
 	Announcements engine.AnnouncementStore
+	// Presence is who is online (presence.go: GET /presence); nil answers 503.
+	Presence engine.Presence
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -34,6 +36,7 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"Tags":          d.Tags != nil,
 		"QuickAnswers":  d.QuickAnswers != nil,
 		"Announcements": d.Announcements != nil,
+		"Presence":      d.Presence != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

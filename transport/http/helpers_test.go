@@ -120,6 +120,13 @@ type envOpts struct {
 	cfg   httpapi.Config
 	users engine.UserStore // replaces the real store in Deps (wrappers)
 	ready func(context.Context) error
+	// deps, when set, wires more of Deps (stores built on the env's clock).
+	deps func(e *env, d *httpapi.Deps)
+}
+
+// withDeps is an envOpts wiring more of Deps, with a larger body limit (64 KiB).
+func withDeps(fn func(e *env, d *httpapi.Deps)) func(*envOpts) {
+	return func(o *envOpts) { o.cfg.MaxBodyBytes, o.deps = 64<<10, fn }
 }
 
 func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
@@ -151,7 +158,7 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 	if o.users != nil {
 		users = o.users
 	}
-	e.srv, err = httpapi.New(o.cfg, httpapi.Deps{
+	deps := httpapi.Deps{
 		Users:          users,
 		Settings:       e.settings,
 		RefreshTokens:  e.rts,
@@ -163,7 +170,11 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 		Clock:          e.clock,
 		Metrics:        e.metrics,
 		Ready:          o.ready,
-	})
+	}
+	if o.deps != nil {
+		o.deps(e, &deps)
+	}
+	e.srv, err = httpapi.New(o.cfg, deps)
 	if err != nil {
 		t.Fatal(err)
 	}

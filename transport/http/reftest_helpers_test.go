@@ -2,19 +2,12 @@ package httpapi_test
 
 import (
 	"testing"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
-	"golang.org/x/crypto/bcrypt"
 
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
-	"atende/persistence/ratelimit"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
-	"atende/transport/http/token"
 )
 
 // Fixtures of the reference-data route tests. They reuse the env of helpers_test.go
@@ -33,55 +26,12 @@ type refEnv struct {
 // newRefEnv builds the env of newEnv with RefDeps wired.
 func newRefEnv(t *testing.T, d *db.DB) *refEnv {
 	t.Helper()
-	e := &env{
-		t:       t,
-		d:       d,
-		clock:   &testClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
-		pub:     &recPublisher{},
-		logs:    &syncBuffer{},
-		metrics: prometheus.NewRegistry(),
-		ids:     map[string]engine.ID{},
-	}
-	e.users = store.NewUsers(d, e.clock)
-	e.settings = store.NewSettings(d, e.clock)
-	e.rts = store.NewRefreshTokens(d, e.clock)
-	var err error
-	e.tokens, err = token.New(token.Config{Secret: testSecret, CacheTTL: time.Second}, e.users, e.clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, _ := ratelimit.New(3, 15*time.Minute, 0, e.clock)
-	addr, _ := ratelimit.New(6, 15*time.Minute, 0, e.clock)
-	re := &refEnv{
-		env:          e,
-		contacts:     store.NewContacts(d, e.clock),
-		queues:       store.NewQueues(d, e.clock),
-		tags:         store.NewTags(d, e.clock),
-		quickAnswers: store.NewQuickAnswers(d, e.clock),
-	}
-	e.srv, err = httpapi.New(httpapi.Config{BcryptCost: bcrypt.MinCost, MaxBodyBytes: 64 << 10}, httpapi.Deps{
-		Users:          e.users,
-		Settings:       e.settings,
-		RefreshTokens:  e.rts,
-		Tokens:         e.tokens,
-		AccountLimiter: acct,
-		AddressLimiter: addr,
-		RefDeps: httpapi.RefDeps{
-			Contacts:     re.contacts,
-			Queues:       re.queues,
-			Tags:         re.tags,
-			QuickAnswers: re.quickAnswers,
-		},
-		Publisher: e.pub,
-		Logger:    zerolog.New(e.logs),
-		Clock:     e.clock,
-		Metrics:   e.metrics,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.h = e.srv.Handler()
-	e.seed()
+	re := &refEnv{}
+	re.env = newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
+		re.contacts, re.queues = store.NewContacts(d, e.clock), store.NewQueues(d, e.clock)
+		re.tags, re.quickAnswers = store.NewTags(d, e.clock), store.NewQuickAnswers(d, e.clock)
+		deps.RefDeps = httpapi.RefDeps{Contacts: re.contacts, Queues: re.queues, Tags: re.tags, QuickAnswers: re.quickAnswers}
+	}))
 	return re
 }
 

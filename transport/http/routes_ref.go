@@ -64,6 +64,9 @@ func (s *Server) refRoutes() {
 	s.refRoute("POST /announcements", announcements, s.createAnnouncement)
 	s.refRoute("PUT /announcements/{id}", announcements, s.updateAnnouncement)
 	s.refRoute("DELETE /announcements/{id}", announcements, s.deleteAnnouncement)
+
+	// Who is online (presence.go).
+	s.refRoute("GET /presence", s.deps.Presence != nil, s.presence)
 }
 
 // refRoute registers h at pattern behind authentication, or a 503 ERR_UNAVAILABLE

@@ -11,18 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
-	"golang.org/x/crypto/bcrypt"
-
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/journal"
-	"atende/persistence/ratelimit"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
-	"atende/transport/http/token"
 	"atende/transport/media"
 )
 
@@ -409,26 +403,8 @@ const (
 
 func newTicketEnv(t *testing.T, d *db.DB) *ticketEnv {
 	t.Helper()
-	e := &env{
-		t:       t,
-		d:       d,
-		clock:   &testClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
-		pub:     &recPublisher{},
-		logs:    &syncBuffer{},
-		metrics: prometheus.NewRegistry(),
-		ids:     map[string]engine.ID{},
-	}
-	e.users = store.NewUsers(d, e.clock)
-	e.settings = store.NewSettings(d, e.clock)
-	e.rts = store.NewRefreshTokens(d, e.clock)
+	te := &ticketEnv{msgIDs: &seqIDs{}, mediaDir: t.TempDir()}
 	var err error
-	e.tokens, err = token.New(token.Config{Secret: testSecret, CacheTTL: time.Second}, e.users, e.clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, _ := ratelimit.New(3, 15*time.Minute, 0, e.clock)
-	addr, _ := ratelimit.New(6, 15*time.Minute, 0, e.clock)
-	te := &ticketEnv{env: e, msgIDs: &seqIDs{}, mediaDir: t.TempDir(), tags: store.NewTags(d, e.clock)}
 	te.journal, err = journal.New(d, journal.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -442,38 +418,14 @@ func newTicketEnv(t *testing.T, d *db.DB) *ticketEnv {
 	te.media = removingStore{Store: ms, dir: te.mediaDir}
 	names := map[engine.ID]string{}
 	te.w = newWorld(names)
-	e.srv, err = httpapi.New(httpapi.Config{BcryptCost: bcrypt.MinCost, MaxBodyBytes: 64 << 10}, httpapi.Deps{
-		Users:          e.users,
-		Settings:       e.settings,
-		RefreshTokens:  e.rts,
-		Tokens:         e.tokens,
-		AccountLimiter: acct,
-		AddressLimiter: addr,
-		RefDeps: httpapi.RefDeps{
-			Contacts:     store.NewContacts(d, e.clock),
-			Queues:       store.NewQueues(d, e.clock),
-			Tags:         te.tags,
-			QuickAnswers: store.NewQuickAnswers(d, e.clock),
-		},
-		TicketDeps: httpapi.TicketDeps{
-			Tickets:        te.w,
-			TicketQueries:  te.w,
-			Journal:        te.journal,
-			IDs:            te.msgIDs,
-			Media:          te.media,
-			Waiter:         te.w,
-			MaxUploadBytes: testMaxUpload,
-		},
-		Publisher: e.pub,
-		Logger:    zerolog.New(e.logs),
-		Clock:     e.clock,
-		Metrics:   e.metrics,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.h = e.srv.Handler()
-	e.seed()
+	te.env = newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
+		te.tags = store.NewTags(d, e.clock)
+		deps.RefDeps = httpapi.RefDeps{Contacts: store.NewContacts(d, e.clock), Queues: store.NewQueues(d, e.clock),
+			Tags: te.tags, QuickAnswers: store.NewQuickAnswers(d, e.clock)}
+		deps.TicketDeps = httpapi.TicketDeps{Tickets: te.w, TicketQueries: te.w, Journal: te.journal, IDs: te.msgIDs,
+			Media: te.media, Waiter: te.w, MaxUploadBytes: testMaxUpload}
+	}))
+	e := te.env
 	for local, id := range e.ids {
 		u, err := e.users.Get(context.Background(), e.company(local), id)
 		if err != nil {

@@ -13,20 +13,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/rs/zerolog"
-	"golang.org/x/crypto/bcrypt"
 
 	"atende/engine"
 	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
-	"atende/persistence/ratelimit"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
-	"atende/transport/http/token"
 	"atende/transport/media"
 )
 
@@ -71,45 +64,19 @@ const testMaxConnUpload = 32 << 10
 
 func newConnEnv(t *testing.T, d *db.DB) *connEnv {
 	t.Helper()
-	e := &env{
-		t:       t,
-		d:       d,
-		clock:   &testClock{now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)},
-		pub:     &recPublisher{},
-		logs:    &syncBuffer{},
-		metrics: prometheus.NewRegistry(),
-		ids:     map[string]engine.ID{},
-	}
-	e.users = store.NewUsers(d, e.clock)
-	e.settings = store.NewSettings(d, e.clock)
-	e.rts = store.NewRefreshTokens(d, e.clock)
-	var err error
-	e.tokens, err = token.New(token.Config{Secret: testSecret, CacheTTL: time.Second}, e.users, e.clock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	acct, _ := ratelimit.New(3, 15*time.Minute, 0, e.clock)
-	addr, _ := ratelimit.New(6, 15*time.Minute, 0, e.clock)
-	ce := &connEnv{refEnv: &refEnv{env: e, queues: store.NewQueues(d, e.clock)}, conns: connection.New(d, e.clock),
-		actors: &fakeActors{}, mediaDir: t.TempDir()}
+	ce := &connEnv{actors: &fakeActors{}, mediaDir: t.TempDir()}
 	ms, err := media.New(media.Config{Dir: ce.mediaDir, Secret: testSecret, MaxImage: testMaxImage, BaseURL: "/media"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ms.Close() })
-	e.srv, err = httpapi.New(httpapi.Config{BcryptCost: bcrypt.MinCost, MaxBodyBytes: 64 << 10}, httpapi.Deps{
-		Users: e.users, Settings: e.settings, RefreshTokens: e.rts, Tokens: e.tokens,
-		AccountLimiter: acct, AddressLimiter: addr,
-		RefDeps:        httpapi.RefDeps{Queues: ce.queues},
-		TicketDeps:     httpapi.TicketDeps{Media: removingStore{Store: ms, dir: ce.mediaDir}},
-		ConnectionDeps: httpapi.ConnectionDeps{Connections: ce.conns, Actors: ce.actors, MaxConnectionUploadBytes: testMaxConnUpload},
-		Publisher:      e.pub, Logger: zerolog.New(e.logs), Clock: e.clock, Metrics: e.metrics,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.h = e.srv.Handler()
-	e.seed()
+	ce.refEnv = &refEnv{}
+	ce.env = newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
+		ce.queues, ce.conns = store.NewQueues(d, e.clock), connection.New(d, e.clock)
+		deps.RefDeps = httpapi.RefDeps{Queues: ce.queues}
+		deps.TicketDeps = httpapi.TicketDeps{Media: removingStore{Store: ms, dir: ce.mediaDir}}
+		deps.ConnectionDeps = httpapi.ConnectionDeps{Connections: ce.conns, Actors: ce.actors, MaxConnectionUploadBytes: testMaxConnUpload}
+	}))
 	return ce
 }
 
