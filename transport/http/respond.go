@@ -69,6 +69,14 @@ func firstFieldMessage(fields map[string]string) string {
 	return fields[keys[0]]
 }
 
+// WriteJSON is writeJSON for handlers outside this package (the channel adapters'
+// routes): the same headers, and a value that cannot be encoded is a 500, never a
+// truncated 200.
+func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
+
+// DecodeJSON is decodeJSON for handlers outside this package, with their own limit.
+func DecodeJSON(r *http.Request, v any, limit int64) error { return decodeJSONLimit(r, v, limit) }
+
 // writeJSON answers v as JSON with status. A nil v with 204 writes no body.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	if status == http.StatusNoContent {

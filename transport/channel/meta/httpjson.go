@@ -1,49 +1,22 @@
 package meta
 
 import (
-	"encoding/json"
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"unicode"
 
 	"atende/engine"
+	httpapi "atende/transport/http"
 )
 
 // MaxRequest caps the JSON body of the adapters' authenticated routes.
 const MaxRequest = 64 << 10
 
-// DecodeJSON reads one JSON value of at most MaxRequest bytes into v:
-// ERR_BODY_TOO_LARGE, or ERR_INVALID_JSON for an empty, malformed or mistyped body.
-func DecodeJSON(r *http.Request, v any) error {
-	if r.Body == nil {
-		return engine.E(engine.ErrInvalidJSON)
-	}
-	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, MaxRequest))
-	if err := dec.Decode(v); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return engine.Wrap(engine.ErrBodyTooLarge, err)
-		}
-		return engine.Wrap(engine.ErrInvalidJSON, err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return engine.E(engine.ErrInvalidJSON)
-	}
-	return nil
-}
-
-// WriteJSON answers v with status.
-func WriteJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-}
+// DecodeJSON reads one JSON value of at most MaxRequest bytes into v with the REST
+// API's rules (httpapi.DecodeJSON): ERR_BODY_TOO_LARGE, or ERR_INVALID_JSON for an
+// empty, malformed or mistyped body, or anything after the value.
+func DecodeJSON(r *http.Request, v any) error { return httpapi.DecodeJSON(r, v, MaxRequest) }
 
 // Required answers ERR_VALIDATION naming the empty fields ('Required', spec section
 // 5), nil when every field has a value.

@@ -19,6 +19,7 @@ import (
 	"atende/engine/goroutine"
 	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
+	httpapi "atende/transport/http"
 )
 
 // Inbound modes (Config.Mode).
@@ -199,7 +200,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, p engine.Princi
 	if err != nil {
 		return err
 	}
-	meta.WriteJSON(w, http.StatusOK, conn)
+	httpapi.WriteJSON(w, http.StatusOK, conn)
 	return nil
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/channel/meta"
+	httpapi "atende/transport/http"
 )
 
 // registerRequest is POST /wacloudapi (spec section 7).
@@ -55,7 +56,7 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request, p engine.Prin
 	if err != nil {
 		return err
 	}
-	meta.WriteJSON(w, http.StatusOK, conn)
+	httpapi.WriteJSON(w, http.StatusOK, conn)
 	return nil
 }
 
@@ -191,7 +192,7 @@ func (s *Service) templates(w http.ResponseWriter, r *http.Request, p engine.Pri
 			out = append(out, Template{ID: t.ID, TemplateName: t.Name, Language: t.Language, Category: t.Category, ConnectionID: c.ConnectionID})
 		}
 	}
-	meta.WriteJSON(w, http.StatusOK, map[string]any{"templates": out})
+	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"templates": out})
 	return nil
 }
 
@@ -363,7 +364,7 @@ func (s *Service) sendTemplate(w http.ResponseWriter, r *http.Request, p engine.
 		return graphFailure("waba send template", err)
 	}
 	s.recordTemplate(ctx, cred, number, id, engine.SanitizeText(renderTemplate(t.Name, body, params)))
-	meta.WriteJSON(w, http.StatusOK, map[string]string{"providerId": id})
+	httpapi.WriteJSON(w, http.StatusOK, map[string]string{"providerId": id})
 	return nil
 }
 
