@@ -106,8 +106,11 @@ func (a *connActor) launch(ctx actor.Context, req DeliverRequest, attempt int, t
 		pid, err := ch.Send(sctx, out)
 		if attempts != nil && err != nil && errors.Is(err, engine.ErrChannelTemporary) {
 			// The provider did not take it: a re-send after a restart is safe. If
-			// this fails the row stays and a restart fails the message instead.
-			if ferr := attempts.ForgetAttempt(sctx, connID, out.MessageID); ferr != nil {
+			// this fails the row stays and a restart fails the message instead. A
+			// context of its own: Send may have used sctx up.
+			fctx, fcancel := context.WithTimeout(context.Background(), timeout)
+			defer fcancel()
+			if ferr := attempts.ForgetAttempt(fctx, connID, out.MessageID); ferr != nil {
 				log.Warn().Err(ferr).Int64("message_id", out.MessageID).Msg("forget send attempt")
 			}
 		}

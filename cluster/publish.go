@@ -231,7 +231,8 @@ func (p *Provider) onEvictNotice(n evictNotice) {
 		p.log.Warn().Str("from", n.From).Strs("their_view", n.View).Strs("our_view", own).
 			Msg("a member asks this node to restart, but this node's side is the larger: staying, and telling it")
 		if !answered && ml != nil && n.Node != "" {
-			p.sendNotice(ml, n.From, n.Node, n.Addr, own)
+			// A TCP send: off memberlist's packet loop, which must not block.
+			p.routines.Go(func() { p.sendNotice(ml, n.From, n.Node, n.Addr, own) })
 		}
 		return
 	}
