@@ -150,6 +150,18 @@ func TestAnnouncementRoutes(t *testing.T) {
 				t.Fatalf("put %s", r.Body)
 			}
 			e.wantEvent(t, co1, "announcement", "update")
+			// Hostile updates change nothing.
+			admin := e.tok("admin")
+			e.put(admin, "/announcements/abc", map[string]any{"title": "x", "text": "y"}).wantErr(t, http.StatusNotFound, engine.ErrNotFound)
+			e.put(admin, "/announcements/-1", map[string]any{"title": "x", "text": "y"}).wantErr(t, http.StatusNotFound, engine.ErrNotFound)
+			e.put(admin, path, `{"title": "x", "text": `).wantErr(t, http.StatusBadRequest, engine.ErrInvalidJSON)
+			e.put(admin, path, `{"title": 5, "text": "y"}`).wantErr(t, http.StatusBadRequest, engine.ErrInvalidJSON)
+			e.put(admin, path, `{"title": "x", "text": "y"} {}`).wantErr(t, http.StatusBadRequest, engine.ErrInvalidJSON)
+			e.put(admin, path, map[string]any{"title": "nul\x00", "text": "y"}).wantErr(t, http.StatusBadRequest, engine.ErrValidation)
+			if got := e.get(ana, path).obj(t); got["title"] != "Recesso 😀" {
+				t.Fatalf("after hostile updates %v", got)
+			}
+			e.wantNoEvent(t)
 		})
 
 		t.Run("other tenant cannot reach it", func(t *testing.T) {

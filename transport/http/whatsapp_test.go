@@ -324,6 +324,12 @@ func TestConnectionValidation(t *testing.T) {
 			{"greeting too long", []formPart{field("name", "Zap"), field("greetingMessage", strings.Repeat("g", 4097))}, 400, engine.ErrValidation, "greetingMessage", engine.MsgTooLong},
 			{"greeting required with queues", []formPart{field("name", "Zap"), field("queueIds", "[11,12]")}, 400, engine.ErrWappGreetingRequired, "greetingMessage", engine.MsgRequired},
 			{"foreign queue", []formPart{field("name", "Zap"), field("queueIds", "[21]")}, 404, engine.ErrNoQueueFound, "", ""},
+			// Text parts over the field cap: too long for a text field, invalid for any other.
+			{"name part over the cap", []formPart{field("name", strings.Repeat("n", 17<<10))}, 400, engine.ErrValidation, "name", engine.MsgTooLong},
+			{"farewell part over the cap", []formPart{field("name", "Zap"), field("farewellMessage", strings.Repeat("f", 17<<10))}, 400, engine.ErrValidation, "farewellMessage", engine.MsgTooLong},
+			{"dailyMax part over the cap", []formPart{field("name", "Zap"), field("dailyMax", strings.Repeat("9", 17<<10))}, 400, engine.ErrValidation, "dailyMax", engine.MsgInvalidValue},
+			{"queueIds parts adding up", []formPart{field("name", "Zap"), field("queueIds", distinctIDs(300)), field("queueIds", distinctIDsFrom(301, 300))}, 400, engine.ErrValidation, "queueIds", engine.MsgTooLong},
+			{"three media roles", []formPart{field("name", "Zap"), field("mediaRoles", "greeting,farewell,greeting")}, 400, engine.ErrValidation, "mediaRoles", engine.MsgInvalidValue},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				b := e.form("POST", superv, "/whatsapp", tc.parts...).wantErr(t, tc.status, tc.code)
@@ -406,6 +412,7 @@ func TestConnectionImages(t *testing.T) {
 			{"body over the form limit", []formPart{png("medias"), {name: "x", data: huge}, {name: "x", data: huge}, {name: "x", data: huge}}, 413, engine.ErrBodyTooLarge},
 			{"three images", []formPart{png("medias"), png("medias"), png("medias")}, 400, engine.ErrValidation},
 			{"two greetings", []formPart{png("greetingMedia"), png("greetingMedia")}, 400, engine.ErrValidation},
+			{"two farewells", []formPart{png("farewellMedia"), png("farewellMedia")}, 400, engine.ErrValidation},
 			{"roles mismatch", []formPart{field("mediaRoles", "greeting,farewell"), png("medias")}, 400, engine.ErrValidation},
 			{"bad role", []formPart{field("mediaRoles", "avatar"), png("medias")}, 400, engine.ErrValidation},
 			{"roles collide", []formPart{field("mediaRoles", `["farewell","farewell"]`), png("medias"), png("medias")}, 400, engine.ErrValidation},
@@ -424,6 +431,15 @@ func TestConnectionImages(t *testing.T) {
 		if got := connOf(t, e.get(superv, path), http.StatusOK); got.Name != "Zap" || got.GreetingMedia != "" || stripQuery(got.FarewellMedia) != stripQuery(upd.FarewellMedia) {
 			t.Fatalf("after refusals %+v", got)
 		}
+		// Removing the farewell image removes its file.
+		if got := connOf(t, e.form("PUT", superv, path, field("removeFarewellMedia", "true")), http.StatusOK); got.FarewellMedia != "" {
+			t.Fatalf("after removing the farewell %+v", got)
+		}
+		if got := e.files(t, co1); len(got) != 0 {
+			t.Fatalf("stored after removing the farewell %v", got)
+		}
+		e.actors.take()
+		e.pub.take()
 		// Deleting the connection removes its images.
 		e.del(superv, path).wantStatus(t, http.StatusNoContent)
 		if got := e.files(t, co1); len(got) != 0 {
@@ -493,10 +509,13 @@ func TestConnectionRoutesUnwired(t *testing.T) {
 }
 
 // distinctIDs is a JSON list of the ids 1 to n.
-func distinctIDs(n int) string {
+func distinctIDs(n int) string { return distinctIDsFrom(1, n) }
+
+// distinctIDsFrom is a JSON list of the n ids from first on.
+func distinctIDsFrom(first, n int) string {
 	parts := make([]string, n)
 	for i := range parts {
-		parts[i] = strconv.Itoa(i + 1)
+		parts[i] = strconv.Itoa(first + i)
 	}
 	return "[" + strings.Join(parts, ",") + "]"
 }
