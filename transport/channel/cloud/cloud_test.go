@@ -3,6 +3,7 @@ package cloud
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -128,5 +129,19 @@ func TestOutcomeUnknown(t *testing.T) {
 	}
 	if !GatewayUnknown(502, false) || GatewayUnknown(502, true) || GatewayUnknown(500, false) {
 		t.Fatal("GatewayUnknown")
+	}
+}
+
+func TestInteractive(t *testing.T) {
+	temp := fmt.Errorf("graph: %w: timeout", engine.ErrChannelTemporary)
+	if err := Interactive(temp); engine.CodeOf(err) != engine.ErrUnavailable || !errors.Is(err, engine.ErrChannelTemporary) {
+		t.Fatalf("temporary: %v", err)
+	}
+	refused := engine.Wrap(engine.ErrChannelRefused, errors.New("(#131047)"))
+	if err := Interactive(refused); err != refused {
+		t.Fatalf("refused: %v", err)
+	}
+	if Interactive(nil) != nil {
+		t.Fatal("nil is not an error")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"sync/atomic"
+
+	"atende/engine"
 )
 
 // OutcomeUnknownError is a send that may have been accepted: its request was written
@@ -49,4 +51,14 @@ func (w *Written) OK() bool { return w.done.Load() }
 // provider behind the gateway may have processed the request).
 func GatewayUnknown(status int, providerBody bool) bool {
 	return !providerBody && (status == http.StatusBadGateway || status == http.StatusGatewayTimeout)
+}
+
+// Interactive is what a provider error, already classified by its adapter, answers a
+// person waiting on a request (registering a number, sending a template): a
+// temporary failure is ERR_UNAVAILABLE (try again), anything else its own code.
+func Interactive(classified error) error {
+	if errors.Is(classified, engine.ErrChannelTemporary) {
+		return engine.Wrap(engine.ErrUnavailable, classified)
+	}
+	return classified
 }

@@ -245,13 +245,7 @@ func (s *Service) hubRegister(w http.ResponseWriter, r *http.Request, p engine.P
 
 // interactive maps a Graph failure of an interactive route: provider down or
 // throttling → ERR_UNAVAILABLE, else Classify's code.
-func interactive(what string, err error) error {
-	err = Classify(what, err)
-	if errors.Is(err, engine.ErrChannelTemporary) {
-		return engine.Wrap(engine.ErrUnavailable, err)
-	}
-	return err
-}
+func interactive(what string, err error) error { return cloud.Interactive(Classify(what, err)) }
 
 // webhook verifies, parses and delivers one notification; 200 only once every
 // message and receipt is durable, 500 otherwise (Meta delivers again).

@@ -180,11 +180,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, p engine.Princi
 	}
 	me, err := s.client(in.Token).getMe(r.Context())
 	if err != nil {
-		err = classify("telegram getMe", err)
-		if errors.Is(err, engine.ErrChannelTemporary) {
-			return engine.Wrap(engine.ErrUnavailable, err)
-		}
-		return err
+		return cloud.Interactive(classify("telegram getMe", err))
 	}
 	var secret [24]byte
 	_, _ = rand.Read(secret[:])

@@ -2,7 +2,6 @@ package waba
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"atende/engine"
+	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
 	httpapi "atende/transport/http"
 )
@@ -128,20 +128,7 @@ func (s *Service) upsert(ctx context.Context, companyID engine.ID, cred engine.C
 // graphFailure maps a Graph failure of an interactive route to the client's code:
 // credentials refused → ERR_CHANNEL_CREDENTIALS, provider down → ERR_UNAVAILABLE,
 // anything else → ERR_CHANNEL_REFUSED.
-func graphFailure(what string, err error) error {
-	err = meta.Classify(what, err)
-	if errors.Is(err, engine.ErrChannelTemporary) {
-		return engine.Wrap(engine.ErrUnavailable, err)
-	}
-	if engine.CodeOf(err) == engine.ErrWappInvalidContact {
-		return err
-	}
-	var e *engine.Error
-	if errors.As(err, &e) {
-		return err
-	}
-	return engine.Wrap(engine.ErrChannelRefused, err)
-}
+func graphFailure(what string, err error) error { return cloud.Interactive(meta.Classify(what, err)) }
 
 // Template is an approved message template (HSM), as GET /wabatemplates lists it.
 type Template struct {
