@@ -1,6 +1,7 @@
 package whatsapp
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 	"go.mau.fi/whatsmeow/proto/waE2E"
 	"go.mau.fi/whatsmeow/types"
 	"go.mau.fi/whatsmeow/types/events"
+	waLog "go.mau.fi/whatsmeow/util/log"
 	"google.golang.org/protobuf/proto"
 
 	"atende/engine"
@@ -180,4 +182,28 @@ func BenchmarkHandlerText(b *testing.B) {
 			b.Fatal("refused")
 		}
 	}
+}
+
+// Every attempt to send one message uses one WhatsApp id, on both databases: the
+// first recorded wins, later generators are not used.
+func TestSentIDIsStable(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		devs, err := OpenDevices(ctx, d.SQL, string(d.Dialect), waLog.Noop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := devs.SentID(ctx, 1, 42, func() string { return "3EB0AAA" })
+		if err != nil || first != "3EB0AAA" {
+			t.Fatalf("first: %q %v", first, err)
+		}
+		again, err := devs.SentID(ctx, 1, 42, func() string { return "3EB0BBB" })
+		if err != nil || again != "3EB0AAA" {
+			t.Fatalf("second attempt: %q %v, want the first id", again, err)
+		}
+		other, err := devs.SentID(ctx, 2, 42, func() string { return "3EB0CCC" })
+		if err != nil || other != "3EB0CCC" {
+			t.Fatalf("another connection's message 42: %q %v", other, err)
+		}
+	})
 }

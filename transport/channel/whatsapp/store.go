@@ -43,16 +43,11 @@ func (s *Devices) Container() *sqlstore.Container { return s.container }
 // Load returns the device of a connection: the paired one, or a fresh unpaired device
 // (ID nil) when the connection has none or its device vanished.
 func (s *Devices) Load(ctx context.Context, connID engine.ID) (*store.Device, error) {
-	var raw string
-	err := s.db.QueryRowContext(ctx, `SELECT jid FROM whatsapp_devices WHERE connection_id = $1`, int64(connID)).Scan(&raw)
-	if errors.Is(err, sql.ErrNoRows) {
-		return s.container.NewDevice(), nil
-	}
+	jid, err := s.Bound(ctx, connID)
 	if err != nil {
-		return nil, fmt.Errorf("whatsapp: load device of connection %d: %w", connID, err)
+		return nil, err
 	}
-	jid, err := types.ParseJID(raw)
-	if err != nil {
+	if jid.IsEmpty() {
 		return s.container.NewDevice(), nil
 	}
 	dev, err := s.container.GetDevice(ctx, jid)
@@ -119,15 +114,13 @@ func (s *Devices) SentID(ctx context.Context, connID, msgID engine.ID, generate 
 	if msgID <= 0 {
 		return generate(), nil
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO whatsapp_sent (connection_id, message_id, wa_id, created_at) VALUES ($1, $2, $3, $4)
-		ON CONFLICT (connection_id, message_id) DO NOTHING`, int64(connID), int64(msgID), generate(), time.Now().UnixMicro())
+	// One statement: the row's id, the new one or the one an earlier attempt recorded.
+	var id string
+	err := s.db.QueryRowContext(ctx, `INSERT INTO whatsapp_sent (connection_id, message_id, wa_id, created_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (connection_id, message_id) DO UPDATE SET wa_id = whatsapp_sent.wa_id RETURNING wa_id`,
+		int64(connID), int64(msgID), generate(), time.Now().UnixMicro()).Scan(&id)
 	if err != nil {
 		return "", fmt.Errorf("whatsapp: record id of message %d: %w", msgID, err)
-	}
-	var id string
-	if err := s.db.QueryRowContext(ctx, `SELECT wa_id FROM whatsapp_sent WHERE connection_id = $1 AND message_id = $2`,
-		int64(connID), int64(msgID)).Scan(&id); err != nil {
-		return "", fmt.Errorf("whatsapp: read id of message %d: %w", msgID, err)
 	}
 	return id, nil
 }
