@@ -14,6 +14,7 @@ import (
 	"atende/transport/channel/meta"
 	"atende/transport/channel/telegram"
 	"atende/transport/channel/waba"
+	"atende/transport/realtime"
 )
 
 // cloudChannels are the adapters of the provider-hosted channels: WABA (WhatsApp
@@ -77,19 +78,20 @@ func (l *live) startChannels(a *app, log zerolog.Logger) error {
 	hooks := func(provider string) dedupedActors {
 		return dedupedActors{liveActors: acts, d: a.webhookDedupe(provider, log)}
 	}
+	bus := realtime.Bus{Journal: l.journal, Logger: log} // the "whatsapp" event of a connection a registration made
 	var err error
 	if c.waba, err = waba.New(waba.Config{GraphURL: cfg.GraphURL, AppID: cfg.MetaAppID, AppSecret: cfg.MetaAppSecret,
 		VerifyToken: cfg.MetaVerifyToken, ConfigID: cfg.MetaConfigID},
-		waba.Deps{Connections: l.conns, Credentials: c.creds, Media: l.media, Actors: hooks("waba"), Tickets: ticketTargets{l}, Logger: log}); err != nil {
+		waba.Deps{Connections: l.conns, Credentials: c.creds, Media: l.media, Actors: hooks("waba"), Tickets: ticketTargets{l}, Publisher: bus, Logger: log}); err != nil {
 		return err
 	}
 	if c.meta, err = meta.New(meta.Config{GraphURL: cfg.GraphURL, AppID: cfg.MetaAppID, AppSecret: cfg.MetaAppSecret, VerifyToken: cfg.MetaVerifyToken},
-		meta.Deps{Connections: l.conns, Credentials: c.creds, Media: l.media, Actors: hooks("meta"), Logger: log}); err != nil {
+		meta.Deps{Connections: l.conns, Credentials: c.creds, Media: l.media, Actors: hooks("meta"), Publisher: bus, Logger: log}); err != nil {
 		return err
 	}
 	if c.telegram, err = telegram.New(telegram.Config{APIURL: cfg.TelegramAPIURL, Mode: cfg.TelegramMode,
 		PublicURL: strings.TrimRight(cfg.PublicURL, "/")},
-		telegram.Deps{Connections: l.conns, Credentials: c.creds, Media: l.media, Actors: hooks("telegram"), Logger: log}); err != nil {
+		telegram.Deps{Connections: l.conns, Credentials: c.creds, Media: l.media, Actors: hooks("telegram"), Publisher: bus, Logger: log}); err != nil {
 		return err
 	}
 	// Registered before the node starts, so it runs after the node stopped: no bot is

@@ -64,6 +64,15 @@ func (d ConnectionDeps) maxUpload() int64 {
 }
 
 // whatsappEvent is the payload of the realtime "whatsapp" event.
+// ConnectionCreated is the payload of the "whatsapp" event of a connection made
+// outside these routes (a provider's registration: WABA, Facebook, Telegram).
+func ConnectionCreated(c engine.Connection) any {
+	if c.Queues == nil {
+		c.Queues = []engine.Queue{}
+	}
+	return whatsappEvent{Action: "create", Whatsapp: &c}
+}
+
 type whatsappEvent struct {
 	Action     string             `json:"action"` // create | update | delete
 	Whatsapp   *engine.Connection `json:"whatsapp,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -54,16 +55,46 @@ func NewStores(t testing.TB, companies ...string) Stores {
 type Rig struct {
 	T *testing.T
 	Stores
-	Actors *Actors
-	Router *Router
-	Srv    *httptest.Server
-	Logs   *SyncBuffer
+	Actors    *Actors
+	Router    *Router
+	Srv       *httptest.Server
+	Logs      *SyncBuffer
+	Published *Published
+}
+
+// Published records realtime events (an httpapi.Publisher).
+type Published struct {
+	mu     sync.Mutex
+	Events []PublishedEvent
+}
+
+// PublishedEvent is one recorded event.
+type PublishedEvent struct {
+	CompanyID engine.ID
+	Event     string
+	Payload   any
+}
+
+// Publish implements httpapi.Publisher.
+func (p *Published) Publish(companyID engine.ID, event string, payload any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.Events = append(p.Events, PublishedEvent{companyID, event, payload})
+}
+
+// Take returns the events recorded so far and forgets them.
+func (p *Published) Take() []PublishedEvent {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.Events
+	p.Events = nil
+	return out
 }
 
 // NewRig opens the stores with companies (NewStores) and starts the server (Serve).
 func NewRig(t *testing.T, companies ...string) Rig {
 	t.Helper()
-	r := Rig{T: t, Stores: NewStores(t, companies...), Actors: &Actors{}, Logs: &SyncBuffer{}}
+	r := Rig{T: t, Stores: NewStores(t, companies...), Actors: &Actors{}, Logs: &SyncBuffer{}, Published: &Published{}}
 	r.Router, r.Srv = Serve(t)
 	return r
 }
@@ -77,7 +108,8 @@ func (r *Rig) Call(method, path string, body any) (int, map[string]any) {
 // Deps are the rig's stores and actors, and a logger writing to Logs: what an
 // adapter's New takes.
 func (r *Rig) Deps() cloud.Deps {
-	return cloud.Deps{Connections: r.Conns, Credentials: r.Creds, Media: r.Media, Actors: r.Actors, Logger: zerolog.New(r.Logs)}
+	return cloud.Deps{Connections: r.Conns, Credentials: r.Creds, Media: r.Media, Actors: r.Actors, Publisher: r.Published,
+		Logger: zerolog.New(r.Logs)}
 }
 
 // Admin is the principal the rigs' authed routes act for: an admin of company 1.

@@ -6,6 +6,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	httpapi "atende/transport/http"
 )
 
 // Starter (re)starts a connection's actor (actors.Connections).
@@ -21,11 +22,14 @@ type Actors interface {
 	Sink(id engine.ID) engine.ChannelSink
 }
 
-// Deps are an adapter's collaborators, all required.
+// Deps are an adapter's collaborators, all required but Publisher.
 type Deps struct {
 	Connections engine.ConnectionStore
 	Credentials engine.CredentialStore
 	Media       engine.MediaStore
 	Actors      Actors
-	Logger      zerolog.Logger
+	// Publisher announces the connections a registration creates (the "whatsapp"
+	// event), so every open connections screen shows them; nil announces nothing.
+	Publisher httpapi.Publisher
+	Logger    zerolog.Logger
 }

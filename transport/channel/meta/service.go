@@ -164,7 +164,7 @@ func (s *Service) connectPages(w http.ResponseWriter, r *http.Request, p engine.
 			}
 		}
 	}
-	d := UpsertDeps{Connections: s.deps.Connections, Credentials: s.deps.Credentials, Starter: s.deps.Actors, Logger: s.log}
+	d := UpsertDeps{Connections: s.deps.Connections, Credentials: s.deps.Credentials, Starter: s.deps.Actors, Publisher: s.deps.Publisher, Logger: s.log}
 	out := []engine.Connection{}
 	for _, pg := range pages {
 		if pg.ID == "" || pg.AccessToken == "" {

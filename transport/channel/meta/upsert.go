@@ -9,6 +9,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/channel/cloud"
+	httpapi "atende/transport/http"
 )
 
 // Starter (re)starts a connection's actor (actors.Connections).
@@ -19,6 +20,7 @@ type UpsertDeps struct {
 	Connections engine.ConnectionStore
 	Credentials engine.CredentialStore
 	Starter     Starter
+	Publisher   httpapi.Publisher // announces a new connection; nil announces nothing
 	Logger      zerolog.Logger
 }
 
@@ -64,6 +66,9 @@ func Upsert(ctx context.Context, d UpsertDeps, companyID engine.ID, cred engine.
 			return engine.Connection{}, &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"externalId": "Already registered"}}
 		}
 		return engine.Connection{}, fmt.Errorf("store credentials: %w", err)
+	}
+	if d.Publisher != nil {
+		d.Publisher.Publish(companyID, "whatsapp", httpapi.ConnectionCreated(conn))
 	}
 	restart(ctx, d, conn.ID)
 	return conn, nil

@@ -191,7 +191,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, p engine.Princi
 	cred := engine.ChannelCredentials{Provider: engine.ProviderTelegram, ExternalID: itoa(me.ID),
 		AccountID: me.Username, Token: in.Token, Secret: hex.EncodeToString(secret[:])}
 	conn, err := meta.Upsert(r.Context(), meta.UpsertDeps{Connections: s.deps.Connections, Credentials: s.deps.Credentials,
-		Starter: s.deps.Actors, Logger: s.log}, p.CompanyID, cred,
+		Starter: s.deps.Actors, Publisher: s.deps.Publisher, Logger: s.log}, p.CompanyID, cred,
 		engine.ConnectionInput{Name: name, Number: "@" + me.Username, Channel: engine.ChannelTelegram})
 	if err != nil {
 		return err

@@ -122,7 +122,7 @@ func (s *Service) storedPIN(ctx context.Context, companyID engine.ID, phoneID st
 // (re)starts its actor.
 func (s *Service) upsert(ctx context.Context, companyID engine.ID, cred engine.ChannelCredentials, in engine.ConnectionInput) (engine.Connection, error) {
 	return meta.Upsert(ctx, meta.UpsertDeps{Connections: s.deps.Connections, Credentials: s.deps.Credentials,
-		Starter: s.deps.Actors, Logger: s.log}, companyID, cred, in)
+		Starter: s.deps.Actors, Publisher: s.deps.Publisher, Logger: s.log}, companyID, cred, in)
 }
 
 // graphFailure maps a Graph failure of an interactive route to the client's code:

@@ -54,7 +54,7 @@ func newRig(t *testing.T) (*rig, *channeltest.SyncBuffer) {
 	var err error
 	r.svc, err = New(Config{GraphURL: g.URL(), GraphVersion: graphfake.Version, AppSecret: appSecret, VerifyToken: verifyToken,
 		MaxBody: 64 << 10, CallTimeout: 5 * time.Second},
-		Deps{Connections: r.Conns, Credentials: r.Creds, Media: r.Media, Actors: r.Actors, Tickets: r, Logger: zerolog.New(r.Logs)})
+		Deps{Connections: r.Conns, Credentials: r.Creds, Media: r.Media, Actors: r.Actors, Tickets: r, Publisher: r.Published, Logger: zerolog.New(r.Logs)})
 	if err != nil {
 		t.Fatal(err)
 	}

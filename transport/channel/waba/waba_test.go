@@ -2,6 +2,7 @@ package waba
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -32,9 +33,28 @@ func TestRegisterStoresCredentialsNotAnswered(t *testing.T) {
 	if len(r.Actors.Started) != 1 || r.Actors.Started[0] != id {
 		t.Fatalf("actor starts %v", r.Actors.Started)
 	}
+	// Every open connections screen hears of the new connection.
+	ev := r.Published.Take()
+	if len(ev) != 1 || ev[0].CompanyID != 1 || ev[0].Event != "whatsapp" {
+		t.Fatalf("published %+v", ev)
+	}
+	var payload struct {
+		Action   string `json:"action"`
+		Whatsapp struct {
+			ID     engine.ID      `json:"id"`
+			Queues []engine.Queue `json:"queues"`
+		} `json:"whatsapp"`
+	}
+	if raw, _ := json.Marshal(ev[0].Payload); json.Unmarshal(raw, &payload) != nil || payload.Action != "create" ||
+		payload.Whatsapp.ID != id || payload.Whatsapp.Queues == nil {
+		t.Fatalf("event payload %+v", ev[0].Payload)
+	}
 	// Registering the same number again renews the token of the same connection.
 	if again := r.register(); again != id || len(r.Actors.Restarts) != 1 {
 		t.Fatalf("re-register gave %d (want %d), restarts %v", again, id, r.Actors.Restarts)
+	}
+	if ev := r.Published.Take(); len(ev) != 0 {
+		t.Fatalf("a renewal announced %+v", ev)
 	}
 	// The answer never carries the token.
 	_, body := r.Call("POST", "/wacloudapi", map[string]string{"currWabaId": wabaID, "currWabaPhoneId": phoneID, "currWabaToken": userToken})
