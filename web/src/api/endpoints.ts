@@ -262,7 +262,8 @@ export const connectionsApi = {
   addFacebook: (body: { facebookUserId: string; facebookUserToken: string; addInstagram?: boolean }): Promise<unknown> =>
     http.post<unknown>('/facebook', { body }),
   addTelegram: (body: { name: string; token: string }): Promise<Connection> => http.post<Connection>('/telegram', { body }),
-  hubRegister: (connection: Connection): Promise<unknown> => http.post<unknown>('/hubregister/', { body: connection }),
+  // POST /hubregister/ {id}: the server reads only the connection's id.
+  hubRegister: (id: ID): Promise<unknown> => http.post<unknown>('/hubregister/', { body: { id } }),
 };
 
 // The chat's tag picker: POST /tags/sync replaces the ticket's whole tag set ([] clears

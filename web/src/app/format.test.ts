@@ -1,6 +1,13 @@
-import { formatDay, formatTime, ticketAge, formatListTime } from './format';
+import { formatCuiaba, formatDay, formatTime, ticketAge, formatListTime } from './format';
 
 describe('format', () => {
+  it('formats history and last-update times as dd/MM/yyyy HH:mm in Cuiabá', () => {
+    expect(formatCuiaba('2026-07-01T04:05:00Z')).toBe('01/07/2026 00:05');
+    expect(formatCuiaba('2026-07-01T12:05:00.123456Z')).toBe('01/07/2026 08:05');
+    expect(formatCuiaba(undefined)).toBe('');
+    expect(formatCuiaba('not a date')).toBe('');
+  });
+
   it('formats HH:mm and dd/MM/yyyy in local time', () => {
     const d = new Date(2026, 10, 2, 7, 5);
     expect(formatTime(d)).toBe('07:05');

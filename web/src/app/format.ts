@@ -25,6 +25,8 @@ export function formatListTime(iso: string, now: number): string {
   return sameDay(iso, new Date(now)) ? formatTime(iso) : formatDay(iso);
 }
 
+// A moment in the product's time zone (spec sections 2 and 9: Cuiabá), dd/MM/yyyy HH:mm
+// (the ticket history, a connection's last update); '' for a missing or unreadable date.
 const cuiaba = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Cuiaba',
   day: '2-digit',
@@ -32,11 +34,13 @@ const cuiaba = new Intl.DateTimeFormat('pt-BR', {
   year: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
+  hourCycle: 'h23',
 });
 
-export function formatHistoryTime(iso: string): string {
+export function formatCuiaba(iso: string | undefined): string {
+  if (!iso) return '';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : cuiaba.format(d);
+  return Number.isNaN(d.getTime()) ? '' : cuiaba.format(d).replace(',', '');
 }
 
 // clientTimestampDiff (ms, client minus server) as stored at login/refresh.

@@ -14,6 +14,8 @@ interface Entry<T> {
   snap: Snapshot<T>;
   promise?: Promise<void>;
   listeners: Set<() => void>;
+  // State kept beside the data and dropped with it (resourceSide).
+  side?: unknown;
 }
 
 const cache = new Map<string, Entry<unknown>>();
@@ -44,6 +46,26 @@ function load<T>(key: string, loader: () => Promise<T>, force = false): void {
   e.promise = p;
 }
 
+// mutateResource replaces a loaded key's data with fn(data), e.g. a row from a realtime
+// event, and re-renders its readers. A key not loaded yet is left alone: its load
+// answers with the server's state.
+export function mutateResource<T>(key: string, fn: (data: T) => T): void {
+  const e = cache.get(key) as Entry<T> | undefined;
+  if (!e || e.snap.data === undefined) return;
+  const data = fn(e.snap.data);
+  if (data === e.snap.data) return;
+  e.snap = { data };
+  e.listeners.forEach((l) => l());
+}
+
+// resourceSide is state kept beside a key's data (made by init on first use), shared
+// by its readers and dropped with the key by invalidateResource and clearResources.
+export function resourceSide<S>(key: string, init: () => S): S {
+  const e = entry<unknown>(key);
+  if (e.side === undefined) e.side = init();
+  return e.side as S;
+}
+
 export function invalidateResource(key: string): void {
   cache.delete(key);
 }
@@ -52,7 +74,9 @@ export function clearResources(): void {
   cache.clear();
 }
 
-export function useResource<T>(key: string | null, loader: () => Promise<T>) {
+// useResource reads key, loading it on first use; with lazy it only reads what is there
+// (loaded by another reader, or by reload()).
+export function useResource<T>(key: string | null, loader: () => Promise<T>, lazy = false) {
   const subscribe = useCallback(
     (l: () => void) => {
       if (!key) return () => {};
@@ -64,10 +88,10 @@ export function useResource<T>(key: string | null, loader: () => Promise<T>) {
   );
   const snapshot = useSyncExternalStore(subscribe, () => (key ? ((cache.get(key)?.snap as Snapshot<T> | undefined) ?? none) : none));
   useEffect(() => {
-    if (key) load(key, loader);
+    if (key && !lazy) load(key, loader);
     // loader is expected to be stable per key
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  }, [key, lazy]);
   const reload = useCallback(() => {
     if (key) load(key, loader, true);
     // eslint-disable-next-line react-hooks/exhaustive-deps

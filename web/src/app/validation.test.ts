@@ -1,5 +1,5 @@
 import { ApiError } from '../api/errors';
-import { announcementRules, contactRules, mapServerFields, queueErrors, quickAnswerRules, serverFieldKey, tagRules, userRules, validate } from './validation';
+import { announcementRules, check, connectionRules, contactRules, length, mapServerFields, queueErrors, quickAnswerRules, serverFieldKey, tagRules, userRules, validate } from './validation';
 
 describe('contact form rules', () => {
   it.each([
@@ -101,6 +101,24 @@ describe('tag and quick answer rules', () => {
     [{ title: 'Aviso', text: '😀'.repeat(4096) }, {}],
   ])('announcement %j → %j', (values, want) => {
     expect(validate(values, announcementRules)).toEqual(want);
+  });
+
+  it('counts runes (code points) in length, as the server does', () => {
+    expect(check('😀😀', length(2, 2))).toBeNull();
+    expect(check('😀', length(2, 50))).toBe('validation.tooShort');
+    expect(check('😀'.repeat(51), length(2, 50))).toBe('validation.tooLong');
+  });
+
+  it.each([
+    [{ name: 'Zap', number: '', dailyMax: '5', greetingMessage: '', farewellMessage: '' }, 2, { greetingMessage: 'validation.required' }],
+    [{ name: 'Zap', number: '', dailyMax: '5', greetingMessage: '', farewellMessage: '' }, 1, {}],
+    [
+      { name: 'Z', number: '1'.repeat(51), dailyMax: 'x', greetingMessage: '', farewellMessage: '😀'.repeat(4097) },
+      0,
+      { name: 'validation.tooShort', number: 'validation.tooLong', dailyMax: 'validation.notNumber', farewellMessage: 'validation.tooLong' },
+    ],
+  ])('connection %j with %i queues → %j', (values, queues, want) => {
+    expect(validate(values, connectionRules(queues))).toEqual(want);
   });
 
   it('maps server field errors onto the allowed fields only', () => {

@@ -18,10 +18,14 @@ export type Rule = (value: string) => ValidationKey | null;
 
 export const required: Rule = (v) => (v.trim() ? null : 'validation.required');
 
+// Characters as the server counts them (runes, i.e. code points), not UTF-16 units.
+const runes = (v: string) => [...v].length;
+
+// length counts the trimmed value's characters as the server does (runes).
 export const length =
   (min: number, max: number): Rule =>
   (v) => {
-    const n = v.trim().length;
+    const n = runes(v.trim());
     if (n === 0) return null;
     if (n < min) return 'validation.tooShort';
     if (n > max) return 'validation.tooLong';
@@ -88,25 +92,11 @@ export const contactRules = {
   email: [email],
 };
 
-// Characters as the server counts them (runes), not UTF-16 units.
-const runes = (v: string) => [...v].length;
-
 // rawLength is length() for fields the server does not trim: passwords.
 export const rawLength =
   (min: number, max: number): Rule =>
   (v) => {
     const n = runes(v);
-    if (n === 0) return null;
-    if (n < min) return 'validation.tooShort';
-    if (n > max) return 'validation.tooLong';
-    return null;
-  };
-
-// runeLength is length() counting as the server does (runes of the trimmed value).
-export const runeLength =
-  (min: number, max: number): Rule =>
-  (v) => {
-    const n = runes(v.trim());
     if (n === 0) return null;
     if (n < min) return 'validation.tooShort';
     if (n > max) return 'validation.tooLong';
@@ -188,9 +178,25 @@ export const quickAnswerRules = {
   message: [required, length(1, longTextMax)],
 };
 
-// Announcements: title required 1–100, text required up to 4096 characters, both
-// counted in runes as the server does.
+// Announcements: title required 1–100, text required up to 4096 characters.
 export const announcementRules = {
-  title: [required, runeLength(1, 100)],
-  text: [required, runeLength(1, longTextMax)],
+  title: [required, length(1, 100)],
+  text: [required, length(1, longTextMax)],
 };
+
+// Digits only (e.g. a connection's daily maximum); empty passes.
+export const digits: Rule = (v) => (/^\d*$/.test(v.trim()) ? null : 'validation.notNumber');
+
+// The WhatsApp connection form (spec section 2; server: ValidateConnection): name
+// required 2–50; number up to 50; daily maximum digits; greeting and farewell up to
+// 4096, the greeting required with more than one queue (it offers the choice).
+export function connectionRules(queueCount: number) {
+  const long = length(0, longTextMax);
+  return {
+    name: [required, length(2, 50)],
+    number: [length(0, 50)],
+    dailyMax: [digits],
+    greetingMessage: queueCount > 1 ? [required, long] : [long],
+    farewellMessage: [long],
+  };
+}

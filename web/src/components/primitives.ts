@@ -113,6 +113,14 @@ export const Select = styled.select`
   ${inputCss}
 `;
 
+// A form's multi-line field; $minHeight in px (64 unless given).
+export const TextArea = styled.textarea<{ $minHeight?: number }>`
+  ${inputCss}
+  resize: vertical;
+  min-height: ${({ $minHeight = 64 }) => $minHeight}px;
+  font-family: inherit;
+`;
+
 export const FieldError = styled.span`
   color: ${({ theme }) => theme.colors.danger};
   font-size: ${({ theme }) => theme.fontSizes.xs}px;

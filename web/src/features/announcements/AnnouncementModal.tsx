@@ -4,12 +4,11 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
-import { Field, Input, Select, Switch } from '../../components/primitives';
+import { Field, Input, Select, Switch, TextArea } from '../../components/primitives';
 import { announcementRules, validate } from '../../app/validation';
 import { useFormSave } from '../../app/useFormSave';
 import { announcementsApi } from '../../api/endpoints';
 import type { Announcement, AnnouncementInput } from '../../api/types';
-import { TextArea } from '../quickAnswers/style';
 import { Row, SwitchLabel } from './style';
 
 type FieldName = 'title' | 'text';
@@ -67,6 +66,7 @@ export function AnnouncementModal({
       <Field>
         {t('announcements.form.text')}
         <TextArea
+          $minHeight={120}
           rows={6}
           value={values.text}
           onChange={(e) => setValues((v) => ({ ...v, text: e.target.value }))}

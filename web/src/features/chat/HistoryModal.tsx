@@ -5,14 +5,14 @@ import { Dialog } from '../../components/Dialog';
 import { Splash } from '../../components/Splash';
 import { Muted } from '../../components/primitives';
 import { ticketsApi } from '../../api/endpoints';
-import { formatHistoryTime } from '../../app/format';
+import { formatCuiaba } from '../../app/format';
 import { toastError } from '../../app/errors';
 import type { HistoryEntry, ID } from '../../api/types';
 import { HistoryTable } from './style';
 
 // The actions the server records (engine/ticket_history.go); anything else is shown as
 // the server sent it.
-export const historyActions = ['create', 'accept', 'resolve', 'return', 'reopen', 'transfer', 'delete'] as const;
+const historyActions = ['create', 'accept', 'resolve', 'return', 'reopen', 'transfer', 'delete'] as const;
 type HistoryAction = (typeof historyActions)[number];
 
 const isHistoryAction = (code: string): code is HistoryAction => (historyActions as readonly string[]).includes(code);
@@ -55,7 +55,7 @@ export function HistoryModal({ ticketId, open, onClose }: { ticketId: ID; open: 
           <tbody>
             {entries.map((h) => (
               <tr key={h.id}>
-                <td>{formatHistoryTime(h.createdAt)}</td>
+                <td>{formatCuiaba(h.createdAt)}</td>
                 <td>{isHistoryAction(h.action) ? t(`chat.history.actions.${h.action}`) : h.action}</td>
                 <td>{[h.oldusername, h.newusername].filter(Boolean).join(' → ')}</td>
                 <td>{[h.oldqueuename, h.newqueuename].filter(Boolean).join(' → ')}</td>

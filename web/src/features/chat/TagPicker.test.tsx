@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { renderWithProviders } from '../../test/render';
 import { mockFetch, route, type Call } from '../../test/fetch';
 import { toastStore } from '../../components/toast/toastStore';
+import { clearResources } from '../../app/resources';
 import { renderPage } from '../users/pageHarness';
 import { TagPicker } from './TagPicker';
 import type { Tag, Ticket } from '../../api/types';
@@ -36,7 +37,10 @@ function chips() {
 }
 
 describe('TagPicker', () => {
-  beforeEach(() => toastStore.clear());
+  beforeEach(() => {
+    toastStore.clear();
+    clearResources();
+  });
 
   it('shows the ticket tags and removes one by replacing the whole set', async () => {
     const { calls } = mockFetch(sync);
@@ -56,6 +60,18 @@ describe('TagPicker', () => {
     await userEvent.click(within(options).getByRole('option', { name: /Urgente/ }));
     await waitFor(() => expect(chips()).toEqual(['Remover etiqueta VIP', 'Remover etiqueta Urgente']));
     expect(calls.at(-1)).toEqual({ method: 'POST', url: '/tags/sync', body: { ticketId: 7, tags: [1, 3] } });
+  });
+
+  it('loads the tags once, not on every open', async () => {
+    const { calls } = mockFetch(list, sync);
+    renderWithProviders(<Harness initial={ticket([vip])} />);
+    const add = screen.getByRole('button', { name: 'Adicionar etiqueta' });
+    await userEvent.click(add);
+    await screen.findByRole('listbox', { name: 'Etiquetas disponíveis' });
+    await userEvent.click(add);
+    await userEvent.click(add);
+    expect(await screen.findByRole('listbox', { name: 'Etiquetas disponíveis' })).toBeInTheDocument();
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /tags/list']);
   });
 
   it('creates a typed tag first, then replaces the set', async () => {
@@ -100,12 +116,18 @@ describe('TagPicker', () => {
   });
 
   it('follows the realtime "tags" events: renamed in place, deleted ones gone', async () => {
-    mockFetch();
+    // The server's tags, as GET /tags/list answers them after each event.
+    let table: Tag[] = [vip, lead, urgent];
+    const { calls } = mockFetch(route('GET', '/tags/list', () => ({ body: table })));
     const server = renderPage(<Harness initial={ticket([vip, lead])} />);
     await waitFor(() => expect(chips()).toEqual(['Remover etiqueta VIP', 'Remover etiqueta Lead']));
+    expect(calls).toEqual([]);
+    table = [{ id: 1, name: 'VIP ouro', color: '#f9a825' }, lead, urgent];
     server.send('tags', { action: 'update', tag: { id: 1, name: 'VIP ouro', color: '#f9a825' } });
     await waitFor(() => expect(chips()).toEqual(['Remover etiqueta VIP ouro', 'Remover etiqueta Lead']));
+    table = [table[0], urgent];
     server.send('tags', { action: 'delete', tagId: 2 });
     await waitFor(() => expect(chips()).toEqual(['Remover etiqueta VIP ouro']));
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual(['GET /tags/list', 'GET /tags/list']);
   });
 });

@@ -2,13 +2,15 @@
 // wide, spec section 9) to toggle the tenant's tags or type a new one. A typed tag is
 // created first (POST /tags answers the existing tag of that name when there is one),
 // then the ticket's whole tag set is replaced (POST /tags/sync). The ticket prop follows
-// the socket's `ticket` updates, which carry the tags; the `tags` events rename, recolour
-// and remove tags in place.
+// the socket's `ticket` updates, which carry the tags; the chips take the tags' names and
+// colours from the shared 'tags' resource, reloaded on the `tags` events (renamed,
+// recoloured, removed).
 import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { useRealtimeEvent } from '../../app/realtime';
+import { mutateResource, useResource } from '../../app/resources';
 import { useTranslation } from 'react-i18next';
 import { tagsApi, ticketTagsApi } from '../../api/endpoints';
-import type { ID, Tag, TagEvent, Ticket } from '../../api/types';
+import type { Tag, TagEvent, Ticket } from '../../api/types';
 import { toastError } from '../../app/errors';
 import { Icon } from '../../components/Icon';
 import { Input, IconButton, Muted } from '../../components/primitives';
@@ -16,7 +18,7 @@ import { MenuItem, Popover } from '../../components/Popover';
 import { fold } from '../tags/fold';
 import { TagBar, TagChip, TagOptionName, TagSearch, TagSwatch } from './style';
 
-export const tagPickerWidth = 400;
+const tagPickerWidth = 400;
 
 const byName = (a: Tag, b: Tag) => a.name.localeCompare(b.name);
 
@@ -24,49 +26,32 @@ export function TagPicker({ ticket, onTicketChanged }: { ticket: Ticket; onTicke
   const { t } = useTranslation();
   // While a change is on its way the chips show what was asked for.
   const [pending, setPending] = useState<Tag[] | null>(null);
-  // Tags changed (or deleted: null) by the realtime `tags` events since mount.
-  const [changed, setChanged] = useState<ReadonlyMap<ID, Tag | null>>(new Map());
+  const [open, setOpen] = useState(false);
+  // The tenant's tags, shared by key with the ticket filters: loaded once the picker
+  // opens (or by another reader) and reloaded on every realtime `tags` event.
+  const tags = useResource('tags', tagsApi.list, !open);
+  const { data, error, reload } = tags;
+  useEffect(() => {
+    if (error !== undefined && open) toastError(error);
+    // a failed load is shown once, when it happens with the picker open
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [error]);
+  useRealtimeEvent<TagEvent>('tags', reload);
+  const all = useMemo(() => (data === undefined ? (error === undefined ? null : []) : [...(data ?? [])].sort(byName)), [data, error]);
+  // The chips: the ticket's tags (or the ones asked for) as the tenant's tags have them
+  // now; once those are known, a tag missing from them was deleted.
+  const byId = useMemo(() => (data ? new Map(data.map((x) => [x.id, x])) : null), [data]);
   const shown = useMemo(
     () =>
       (pending ?? ticket.tags ?? []).flatMap((tag) => {
-        const c = changed.get(tag.id);
-        return c === null ? [] : [c ?? tag];
+        if (!byId) return [tag];
+        const cur = byId.get(tag.id);
+        return cur ? [cur] : [];
       }),
-    [pending, ticket.tags, changed],
+    [pending, ticket.tags, byId],
   );
   const busy = pending !== null;
-  const [open, setOpen] = useState(false);
-  const [all, setAll] = useState<Tag[] | null>(null);
   const [query, setQuery] = useState('');
-
-  useEffect(() => {
-    if (!open) return;
-    let live = true;
-    tagsApi.list().then(
-      (list) => live && setAll([...(list ?? [])].sort(byName)),
-      (e) => {
-        if (!live) return;
-        toastError(e);
-        setAll([]);
-      },
-    );
-    return () => {
-      live = false;
-    };
-  }, [open]);
-
-  useRealtimeEvent<TagEvent>('tags', (e) => {
-    const id = e.tag?.id ?? e.tagId;
-    if (id === undefined) return;
-    const next = e.action === 'delete' ? null : e.tag;
-    if (next === undefined) return;
-    setChanged((m) => new Map(m).set(id, next));
-    setAll((a) => {
-      if (!a) return a;
-      const rest = a.filter((x) => x.id !== id);
-      return next ? [...rest, next].sort(byName) : rest;
-    });
-  });
 
   const selected = useMemo(() => new Set(shown.map((x) => x.id)), [shown]);
   const term = fold(query.trim());
@@ -81,7 +66,7 @@ export function TagPicker({ ticket, onTicketChanged }: { ticket: Ticket; onTicke
       if (newName) {
         const created = await tagsApi.create({ name: newName });
         setQuery('');
-        setAll((a) => (a && !a.some((x) => x.id === created.id) ? [...a, created].sort(byName) : a));
+        mutateResource<Tag[]>('tags', (a) => (a && !a.some((x) => x.id === created.id) ? [...a, created] : a));
         tags = [...next.filter((x) => x.id !== created.id), created];
         setPending(tags);
       }
@@ -144,7 +129,11 @@ export function TagPicker({ ticket, onTicketChanged }: { ticket: Ticket; onTicke
             aria-label={t('chat.tags.add')}
             title={t('chat.tags.add')}
             aria-expanded={open}
-            onClick={() => setOpen((o) => !o)}
+            onClick={() => {
+              // A failed load is tried again on the next open.
+              if (!open && error !== undefined) reload();
+              setOpen((o) => !o);
+            }}
           >
             <Icon name="add" size={18} />
           </IconButton>

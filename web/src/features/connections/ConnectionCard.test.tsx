@@ -4,7 +4,8 @@ import { Providers, renderWithProviders } from '../../test/render';
 import type { Connection } from '../../api/types';
 import { ConnectionCard, sessionActions } from './ConnectionCard';
 import { QrDialog } from './QrDialog';
-import { applySession, formatUpdatedAt, needsAttention, roleOf } from './status';
+import { formatCuiaba } from '../../app/format';
+import { applySession, needsAttention, roleOf } from './status';
 
 const base: Connection = {
   id: 7,
@@ -60,8 +61,8 @@ describe('ConnectionCard', () => {
     const { el } = card({ updatedAt: '2026-11-22T03:30:00Z' });
     // 03:30 UTC is 23:30 of the day before in Cuiabá (UTC-4 all year).
     expect(within(el).getByText('Última atualização: 21/11/2026 23:30')).toBeInTheDocument();
-    expect(formatUpdatedAt('2026-07-01T12:05:00.123456Z')).toBe('01/07/2026 08:05');
-    expect(formatUpdatedAt('not a date')).toBe('');
+    expect(formatCuiaba('2026-07-01T12:05:00.123456Z')).toBe('01/07/2026 08:05');
+    expect(formatCuiaba('not a date')).toBe('');
     expect(within(el).getByText('5565999990000')).toBeInTheDocument();
     expect(within(el).getByRole('img', { name: 'WhatsApp' })).toBeInTheDocument();
   });

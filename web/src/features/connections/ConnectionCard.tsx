@@ -4,20 +4,14 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from '../../components/Icon';
-import { Button, IconButton } from '../../components/primitives';
+import { RowActions } from '../../components/ListPage';
+import { Button } from '../../components/primitives';
 import { Spinner } from '../../components/Splash';
 import type { Connection } from '../../api/types';
-import { formatUpdatedAt, roleOf, statusOf, type ConnStatus } from './status';
-import { Actions, Card, CardHead, ChannelBadge, Meta, RoleLabel, StatusMark } from './style';
-
-const channelShort: Record<string, string> = {
-  whatsapp: 'WA',
-  waba: 'WB',
-  facebook: 'f',
-  instagram: 'IG',
-  telegram: 'TG',
-  socket: '</>',
-};
+import { formatCuiaba } from '../../app/format';
+import { roleOf, statusOf, type ConnStatus } from './status';
+import { ChannelMark } from '../tickets/ChannelMark';
+import { Actions, Card, CardHead, Meta, RoleLabel, StatusMark } from './style';
 
 const statusLook: Record<ConnStatus | 'unknown', { icon: IconName | 'spinner'; tone: 'ok' | 'warn' | 'bad' | 'busy' }> = {
   CONNECTED: { icon: 'check', tone: 'ok' },
@@ -59,9 +53,7 @@ export const ConnectionCard = memo(function ConnectionCard({ connection: c, mana
   const look = statusLook[status];
   const tip = t(`connections.status.${status}`);
   const role = roleOf(c);
-  const channel = channelShort[c.channel] ? c.channel : 'whatsapp';
-  const channelName = t(`connections.channels.${channel as 'whatsapp'}`);
-  const updated = formatUpdatedAt(c.updatedAt);
+  const updated = formatCuiaba(c.updatedAt);
   const button = (a: CardAction, danger = false) => (
     <Button key={a} type="button" $small $variant={danger ? 'danger' : 'ghost'} onClick={() => onAction(a, c)}>
       {t(`connections.actions.${a}`)}
@@ -70,9 +62,7 @@ export const ConnectionCard = memo(function ConnectionCard({ connection: c, mana
   return (
     <Card data-testid={`connection-card-${c.id}`} aria-label={c.name}>
       <CardHead>
-        <ChannelBadge $channel={channel} role="img" aria-label={channelName} title={channelName}>
-          {channelShort[channel]}
-        </ChannelBadge>
+        <ChannelMark channel={c.channel} size={28} />
         <strong>{c.name}</strong>
         <StatusMark
           $tone={look.tone}
@@ -94,17 +84,12 @@ export const ConnectionCard = memo(function ConnectionCard({ connection: c, mana
         <Actions>
           {sessionActions(c.status).map((a) => button(a, a === 'wipe'))}
           {button('hub')}
-          <IconButton type="button" aria-label={t('connections.actions.edit')} title={t('connections.actions.edit')} onClick={() => onAction('edit', c)}>
-            <Icon name="edit" />
-          </IconButton>
-          <IconButton
-            type="button"
-            aria-label={t('connections.actions.delete')}
-            title={t('connections.actions.delete')}
-            onClick={() => onAction('delete', c)}
-          >
-            <Icon name="delete" />
-          </IconButton>
+          <RowActions
+            editLabel={t('connections.actions.edit')}
+            deleteLabel={t('connections.actions.delete')}
+            onEdit={() => onAction('edit', c)}
+            onDelete={() => onAction('delete', c)}
+          />
         </Actions>
       )}
     </Card>

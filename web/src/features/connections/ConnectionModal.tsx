@@ -6,13 +6,13 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
 import { MultiSelect } from '../../components/MultiSelect';
-import { Button, Field, Input, Switch } from '../../components/primitives';
-import { check, length, longTextMax, required, type ValidationKey } from '../../app/validation';
+import { Button, Field, Input, Switch, TextArea } from '../../components/primitives';
+import { connectionRules, validate, type ValidationKey } from '../../app/validation';
 import { useFormSave } from '../../app/useFormSave';
 import { useResource } from '../../app/resources';
 import { connectionsApi, queuesApi } from '../../api/endpoints';
 import type { Connection, ConnectionInput } from '../../api/types';
-import { ImageRow, Pair, SwitchField, TextArea } from './style';
+import { ImageRow, Pair, SwitchField } from './style';
 
 type TextField = 'name' | 'number' | 'dailyMax' | 'greetingMessage' | 'farewellMessage';
 type ErrorField = TextField | 'queueIds' | 'medias';
@@ -20,18 +20,9 @@ type Errors = Partial<Record<ErrorField, ValidationKey>>;
 
 const knownFields: ErrorField[] = ['name', 'number', 'dailyMax', 'greetingMessage', 'farewellMessage', 'queueIds', 'medias'];
 
-// Client-side rules: the server applies the same ones.
+// Client-side rules (connectionRules): the server applies the same ones.
 export function connectionErrors(v: Record<TextField, string>, queueCount: number): Errors {
-  const out: Errors = {};
-  const name = check(v.name, required, length(2, 50));
-  if (name) out.name = name;
-  if (v.number.trim().length > 50) out.number = 'validation.tooLong';
-  if (!/^\d*$/.test(v.dailyMax.trim())) out.dailyMax = 'validation.notNumber';
-  if (v.greetingMessage.trim().length > longTextMax) out.greetingMessage = 'validation.tooLong';
-  if (v.farewellMessage.trim().length > longTextMax) out.farewellMessage = 'validation.tooLong';
-  // With more than one queue the greeting offers the choice: it is required.
-  if (queueCount > 1 && !v.greetingMessage.trim()) out.greetingMessage = 'validation.required';
-  return out;
+  return validate(v, connectionRules(queueCount));
 }
 
 export interface ConnectionModalProps {

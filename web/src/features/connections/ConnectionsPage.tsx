@@ -3,14 +3,13 @@
 // "whatsappSession" (session status and QR code) events; the header adds WhatsApp and
 // the cloud channels, WABA twice: the manual form and Meta's embedded signup
 // (EmbeddedSignupButton, which falls back to the form when the server lacks the app). Session and edit buttons need connections:manage (supervisors
-// and up); everyone may look.
+// and up); everyone may look. The rows come from useConnections, shared with the drawer.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { connectionsApi } from '../../api/endpoints';
-import type { Connection, ConnectionEvent, ConnectionSessionEvent } from '../../api/types';
+import type { Connection } from '../../api/types';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
-import { useRealtimeEvent, useResync } from '../../app/realtime';
 import { toastError } from '../../app/errors';
 import { toast } from '../../components/toast/toastStore';
 import { Icon } from '../../components/Icon';
@@ -23,7 +22,7 @@ import { ConnectionModal } from './ConnectionModal';
 import { QrDialog } from './QrDialog';
 import { CloudDialog, type CloudKind } from './CloudDialog';
 import { EmbeddedSignupButton } from './EmbeddedSignupButton';
-import { applySession, withSession, type SessionState } from './status';
+import { useConnections } from './useConnections';
 import { Grid } from './style';
 
 type Confirm = { kind: 'delete' | 'wipe' | 'disconnect'; c: Connection };
@@ -32,7 +31,6 @@ export default function ConnectionsPage() {
   const { t } = useTranslation();
   const { can } = usePermissions();
   const manage = can(perms.manageConnections);
-  const [items, setItems] = useState<Connection[] | null>(null);
   const [editing, setEditing] = useState<Connection | 'new' | null>(null);
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [cloud, setCloud] = useState<CloudKind | null>(null);
@@ -40,38 +38,16 @@ export default function ConnectionsPage() {
   const [embeddedNote, setEmbeddedNote] = useState(false);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
 
-  // The latest session state seen per connection, laid over rows read earlier or
-  // answered later than it (a create's answer may trail its first QR code).
-  const sessions = useRef(new Map<number, SessionState>());
-  const fresh = useCallback((c: Connection) => withSession(c, sessions.current.get(c.id)), []);
-
-  const load = useCallback(() => {
-    connectionsApi.list().then((cs) => setItems((cs ?? []).map(fresh)), toastError);
-  }, [fresh]);
-  useEffect(load, [load]);
-  useResync(load);
-
-  const upsert = useCallback((got: Connection) => {
-    const c = fresh(got);
-    setItems((list) => {
-      const cur = list ?? [];
-      const next = cur.some((x) => x.id === c.id) ? cur.map((x) => (x.id === c.id ? c : x)) : [...cur, c];
-      // One default per tenant: a new default clears the old one.
-      return c.isDefault ? next.map((x) => (x.id !== c.id && x.isDefault ? { ...x, isDefault: false } : x)) : next;
-    });
-  }, [fresh]);
-  const drop = useCallback((id: number) => setItems((list) => (list ?? []).filter((x) => x.id !== id)), []);
-
-  useRealtimeEvent<ConnectionEvent>('whatsapp', (e) => {
-    if (e.action === 'delete') {
-      if (e.whatsappId) drop(e.whatsappId);
-    } else if (e.whatsapp) upsert(e.whatsapp);
-  });
-  useRealtimeEvent<ConnectionSessionEvent>('whatsappSession', (e) => {
-    if (!e.session) return;
-    sessions.current.set(e.session.id, e.session);
-    setItems((list) => (list ? applySession(list, e.session) : list));
-  });
+  const { items, error, reload, upsert, drop } = useConnections();
+  // A load failed before the page opened (the drawer reads the same rows): try again;
+  // a failure from now on is a toast.
+  const stale = useRef(error);
+  useEffect(() => {
+    if (stale.current !== undefined) reload();
+  }, [reload]);
+  useEffect(() => {
+    if (error !== undefined && error !== stale.current) toastError(error);
+  }, [error]);
 
   const sorted = useMemo(() => [...(items ?? [])].sort((a, b) => a.id - b.id), [items]);
   const qrConnection = sorted.find((c) => c.id === qrFor) ?? null;
@@ -92,7 +68,7 @@ export default function ConnectionsPage() {
           setConfirm({ kind: a, c });
           return;
         case 'hub':
-          connectionsApi.hubRegister(c).then(() => toast.success(t('connections.toasts.hub')), toastError);
+          connectionsApi.hubRegister(c.id).then(() => toast.success(t('connections.toasts.hub')), toastError);
           return;
         case 'retry':
         case 'newQr':
@@ -182,7 +158,7 @@ export default function ConnectionsPage() {
             setCloud(null);
             setEmbeddedNote(false);
           }}
-          onDone={load}
+          onDone={reload}
         />
       )}
       <ConfirmDialog

@@ -2,41 +2,20 @@
 // attention (every status but CONNECTED), checked 2 s after a change so a passing
 // OPENING does not flash it, the tickets and connections icons shake and the
 // connections entry shows a badge with the count.
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import styled, { css, keyframes } from 'styled-components';
-import { connectionsApi } from '../../api/endpoints';
-import type { ConnectionEvent, ConnectionSessionEvent } from '../../api/types';
-import { useRealtimeEvent } from '../../app/realtime';
-import { useResource } from '../../app/resources';
+import { useDebounced } from '../../app/hooks';
 import { needsAttention } from './status';
+import { useConnections } from './useConnections';
 
 export const attentionDelayMs = 2000;
 
 // useConnectionAttention counts the connections needing attention, as of 2 s after
 // the last change.
-export function useConnectionAttention(enabled = true): number {
-  const res = useResource(enabled ? 'connections' : null, connectionsApi.list);
-  const [live, setLive] = useState<Record<number, string>>({});
-  useRealtimeEvent<ConnectionSessionEvent>('whatsappSession', (e) => {
-    if (e.session) setLive((m) => ({ ...m, [e.session.id]: e.session.status }));
-  });
-  useRealtimeEvent<ConnectionEvent>('whatsapp', (e) => {
-    const id = e.whatsapp?.id ?? e.whatsappId;
-    if (id)
-      setLive((m) => {
-        const next = { ...m };
-        delete next[id];
-        return next;
-      });
-    res.reload();
-  });
-  const count = enabled ? (res.data ?? []).filter((c) => needsAttention({ status: live[c.id] ?? c.status })).length : 0;
-  const [shown, setShown] = useState(0);
-  useEffect(() => {
-    const t = setTimeout(() => setShown(count), attentionDelayMs);
-    return () => clearTimeout(t);
-  }, [count]);
-  return shown;
+export function useConnectionAttention(): number {
+  const { items } = useConnections();
+  const count = (items ?? []).filter(needsAttention).length;
+  return useDebounced(count, attentionDelayMs);
 }
 
 const shake = keyframes`

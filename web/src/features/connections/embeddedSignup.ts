@@ -7,7 +7,7 @@
 // page.
 
 export const sdkUrl = 'https://connect.facebook.net/en_US/sdk.js';
-export const graphVersion = 'v21.0';
+const graphVersion = 'v21.0';
 
 // The part of Meta's SDK used here.
 export interface FacebookLoginResponse {

@@ -1,7 +1,7 @@
 // Connection statuses (spec section 4) and what the page derives from them.
 import type { Connection } from '../../api/types';
 
-export const statuses = ['DISCONNECTED', 'OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'STALLED'] as const;
+const statuses = ['DISCONNECTED', 'OPENING', 'qrcode', 'PAIRING', 'CONNECTED', 'TIMEOUT', 'STALLED'] as const;
 export type ConnStatus = (typeof statuses)[number];
 
 export function statusOf(s: string | undefined): ConnStatus | 'unknown' {
@@ -28,23 +28,6 @@ export function roleOf(c: Pick<Connection, 'isDefault' | 'outChannel'>): RoleLab
   if (c.isDefault) return 'default';
   if (c.outChannel) return 'outbound';
   return 'none';
-}
-
-// Last update in the product's time zone (spec section 2: Cuiabá), dd/MM/yyyy HH:mm.
-const cuiaba = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Cuiaba',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
-export function formatUpdatedAt(iso: string | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : cuiaba.format(d).replace(',', '');
 }
 
 export interface SessionState {

@@ -1,5 +1,4 @@
 import styled, { css } from 'styled-components';
-import { inputCss } from '../../components/primitives';
 
 export const Grid = styled.ul`
   list-style: none;
@@ -31,30 +30,6 @@ export const CardHead = styled.div`
     text-overflow: ellipsis;
     white-space: nowrap;
   }
-`;
-
-const channelColors = {
-  whatsapp: 'channelWhatsapp',
-  waba: 'channelWaba',
-  facebook: 'channelFacebook',
-  instagram: 'channelInstagram',
-  telegram: 'channelTelegram',
-  socket: 'channelSocket',
-} as const;
-
-export const ChannelBadge = styled.span<{ $channel: string }>`
-  display: inline-flex;
-  align-items: center;
-  justify-content: center;
-  flex: none;
-  min-width: 28px;
-  height: 28px;
-  padding: 0 4px;
-  border-radius: 14px;
-  font-size: 11px;
-  font-weight: 700;
-  color: ${({ theme }) => theme.colors.onPrimary};
-  background: ${({ theme, $channel }) => theme.colors[channelColors[$channel as keyof typeof channelColors] ?? 'channelWhatsapp']};
 `;
 
 const roleTone = {
@@ -112,13 +87,6 @@ export const Form = styled.form`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space.md}px;
-`;
-
-export const TextArea = styled.textarea`
-  ${inputCss}
-  resize: vertical;
-  min-height: 64px;
-  font-family: inherit;
 `;
 
 export const Pair = styled.div`

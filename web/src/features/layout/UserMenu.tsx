@@ -12,8 +12,8 @@ import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/primitives';
 import { MenuItem, Popover } from '../../components/Popover';
 import { UserModal } from '../users/UserModal';
-import { profileOrder } from '../users/profiles';
-import type { Profile, User } from '../../api/types';
+import { profileLabel } from '../users/profiles';
+import type { User } from '../../api/types';
 import { MenuWho } from './style';
 
 export function UserMenu() {
@@ -23,9 +23,7 @@ export function UserMenu() {
   const { can } = usePermissions();
   const [open, setOpen] = useState(false);
   const [profileOpen, setProfileOpen] = useState(false);
-  const profileLabel = profileOrder.includes(user.profile as Profile)
-    ? t(`users.profiles.${user.profile as Profile}`)
-    : user.profile;
+  const profile = profileLabel(t, user.profile);
 
   // The session shows the saved name and e-mail at once (the token stays valid).
   const onSaved = (saved: User) =>
@@ -52,7 +50,7 @@ export function UserMenu() {
       >
         <MenuWho data-testid="user-menu-who">
           <strong>{user.name}</strong>
-          <span>{profileLabel}</span>
+          <span>{profile}</span>
         </MenuWho>
         <MenuItem
           type="button"

@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { priorityColor } from '../announcements/style';
 
 export const Frame = styled.div`
   display: flex;
@@ -117,7 +118,7 @@ export const Greeting = styled.span`
 `;
 
 // The top bar's 'Novo Informativo: <title>' in place of the greeting; the colour
-// follows the announcement's priority (1 red, 2 orange, 3 grey).
+// follows the announcement's priority (priorityColor: 1 red, 2 orange, 3 grey).
 export const AnnouncementButton = styled.button<{ $priority: number }>`
   border: 0;
   background: transparent;
@@ -130,8 +131,7 @@ export const AnnouncementButton = styled.button<{ $priority: number }>`
   text-overflow: ellipsis;
   min-width: 0;
   text-align: left;
-  color: ${({ theme, $priority }) =>
-    $priority === 1 ? theme.colors.danger : $priority === 2 ? theme.colors.warning : theme.colors.text};
+  color: ${({ theme, $priority }) => priorityColor(theme, $priority)};
 `;
 
 export const Spacer = styled.span`

@@ -6,13 +6,13 @@
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
-import { Field, Input, Switch } from '../../components/primitives';
+import { Field, Input, Switch, TextArea } from '../../components/primitives';
 import { queueErrors, type QueueField, type ValidationKey } from '../../app/validation';
 import { useFormSave } from '../../app/useFormSave';
 import { queuesApi } from '../../api/endpoints';
 import type { Queue, QueueInput } from '../../api/types';
 import { firstFreeColor } from '../tags/palette';
-import { ColorRow, Pair, SwitchField, TextArea } from './style';
+import { ColorRow, Pair, SwitchField } from './style';
 
 // A colour another queue has: checked here, before the server would refuse it.
 type ColorTaken = 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS';

@@ -3,12 +3,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
-import { Field, Input } from '../../components/primitives';
+import { Field, Input, TextArea } from '../../components/primitives';
 import { quickAnswerRules, validate } from '../../app/validation';
 import { useFormSave } from '../../app/useFormSave';
 import { quickAnswersApi } from '../../api/endpoints';
 import type { QuickAnswer } from '../../api/types';
-import { Hint, TextArea } from './style';
+import { Hint } from './style';
 
 type FieldName = 'shortcut' | 'message';
 
@@ -59,6 +59,7 @@ export function QuickAnswerModal({
       <Field>
         {t('quickAnswers.form.message')}
         <TextArea
+          $minHeight={120}
           rows={5}
           value={values.message}
           onChange={(e) => setValues((v) => ({ ...v, message: e.target.value }))}

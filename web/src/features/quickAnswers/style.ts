@@ -1,12 +1,4 @@
 import styled from 'styled-components';
-import { inputCss } from '../../components/primitives';
-
-export const TextArea = styled.textarea`
-  ${inputCss}
-  resize: vertical;
-  min-height: 120px;
-  font-family: inherit;
-`;
 
 export const Hint = styled.span`
   color: ${({ theme }) => theme.colors.textSoft};

@@ -19,11 +19,13 @@ const short: Record<KnownChannel, string> = {
   socket: '</>',
 };
 
-export const ChannelMark = memo(function ChannelMark({ channel }: { channel: string | undefined }) {
+// ChannelMark: a channel's short mark on its colour, named for screen readers; size is
+// its height in px (20 in ticket rows, larger on the connection cards).
+export const ChannelMark = memo(function ChannelMark({ channel, size = 20 }: { channel: string | undefined; size?: number }) {
   const c = channelOf(channel);
   const name = rowText(useT()).channel(c);
   return (
-    <ChannelDot $channel={c} title={name} role="img" aria-label={name}>
+    <ChannelDot $channel={c} $size={size} title={name} role="img" aria-label={name}>
       {short[c]}
     </ChannelDot>
   );

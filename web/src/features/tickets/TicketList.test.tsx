@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { renderWithProviders } from '../../test/render';
 import { ticketStore } from '../../machines/ticketStore';
-import { TicketList, nearBottom, type TicketListProps } from './TicketList';
+import { TicketList, type TicketListProps } from './TicketList';
 import type { ID } from '../../api/types';
 
 const rowHeight = 82; // theme.layout.ticketRowHeight
@@ -56,15 +56,6 @@ function scrollTo(el: HTMLElement, top: number) {
   el.scrollTop = top;
   fireEvent.scroll(el);
 }
-
-describe('nearBottom', () => {
-  it('is true within 100 px of the bottom and when the content is shorter than the viewport', () => {
-    expect(nearBottom({ scrollHeight: 1000, scrollTop: 299, clientHeight: 600 })).toBe(false);
-    expect(nearBottom({ scrollHeight: 1000, scrollTop: 300, clientHeight: 600 })).toBe(true);
-    expect(nearBottom({ scrollHeight: 1000, scrollTop: 400, clientHeight: 600 })).toBe(true);
-    expect(nearBottom({ scrollHeight: 200, scrollTop: 0, clientHeight: 600 })).toBe(true);
-  });
-});
 
 describe('TicketList infinite scroll', () => {
   afterEach(() => vi.restoreAllMocks());

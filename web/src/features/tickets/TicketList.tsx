@@ -13,11 +13,10 @@ import { ticketStore } from '../../machines/ticketStore';
 import { TicketRow, type TicketRowActions } from './TicketRow';
 import type { ID, TicketStatus } from '../../api/types';
 import { EmptyState, ListFrame, LoaderRow } from './style';
-import { nearBottom, nextPageThresholdPx } from '../../app/scroll';
+import { nearBottom } from '../../app/scroll';
 
 export const pendingRowExtra = 34;
 // The infinite-scroll rule lives in app/scroll; re-exported for the list's callers.
-export { nearBottom, nextPageThresholdPx };
 
 interface RowData extends TicketRowActions {
   ids: ID[];
@@ -50,7 +49,7 @@ export interface TicketListProps extends TicketRowActions {
   rowStatus?: TicketStatus;
 }
 
-export function rowHeightOf(status: TicketStatus | undefined, base: number): number {
+function rowHeightOf(status: TicketStatus | undefined, base: number): number {
   return status === 'pending' ? base + pendingRowExtra : base;
 }
 

@@ -29,8 +29,8 @@ export interface LiveBatchOptions {
   max?: number;
 }
 
-export const liveBatchMax = 500;
-export const liveBatchIntervalMs = 100;
+const liveBatchMax = 500;
+const liveBatchIntervalMs = 100;
 
 export function liveBatcher<E>(deliver: (events: E[]) => void, opts: LiveBatchOptions = {}): LiveBatcher<E> {
   const nextFrame = opts.nextFrame ?? raf;

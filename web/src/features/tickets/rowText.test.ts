@@ -1,5 +1,5 @@
 import i18n from '../../i18n';
-import { rowText } from './rowText';
+import { cachedSizes, maxCached, rowText } from './rowText';
 import type { Age } from '../../app/format';
 
 const age = (days: number, hours: number, mins: number): Age => ({ minutes: days * 1440 + hours * 60 + mins, days, hours, mins, level: 'late' });
@@ -31,6 +31,15 @@ describe('rowText', () => {
   it('keeps a bounded cache of age texts', () => {
     const t = i18n.getFixedT('es');
     const text = rowText(t);
-    for (let d = 1; d <= 3000; d++) expect(text.age(age(d, 1, 0))).toBe(t('tickets.age.days', { d, h: 1 }));
+    let most = 0;
+    for (let d = 1; d <= 3000; d++) {
+      expect(text.age(age(d, 1, 0))).toBe(t('tickets.age.days', { d, h: 1 }));
+      most = Math.max(most, cachedSizes(text).ages);
+    }
+    expect(most).toBe(maxCached);
+    expect(cachedSizes(text).ages).toBeLessThanOrEqual(maxCached);
+    expect(cachedSizes(text).ages).toBeGreaterThan(0);
+    for (let n = 1; n <= 2500; n++) text.unread(n);
+    expect(cachedSizes(text).unread).toBeLessThanOrEqual(maxCached);
   });
 });

@@ -22,9 +22,16 @@ export interface RowText {
 
 // Bounded caches: a few hundred distinct ages or unread counts at most in practice;
 // cleared when they grow past this, never unbounded.
-const maxCached = 2000;
+export const maxCached = 2000;
 
 const byT = new WeakMap<TFunction, RowText>();
+const cachesOf = new WeakMap<RowText, { ages: Map<string, string>; unread: Map<number, string> }>();
+
+// For tests: how many age and unread texts a RowText holds now.
+export function cachedSizes(rt: RowText): { ages: number; unread: number } {
+  const c = cachesOf.get(rt);
+  return { ages: c?.ages.size ?? 0, unread: c?.unread.size ?? 0 };
+}
 
 export function rowText(t: TFunction): RowText {
   let rt = byT.get(t);
@@ -39,7 +46,7 @@ function build(t: TFunction): RowText {
   const channels = new Map<KnownChannel, string>();
   const ages = new Map<string, string>();
   const unread = new Map<number, string>();
-  return {
+  const rt: RowText = {
     noQueue: t('tickets.row.noQueue'),
     resolved: t('tickets.row.resolved'),
     unknownContact: t('tickets.row.unknownContact'),
@@ -80,4 +87,6 @@ function build(t: TFunction): RowText {
       return s;
     },
   };
+  cachesOf.set(rt, { ages, unread });
+  return rt;
 }

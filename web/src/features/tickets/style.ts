@@ -230,16 +230,16 @@ const channelColor = {
   socket: 'channelSocket',
 } as const;
 
-export const ChannelDot = styled.span<{ $channel: KnownChannel }>`
+export const ChannelDot = styled.span<{ $channel: KnownChannel; $size: number }>`
   flex: none;
-  min-width: 20px;
-  height: 20px;
-  padding: 0 3px;
+  min-width: ${({ $size }) => $size}px;
+  height: ${({ $size }) => $size}px;
+  padding: 0 ${({ $size }) => ($size > 24 ? 4 : 3)}px;
   border-radius: ${({ theme }) => theme.radii.round}px;
   display: inline-flex;
   align-items: center;
   justify-content: center;
-  font-size: 10px;
+  font-size: ${({ $size }) => ($size > 24 ? 11 : 10)}px;
   font-weight: 700;
   color: ${({ theme }) => theme.colors.onPrimary};
   background: ${({ theme, $channel }) => theme.colors[channelColor[$channel]]};

@@ -19,7 +19,7 @@ import { ConfirmDelete, ListPage, RowActions } from '../../components/ListPage';
 import { ContactRow as ItemRow, RowInfo } from '../../components/pageStyle';
 import type { User, UserEvent } from '../../api/types';
 import { UserModal } from './UserModal';
-import { mayHandle, profileRank } from './profiles';
+import { mayHandle, profileLabel } from './profiles';
 
 export const usersListMachine = createPagedListMachine<User>().provide({
   actors: {
@@ -97,7 +97,7 @@ export default function UsersPage() {
       labels: {
         edit: t('users.actions.edit'),
         del: t('users.actions.delete'),
-        profile: (p) => (profileRank(p) >= 0 ? t(`users.profiles.${p}` as 'users.profiles.user') : p),
+        profile: (p) => profileLabel(t, p),
       },
     }),
     [items, manage, me.id, me.profile, t, setEditing, setDeleting],

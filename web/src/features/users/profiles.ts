@@ -1,6 +1,7 @@
 // Profiles of spec section 6, least to most privileged (engine.Profiles). The user
 // modal offers admin, manager, superv, userplus and user (spec section 2), no more
 // privileged than the caller's own profile: the server refuses the others.
+import type { TFunction } from 'i18next';
 import type { Profile } from '../../api/types';
 
 export const profileOrder: Profile[] = ['user', 'userplus', 'superv', 'manager', 'admin', 'super'];
@@ -21,4 +22,9 @@ export function profilesFor(caller: string | undefined | null, current?: string)
   const list = offeredProfiles.filter((p) => mayHandle(caller, p));
   if (current && !list.includes(current as Profile) && profileRank(current) >= 0) list.unshift(current as Profile);
   return list;
+}
+
+// profileLabel: a profile's name in the current language; an unknown one as it is.
+export function profileLabel(t: TFunction, p: string): string {
+  return profileRank(p) >= 0 ? t(`users.profiles.${p as Profile}`) : p;
 }
