@@ -107,7 +107,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if a.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL}, a.stores.users, clock); err != nil {
 		return nil, err
 	}
-	accounts, addresses, err := a.sharedState(ctx, clock)
+	pairs, addresses, err := a.sharedState(ctx, clock)
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
-			Tokens: a.tokens, AccountLimiter: accounts, AddressLimiter: addresses,
+			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: func(ctx context.Context) error { return a.db.SQL.PingContext(ctx) },
 		})

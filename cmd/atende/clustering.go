@@ -22,6 +22,7 @@ import (
 	"atende/persistence/ratelimit"
 	"atende/persistence/redisstate"
 	"atende/transport/channel/webchat"
+	httpapi "atende/transport/http"
 	"atende/transport/socket"
 )
 
@@ -122,18 +123,18 @@ func (a *app) evicted() <-chan struct{} {
 // sharedState picks where login limits, token revocations, presence and web-hook
 // de-duplication keys live: Redis when configured (every node sees the same counts,
 // revocations and keys), else this process.
-func (a *app) sharedState(ctx context.Context, clock engine.Clock) (accounts, addresses engine.RateLimiter, err error) {
+func (a *app) sharedState(ctx context.Context, clock engine.Clock) (pairs, addresses engine.AttemptLimiter, err error) {
 	if a.cfg.RedisURL == "" {
 		// One process: the same revocation and presence code paths run in memory.
 		rev := redisstate.NewMemoryRevocations(a.log)
 		a.onClose(func(context.Context) error { rev.Close(); return nil })
 		a.revocations, a.presence = rev, redisstate.NewMemoryPresence(clock)
 		a.dedupe = redisstate.NewMemoryDedupe(clock)
-		if accounts, err = ratelimit.New(5, 15*time.Minute, 0, clock); err != nil {
+		if pairs, err = ratelimit.NewAttempts(httpapi.LoginPairPolicy, 0, clock); err != nil {
 			return nil, nil, err
 		}
-		addresses, err = ratelimit.New(20, 15*time.Minute, 0, clock)
-		return accounts, addresses, err
+		addresses, err = ratelimit.NewAttempts(httpapi.LoginAddressPolicy, 0, clock)
+		return pairs, addresses, err
 	}
 	r, err := redisstate.New(ctx, redisstate.Config{URL: a.cfg.RedisURL, Prefix: a.cfg.RedisPrefix,
 		Logger: a.log.With().Str("component", "redis").Logger()})
@@ -143,13 +144,13 @@ func (a *app) sharedState(ctx context.Context, clock engine.Clock) (accounts, ad
 	a.redis = r
 	a.onClose(func(context.Context) error { return r.Close() })
 	a.revocations, a.presence, a.dedupe = r.Revocations(), r.Presence(), r.DedupeKeys()
-	if accounts, err = r.RateLimiter("login-account", 5, 15*time.Minute, clock); err != nil {
+	if pairs, err = r.AttemptLimiter("login-pair", httpapi.LoginPairPolicy, clock); err != nil {
 		return nil, nil, err
 	}
-	if addresses, err = r.RateLimiter("login-address", 20, 15*time.Minute, clock); err != nil {
+	if addresses, err = r.AttemptLimiter("login-address", httpapi.LoginAddressPolicy, clock); err != nil {
 		return nil, nil, err
 	}
-	return accounts, addresses, nil
+	return pairs, addresses, nil
 }
 
 // subscribeRevocations acts on every node, this one included, on what user changes

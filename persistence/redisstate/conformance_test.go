@@ -31,6 +31,8 @@ type backend struct {
 	elsewhere engine.Revocations
 	// limiter makes a rate limiter; limiters of different names count separately.
 	limiter func(t *testing.T, name string, limit int, window time.Duration, clock engine.Clock) engine.RateLimiter
+	// attempts makes an attempt limiter; limiters of different names count separately.
+	attempts func(t *testing.T, name string, policy engine.AttemptPolicy, clock engine.Clock) engine.AttemptLimiter
 	// redis is the connection of the Redis backend (nil for memory), for key checks.
 	redis  *redisstate.Redis
 	prefix string
@@ -70,6 +72,13 @@ func memoryBackend(t *testing.T) *backend {
 			}
 			return l
 		},
+		attempts: func(t *testing.T, _ string, policy engine.AttemptPolicy, clock engine.Clock) engine.AttemptLimiter {
+			l, err := ratelimit.NewAttempts(policy, 0, clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l
+		},
 	}
 }
 
@@ -89,6 +98,13 @@ func redisBackend(t *testing.T) *backend {
 		elsewhere: c.Revocations(),
 		limiter: func(t *testing.T, name string, limit int, window time.Duration, clock engine.Clock) engine.RateLimiter {
 			l, err := a.RateLimiter(name, limit, window, clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l
+		},
+		attempts: func(t *testing.T, name string, policy engine.AttemptPolicy, clock engine.Clock) engine.AttemptLimiter {
+			l, err := a.AttemptLimiter(name, policy, clock)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -23,8 +24,21 @@ const refreshCookiePath = "/auth"
 
 // Rate-limit key prefixes of the login limiters.
 const (
-	keyLoginAccount = "login:account:"
+	keyLoginPair    = "login:pair:"
 	keyLoginAddress = "login:address:"
+)
+
+// The login limits (docs/security.md, "Login limits"). LoginPairPolicy slows down
+// guessing at one account from one address: 5 attempts at once, then 30 s after the
+// 5th failure, doubling with each further one up to 15 min; failures are forgotten
+// 24 h after they happened, and a success forgets them all. It never locks out the
+// same account from another address, so a guesser cannot lock its owner out.
+// LoginAddressPolicy is a higher ceiling per client address whatever the account:
+// 100 failures within 15 min, then the next waits for the oldest to leave the
+// window (an office behind one address shares it; successes do not count).
+var (
+	LoginPairPolicy    = engine.AttemptPolicy{Window: 24 * time.Hour, Free: 5, Delay: 30 * time.Second, MaxDelay: 15 * time.Minute}
+	LoginAddressPolicy = engine.AttemptPolicy{Window: 15 * time.Minute, Limit: 100}
 )
 
 // authResponse is the answer of login and refresh.
@@ -33,9 +47,19 @@ type authResponse struct {
 	User  userView `json:"user"`
 }
 
+// tooManyBody is the 429 answer of login: the error body and the whole seconds to
+// wait before the next attempt may go (also in the Retry-After header).
+type tooManyBody struct {
+	errorBody
+	RetryAfter int64 `json:"retryAfter"`
+}
+
 // login: POST /auth/login {email, password}. Wrong e-mail or password is 401
-// ERR_INVALID_CREDENTIALS, indistinguishable in body and timing; too many failures
-// for the e-mail or the client address is 429 ERR_TOO_MANY_ATTEMPTS.
+// ERR_INVALID_CREDENTIALS, indistinguishable in body and timing. Each attempt is
+// counted before the password is checked (engine.AttemptLimiter.Reserve), per client
+// address and per (e-mail, address) pair; an attempt either limit refuses is 429
+// ERR_TOO_MANY_ATTEMPTS with Retry-After and runs no bcrypt. A success forgets the
+// pair's failures and takes its own attempt back from the address count.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	var in engine.LoginInput
 	if err := s.decodeJSON(r, &in); err != nil {
@@ -46,21 +70,26 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	keys := []struct {
-		lim engine.RateLimiter
-		key string
-	}{
-		{s.deps.AccountLimiter, keyLoginAccount + in.Email},
-		{s.deps.AddressLimiter, keyLoginAddress + s.clientAddr(r)},
+	addr := s.clientAddr(r)
+	addrKey, pairKey := keyLoginAddress+addr, keyLoginPair+addr+" "+in.Email
+	addrID, wait, err := s.deps.AddressLimiter.Reserve(ctx, addrKey)
+	if err != nil {
+		return fmt.Errorf("login rate limit %s: %w", addrKey, err)
 	}
-	for _, k := range keys {
-		ok, err := k.lim.Allow(ctx, k.key)
+	if wait > 0 {
+		return s.tooManyAttempts(w, r, wait)
+	}
+	// A failure keeps the pair's attempt counted; a success resets the whole pair.
+	_, wait, err = s.deps.PairLimiter.Reserve(ctx, pairKey)
+	if err != nil || wait > 0 {
+		// Not tried: the address does not pay for it.
+		if rerr := s.deps.AddressLimiter.Release(ctx, addrKey, addrID); rerr != nil {
+			s.reqLog(r).Warn().Err(rerr).Msg("login rate limit: release")
+		}
 		if err != nil {
-			return fmt.Errorf("login rate limit %s: %w", k.key, err)
+			return fmt.Errorf("login rate limit %s: %w", pairKey, err)
 		}
-		if !ok {
-			return engine.E(engine.ErrTooManyAttempts)
-		}
+		return s.tooManyAttempts(w, r, wait)
 	}
 	u, err := s.deps.Users.ByEmail(ctx, in.Email)
 	found := err == nil
@@ -74,16 +103,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	// Always one bcrypt comparison, so an unknown e-mail costs what a wrong password does.
 	match := bcrypt.CompareHashAndPassword(hash, []byte(in.Password)) == nil
 	if !found || !match {
-		for _, k := range keys {
-			if err := k.lim.Fail(ctx, k.key); err != nil {
-				return fmt.Errorf("login rate limit %s: %w", k.key, err)
-			}
-		}
-		s.reqLog(r).Info().Str("remote", s.clientAddr(r)).Msg("login refused")
+		// Both attempts stay counted.
+		s.reqLog(r).Info().Str("remote", addr).Msg("login refused")
 		return engine.E(engine.ErrInvalidCredentials)
 	}
-	if err := s.deps.AccountLimiter.Reset(ctx, keys[0].key); err != nil {
+	if err := s.deps.PairLimiter.Reset(ctx, pairKey); err != nil {
 		return fmt.Errorf("login rate limit reset: %w", err)
+	}
+	if err := s.deps.AddressLimiter.Release(ctx, addrKey, addrID); err != nil {
+		return fmt.Errorf("login rate limit release: %w", err)
 	}
 	now := s.clock.Now()
 	raw, hashHex, err := newRefreshToken()
@@ -165,6 +193,17 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.clearRefreshCookie(w)
 	writeJSON(w, http.StatusNoContent, nil)
+	return nil
+}
+
+// tooManyAttempts answers 429 ERR_TOO_MANY_ATTEMPTS saying how long to wait, in whole
+// seconds rounded up, in the Retry-After header and the body's retryAfter.
+func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request, wait time.Duration) error {
+	secs := int64((wait + time.Second - 1) / time.Second)
+	w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+	s.reqLog(r).Info().Str("remote", s.clientAddr(r)).Int64("retry_after", secs).Msg("login refused: too many attempts")
+	code := engine.ErrTooManyAttempts
+	writeJSON(w, code.HTTPStatus(), tooManyBody{errorBody: errorBody{Error: code, Message: string(code)}, RetryAfter: secs})
 	return nil
 }
 

@@ -2,18 +2,25 @@ package httpapi_test
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/persistence/ratelimit"
+	"atende/persistence/redisstate"
 	httpapi "atende/transport/http"
 	"atende/transport/http/token"
 )
@@ -110,44 +117,177 @@ func TestLoginSecureCookie(t *testing.T) {
 }
 
 func TestLoginRateLimit(t *testing.T) {
-	// The env allows 3 failures per account and 6 per address in 15 minutes.
+	// The env: 3 attempts per (address, e-mail) pair, then 30 s, 60 s… ; 6 failures
+	// per address in 15 minutes (testPairPolicy, testAddressPolicy).
 	eachEnv(t, func(t *testing.T, e *env) {
 		attempt := func(email, pw, remote string) resp {
 			return e.do(req{method: "POST", path: "/auth/login", remote: remote,
 				body: map[string]string{"email": email, "password": pw}})
 		}
-		t.Run("per account", func(t *testing.T) {
+		// refused checks a 429 that says to wait secs seconds.
+		refused := func(t *testing.T, r resp, secs int) {
+			t.Helper()
+			r.wantErr(t, 429, engine.ErrTooManyAttempts)
+			var b struct {
+				RetryAfter int `json:"retryAfter"`
+			}
+			r.json(t, &b)
+			if r.Header.Get("Retry-After") != strconv.Itoa(secs) || b.RetryAfter != secs {
+				t.Fatalf("Retry-After %q, retryAfter %d; want %d", r.Header.Get("Retry-After"), b.RetryAfter, secs)
+			}
+		}
+		t.Run("progressive delays per address and account", func(t *testing.T) {
 			for range 3 {
 				attempt("ana@example.com", "bad-pass", "10.0.0.1:1").wantErr(t, 401, engine.ErrInvalidCredentials)
 			}
-			// Even the right password is refused now, from any address.
-			attempt("ana@example.com", testPassword, "10.0.0.2:1").wantErr(t, 429, engine.ErrTooManyAttempts)
-			attempt("ANA@example.com", testPassword, "10.0.0.3:1").wantErr(t, 429, engine.ErrTooManyAttempts)
-			// Another account is not affected.
-			attempt("bruno@example.com", testPassword, "10.0.0.2:1").wantStatus(t, 200)
-			// The window slides: 15 minutes later the account may try again.
-			e.clock.Add(15 * time.Minute)
-			attempt("ana@example.com", testPassword, "10.0.0.2:1").wantStatus(t, 200)
-		})
-		t.Run("success resets the account", func(t *testing.T) {
+			// Even the right password waits now, from that address.
+			refused(t, attempt("ana@example.com", testPassword, "10.0.0.1:2"), 30)
+			refused(t, attempt("ANA@example.com", testPassword, "10.0.0.1:3"), 30)
+			e.clock.Add(20 * time.Second)
+			refused(t, attempt("ana@example.com", testPassword, "10.0.0.1:1"), 10)
+			e.clock.Add(10 * time.Second)
+			attempt("ana@example.com", "bad-pass", "10.0.0.1:1").wantErr(t, 401, engine.ErrInvalidCredentials)
+			refused(t, attempt("ana@example.com", testPassword, "10.0.0.1:1"), 60) // doubled
+			e.clock.Add(time.Minute)
+			attempt("ana@example.com", testPassword, "10.0.0.1:1").wantStatus(t, 200)
+			// A success forgets the pair's failures: no wait before the next (two more
+			// reach the address's ceiling of 6 failures).
 			for range 2 {
-				attempt("bruno@example.com", "bad-pass", "10.0.1.1:1").wantStatus(t, 401)
+				attempt("ana@example.com", "bad-pass", "10.0.0.1:1").wantErr(t, 401, engine.ErrInvalidCredentials)
 			}
-			attempt("bruno@example.com", testPassword, "10.0.1.1:1").wantStatus(t, 200)
-			for range 2 {
-				attempt("bruno@example.com", "bad-pass", "10.0.1.1:1").wantStatus(t, 401)
-			}
-			attempt("bruno@example.com", testPassword, "10.0.1.1:1").wantStatus(t, 200)
 		})
-		t.Run("per address", func(t *testing.T) {
+		t.Run("a guesser elsewhere cannot lock the owner out", func(t *testing.T) {
+			for range 3 {
+				attempt("superv@example.com", "guess", "10.0.3.1:1").wantErr(t, 401, engine.ErrInvalidCredentials)
+			}
+			for range 20 {
+				refused(t, attempt("superv@example.com", "guess", "10.0.3.1:1"), 30)
+			}
+			attempt("superv@example.com", testPassword, "10.0.3.9:1").wantStatus(t, 200)
+			// Another account from the guesser's address still goes (its own pair).
+			attempt("bruno@example.com", testPassword, "10.0.3.1:1").wantStatus(t, 200)
+		})
+		t.Run("ceiling per address", func(t *testing.T) {
+			// Successes do not count against the address.
+			for range 8 {
+				attempt("bruno@example.com", testPassword, "10.0.2.1:1").wantStatus(t, 200)
+			}
 			// Six failures spread over six unknown accounts from one address.
 			for i := range 6 {
 				attempt("nobody"+strconv.Itoa(i)+"@example.com", "x", "10.0.2.1:5555").wantErr(t, 401, engine.ErrInvalidCredentials)
+				e.clock.Add(time.Minute)
 			}
-			attempt("superv@example.com", testPassword, "10.0.2.1:6666").wantErr(t, 429, engine.ErrTooManyAttempts)
+			// The oldest failure leaves the 15-minute window 9 minutes from now.
+			refused(t, attempt("carol@example.com", testPassword, "10.0.2.1:6666"), 9*60)
 			attempt("superv@example.com", testPassword, "10.0.2.2:1").wantStatus(t, 200)
+			e.clock.Add(9 * time.Minute)
+			attempt("superv@example.com", testPassword, "10.0.2.1:1").wantStatus(t, 200)
 		})
 	})
+}
+
+// countingUsers counts ByEmail calls: login makes one per attempt that reaches the
+// password check (and so one bcrypt comparison).
+type countingUsers struct {
+	engine.UserStore
+	n atomic.Int64
+}
+
+func (c *countingUsers) ByEmail(ctx context.Context, email string) (engine.User, error) {
+	c.n.Add(1)
+	return c.UserStore.ByEmail(ctx, email)
+}
+
+// openTestRedis connects to the test Redis (TEST_REDIS_URL, else the local one)
+// under a fresh key prefix, removed at the end.
+func openTestRedis(t *testing.T) *redisstate.Redis {
+	t.Helper()
+	url := os.Getenv("TEST_REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/0"
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	prefix := "atende-test:" + hex.EncodeToString(b[:]) + ":"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := redisstate.New(ctx, redisstate.Config{URL: url, Prefix: prefix, Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatalf("Redis at %s is required (set TEST_REDIS_URL): %v", url, err)
+	}
+	t.Cleanup(func() {
+		keys, _ := r.Client().Keys(context.Background(), prefix+"*").Result()
+		if len(keys) > 0 {
+			_ = r.Client().Del(context.Background(), keys...).Err()
+		}
+		_ = r.Close()
+	})
+	return r
+}
+
+// TestLoginParallelGuesses sends 150 wrong passwords at once against one account
+// limited to 5 attempts: only 5 reach the password check, on both limiters.
+func TestLoginParallelGuesses(t *testing.T) {
+	pair := engine.AttemptPolicy{Window: 24 * time.Hour, Free: 5, Delay: 30 * time.Second, MaxDelay: 15 * time.Minute}
+	address := engine.AttemptPolicy{Window: 15 * time.Minute, Limit: 1000}
+	limiters := map[string]func(t *testing.T, clock engine.Clock) (engine.AttemptLimiter, engine.AttemptLimiter){
+		"memory": func(t *testing.T, clock engine.Clock) (engine.AttemptLimiter, engine.AttemptLimiter) {
+			p, err1 := ratelimit.NewAttempts(pair, 0, clock)
+			a, err2 := ratelimit.NewAttempts(address, 0, clock)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			return p, a
+		},
+		"redis": func(t *testing.T, clock engine.Clock) (engine.AttemptLimiter, engine.AttemptLimiter) {
+			r := openTestRedis(t)
+			p, err1 := r.AttemptLimiter("login-pair", pair, clock)
+			a, err2 := r.AttemptLimiter("login-address", address, clock)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			return p, a
+		},
+	}
+	for name, mk := range limiters {
+		t.Run(name, func(t *testing.T) {
+			var counters sync.Map // *env → *countingUsers
+			eachEnv(t, func(t *testing.T, e *env) {
+				var codes sync.Map // status → *atomic.Int64
+				var wg sync.WaitGroup
+				start := make(chan struct{})
+				for range 150 {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						<-start
+						r := e.do(req{method: "POST", path: "/auth/login", remote: "10.7.0.1:1",
+							body: map[string]string{"email": "ana@example.com", "password": "guess"}})
+						n, _ := codes.LoadOrStore(r.Status, &atomic.Int64{})
+						n.(*atomic.Int64).Add(1)
+					}()
+				}
+				close(start)
+				wg.Wait()
+				got := map[any]int64{}
+				codes.Range(func(k, v any) bool { got[k] = v.(*atomic.Int64).Load(); return true })
+				if got[401] != 5 || got[429] != 145 || len(got) != 2 {
+					t.Fatalf("answers %v, want 5×401 and 145×429", got)
+				}
+				users, _ := counters.Load(e)
+				if n := users.(*countingUsers).n.Load(); n != 5 {
+					t.Fatalf("%d attempts reached the password check, want 5", n)
+				}
+			}, func(o *envOpts) {
+				o.deps = func(e *env, d *httpapi.Deps) {
+					users := &countingUsers{UserStore: e.users}
+					counters.Store(e, users)
+					d.Users = users
+					d.PairLimiter, d.AddressLimiter = mk(t, e.clock)
+				}
+			})
+		})
+	}
 }
 
 func TestRefreshRotation(t *testing.T) {

@@ -23,9 +23,10 @@
 //   - POST /auth/login answers {token, user} and sets the refresh token in the
 //     httpOnly, SameSite=Strict cookie "jrt" (Path /auth). Passwords are bcrypt; an
 //     unknown e-mail is compared against a dummy hash so it costs what a wrong
-//     password does. Failures are counted per e-mail and per client address
-//     (Deps.AccountLimiter, Deps.AddressLimiter); over the limit is 429
-//     ERR_TOO_MANY_ATTEMPTS, even with the right password.
+//     password does. Attempts are counted before the password is checked, per
+//     (address, e-mail) pair with progressive delays and per client address under
+//     a higher ceiling (Deps.PairLimiter, Deps.AddressLimiter); a refused attempt
+//     is 429 ERR_TOO_MANY_ATTEMPTS with Retry-After, even with the right password.
 //   - The access token is a short-lived HS256 JWT (see package token). Missing: 401
 //     ERR_SESSION_EXPIRED; bad, expired or stale: 403 ERR_INVALID_TOKEN.
 //   - Refresh tokens are single-use and stored as sha256. Each login starts a family;

@@ -152,8 +152,8 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	acct, _ := ratelimit.New(3, 15*time.Minute, 0, e.clock)
-	addr, _ := ratelimit.New(6, 15*time.Minute, 0, e.clock)
+	pairs, _ := ratelimit.NewAttempts(testPairPolicy, 0, e.clock)
+	addr, _ := ratelimit.NewAttempts(testAddressPolicy, 0, e.clock)
 	var users engine.UserStore = e.users
 	if o.users != nil {
 		users = o.users
@@ -163,7 +163,7 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 		Settings:       e.settings,
 		RefreshTokens:  e.rts,
 		Tokens:         e.tokens,
-		AccountLimiter: acct,
+		PairLimiter:    pairs,
 		AddressLimiter: addr,
 		Publisher:      e.pub,
 		Logger:         zerolog.New(e.logs),
@@ -182,6 +182,13 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 	e.seed()
 	return e
 }
+
+// The env's login limits: 3 attempts per (address, e-mail) pair before delays of 30 s
+// doubling up to 15 min; 6 failures per address within 15 minutes.
+var (
+	testPairPolicy    = engine.AttemptPolicy{Window: 24 * time.Hour, Free: 3, Delay: 30 * time.Second, MaxDelay: 15 * time.Minute}
+	testAddressPolicy = engine.AttemptPolicy{Window: 15 * time.Minute, Limit: 6}
+)
 
 // seed creates the tenants, queues and staff.
 func (e *env) seed() {

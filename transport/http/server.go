@@ -25,7 +25,7 @@ type Publisher interface {
 }
 
 // Deps are the collaborators of the API. Required: Users, Settings, RefreshTokens,
-// Tokens, AccountLimiter, AddressLimiter. The rest have defaults.
+// Tokens, PairLimiter, AddressLimiter. The rest have defaults.
 type Deps struct {
 	Users         engine.UserStore
 	Settings      engine.SettingStore
@@ -42,10 +42,11 @@ type Deps struct {
 	// principal cache sees the same invalidations.
 	Tokens *token.Service
 
-	// AccountLimiter counts failed logins per e-mail, AddressLimiter per client
-	// address (see Config.TrustForwardedFor). Each carries its own limit and window.
-	AccountLimiter engine.RateLimiter
-	AddressLimiter engine.RateLimiter
+	// PairLimiter counts login attempts per (client address, e-mail) pair,
+	// AddressLimiter per client address (see Config.TrustForwardedFor); auth.go's
+	// LoginPairPolicy and LoginAddressPolicy are the policies they should apply.
+	PairLimiter    engine.AttemptLimiter
+	AddressLimiter engine.AttemptLimiter
 
 	// Publisher receives realtime events; nil drops them.
 	Publisher Publisher
@@ -138,7 +139,7 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		"Settings":       deps.Settings != nil,
 		"RefreshTokens":  deps.RefreshTokens != nil,
 		"Tokens":         deps.Tokens != nil,
-		"AccountLimiter": deps.AccountLimiter != nil,
+		"PairLimiter":    deps.PairLimiter != nil,
 		"AddressLimiter": deps.AddressLimiter != nil,
 	} {
 		if !ok {
