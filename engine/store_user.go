@@ -136,7 +136,8 @@ type RefreshTokenStore interface {
 	// family, user and tenant) with newHash, expiring at expiresAt, in one
 	// transaction. An unknown, expired or revoked token answers ErrSessionExpired; a
 	// token already used revokes its family and answers ErrSessionExpired with cause
-	// ErrRefreshReused.
+	// ErrRefreshReused, together with a token whose CompanyID, UserID and FamilyID
+	// name the session that ended.
 	Rotate(ctx context.Context, oldHash, newHash string, now, expiresAt time.Time) (RefreshToken, error)
 	// RevokeFamily revokes the family of the token with hash and returns that token
 	// (its FamilyID, UserID and CompanyID name the session that ended); an unknown

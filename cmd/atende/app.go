@@ -104,7 +104,12 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.metrics = prometheus.NewRegistry()
 	a.metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	if a.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL}, a.stores.users, clock); err != nil {
+	if a.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL,
+		Ended: store.NewEndedSessions(a.db, clock)}, a.stores.users, clock); err != nil {
+		return nil, err
+	}
+	// Logouts recorded before a restart: their tokens are refused from the first request.
+	if _, err := a.tokens.Sync(ctx); err != nil {
 		return nil, err
 	}
 	pairs, addresses, err := a.sharedState(ctx, clock)

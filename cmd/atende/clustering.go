@@ -182,7 +182,47 @@ func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub, routine
 		return a.revocations.EndSession(ctx, userID, session)
 	})
 	a.tokens.OnForget(a.announceUserChanges(log, routines))
+	a.syncEndedSessions(log, hub, routines, endedSessionSync)
 	return nil
+}
+
+// endedSessionSync is how often a node reads the ended sessions back from the
+// database: a logout whose announcement this node missed (Redis down, a dropped
+// subscription) closes its sockets here within this time.
+const endedSessionSync = 30 * time.Second
+
+// syncEndedSessions runs token.Service.Sync every period until the app closes,
+// closing the sockets of each session it learns of (and pruning expired records).
+func (a *app) syncEndedSessions(log zerolog.Logger, hub *socket.Hub, routines *actors.Routines, period time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	if !routines.Go(func() {
+		defer close(done)
+		t := time.NewTicker(period)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			sctx, scancel := context.WithTimeout(ctx, period)
+			ended, err := a.tokens.Sync(sctx)
+			scancel()
+			if err != nil {
+				log.Warn().Err(err).Msg("ended sessions not synced")
+				continue
+			}
+			for _, e := range ended {
+				if n := hub.EndSession(e.UserID, e.Session); n > 0 {
+					log.Info().Int64("user_id", e.UserID).Int("sockets", n).Msg("ended session's sockets closed (sync)")
+				}
+			}
+		}
+	}) {
+		close(done)
+	}
+	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
 }
 
 // announceUserChanges returns the token.Service OnForget hook: every user the REST

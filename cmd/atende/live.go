@@ -168,12 +168,12 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			if err != nil {
 				return socket.Principal{}, err
 			}
-			sp := socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
-				Session: c.Session}
-			if c.ExpiresAt != nil {
-				sp.ExpiresAt = c.ExpiresAt.Time // the socket is closed then, to reconnect with a fresh token
-			}
-			return sp, nil
+			// No ExpiresAt: the socket outlives its access token and stays open while
+			// its user and session are valid. A logout or a reused refresh token
+			// (Hub.EndSession) and a changed or deleted user (Hub.Reauthenticate) close
+			// it at once; see subscribeRevocations and syncEndedSessions.
+			return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
+				Session: c.Session}, nil
 		}),
 		Authorizer: socket.AuthorizerFunc(l.authorizeJoin),
 	}); err != nil {

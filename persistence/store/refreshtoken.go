@@ -63,10 +63,11 @@ func (s *RefreshTokens) insert(ctx context.Context, q refQuerier, t engine.Refre
 
 // Rotate implements engine.RefreshTokenStore.
 func (s *RefreshTokens) Rotate(ctx context.Context, oldHash, newHash string, now, expiresAt time.Time) (engine.RefreshToken, error) {
-	var child engine.RefreshToken
+	var child, old engine.RefreshToken
 	reused := false
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		old, err := scanRefresh(tx.QueryRowContext(ctx, `SELECT `+refreshCols+` FROM refresh_tokens WHERE token_hash = $1`, oldHash))
+		var err error
+		old, err = scanRefresh(tx.QueryRowContext(ctx, `SELECT `+refreshCols+` FROM refresh_tokens WHERE token_hash = $1`, oldHash))
 		if errors.Is(err, sql.ErrNoRows) {
 			return engine.Wrap(engine.ErrSessionExpired, errors.New("unknown refresh token"))
 		}
@@ -112,7 +113,9 @@ func (s *RefreshTokens) Rotate(ctx context.Context, oldHash, newHash string, now
 		return engine.RefreshToken{}, err
 	}
 	if reused {
-		return engine.RefreshToken{}, engine.Wrap(engine.ErrSessionExpired, engine.ErrRefreshReused)
+		// The session that ended: the caller ends its access tokens and sockets too.
+		ended := engine.RefreshToken{CompanyID: old.CompanyID, UserID: old.UserID, FamilyID: old.FamilyID}
+		return ended, engine.Wrap(engine.ErrSessionExpired, engine.ErrRefreshReused)
 	}
 	return child, nil
 }

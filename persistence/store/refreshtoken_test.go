@@ -85,10 +85,13 @@ func TestRefreshReuseRevokesFamily(t *testing.T) {
 			t.Fatal(err)
 		}
 		// a0 comes back: the whole family, the live a2 included, is revoked.
-		_, err := s.Rotate(ctx, "a0", "x", rtNow, rtNow.Add(time.Hour))
+		ended, err := s.Rotate(ctx, "a0", "x", rtNow, rtNow.Add(time.Hour))
 		refWantCode(t, err, engine.ErrSessionExpired)
 		if !errors.Is(err, engine.ErrRefreshReused) {
 			t.Fatalf("cause %v, want reuse", err)
+		}
+		if ended.FamilyID != "fam" || ended.UserID != uid || ended.CompanyID != refA {
+			t.Fatalf("reuse names session %+v, want family fam of user %d", ended, uid)
 		}
 		fam, _ := s.Family(ctx, "fam")
 		if len(fam) != 3 {

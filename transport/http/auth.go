@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"atende/engine"
+	"atende/transport/http/token"
 )
 
 // RefreshCookie is the name of the httpOnly cookie carrying the refresh token. Its
@@ -139,7 +140,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 // it is rotated (a new cookie is set) and a new access token issued with the user's
 // current profile and queues. A missing, unknown, expired or revoked token is 401
 // ERR_SESSION_EXPIRED; a token presented a second time revokes its whole family
-// (every session rotated from that login) and is 401 too.
+// (every token rotated from that login), ends the session as logout does (its access
+// tokens and sockets stop working at once) and is 401 too.
 func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 	c, err := r.Cookie(RefreshCookie)
 	if err != nil || c.Value == "" {
@@ -156,7 +158,10 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 		if engine.CodeOf(err) == engine.ErrSessionExpired {
 			s.clearRefreshCookie(w)
 			if errors.Is(err, engine.ErrRefreshReused) {
-				s.reqLog(r).Warn().Str("remote", s.clientAddr(r)).Msg("refresh token reused: family revoked")
+				// A stolen or replayed token: the session ends at once, as on logout.
+				s.reqLog(r).Warn().Str("remote", s.clientAddr(r)).Int64("user_id", rt.UserID).
+					Msg("refresh token reused: family revoked, session ended")
+				s.endSession(r, rt.UserID, rt.FamilyID)
 			}
 		}
 		return err
@@ -174,9 +179,11 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 }
 
 // logout: DELETE /auth/logout revokes the refresh cookie's family, ends the session
-// (its access tokens are refused and its sockets closed, on every node: see
-// token.Service.Logout) and clears the cookie. It needs no access token (an expired
-// one must still be able to log out) and answers 204 even without a cookie.
+// (its access tokens are refused and its sockets closed, on every node, also after
+// a restart: see token.Service.Logout) and clears the cookie; a failure to record
+// the ended session is an error, so that the client tries again. It needs no access
+// token (an expired one must still be able to log out) and answers 204 even without
+// a cookie.
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if c, err := r.Cookie(RefreshCookie); err == nil && c.Value != "" {
 		ctx, now := r.Context(), s.clock.Now()
@@ -185,8 +192,11 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("logout: %w", err)
 		}
 		if rt.FamilyID != "" {
-			if err := s.deps.Tokens.Logout(ctx, rt.UserID, rt.FamilyID); err != nil {
-				// The session's sockets still end at its access token's expiry.
+			if err := s.deps.Tokens.Logout(ctx, rt.UserID, rt.FamilyID); err != nil && !errors.Is(err, token.ErrNotAnnounced) {
+				// Not recorded: answer the error so that the client tries again.
+				return err
+			} else if err != nil {
+				// The other nodes learn of it at their next sync of ended sessions.
 				s.reqLog(r).Warn().Err(err).Int64("user_id", rt.UserID).Msg("logout not announced to the other nodes")
 			}
 		}
@@ -205,6 +215,18 @@ func (s *Server) tooManyAttempts(w http.ResponseWriter, r *http.Request, wait ti
 	code := engine.ErrTooManyAttempts
 	writeJSON(w, code.HTTPStatus(), tooManyBody{errorBody: errorBody{Error: code, Message: string(code)}, RetryAfter: secs})
 	return nil
+}
+
+// endSession ends a session whose refresh token came back a second time; the answer
+// is 401 whatever happens, so a failure is only logged.
+func (s *Server) endSession(r *http.Request, userID engine.ID, session string) {
+	err := s.deps.Tokens.Logout(r.Context(), userID, session)
+	switch {
+	case errors.Is(err, token.ErrNotAnnounced):
+		s.reqLog(r).Warn().Err(err).Int64("user_id", userID).Msg("ended session not announced to the other nodes")
+	case err != nil:
+		s.reqLog(r).Error().Err(err).Int64("user_id", userID).Msg("reused refresh token: session not ended")
+	}
 }
 
 // answerSession issues an access token for u in session (its refresh family), sets the refresh cookie and answers.

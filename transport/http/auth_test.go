@@ -381,6 +381,83 @@ func TestLogout(t *testing.T) {
 	})
 }
 
+// A refresh token presented a second time ends its session as logout does: the
+// access tokens of that login are refused at once and the end is announced (the
+// sockets close), while another login of the same user goes on.
+func TestRefreshReuseEndsTheSession(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		var mu sync.Mutex
+		var ended []string
+		e.tokens.OnSessionEnd(func(_ context.Context, uid engine.ID, session string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			ended = append(ended, fmt.Sprint(uid, "/", session))
+			return nil
+		})
+		refresh := func(c *http.Cookie) resp {
+			return e.do(req{method: "POST", path: "/auth/refresh_token", cookie: c})
+		}
+		tok0, c0, _ := e.login("ana@example.com", testPassword)
+		other, _, _ := e.login("ana@example.com", testPassword)
+		r1 := refresh(c0)
+		r1.wantStatus(t, 200)
+		var a struct{ Token string }
+		r1.json(t, &a)
+		e.get(a.Token, "/users/list").wantStatus(t, 200)
+
+		refresh(c0).wantErr(t, 401, engine.ErrSessionExpired) // the thief, or the victim, replays c0
+		claims, _ := e.tokens.Parse(tok0)
+		mu.Lock()
+		if want := fmt.Sprint(e.ids["ana"], "/", claims.Session); len(ended) != 1 || ended[0] != want {
+			t.Fatalf("announced %v, want [%s]", ended, want)
+		}
+		mu.Unlock()
+		for _, tok := range []string{tok0, a.Token} {
+			e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		}
+		e.get(other, "/users/list").wantStatus(t, 200)
+		// It is recorded: a restarted server refuses them too.
+		e.restart()
+		e.get(a.Token, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		e.get(other, "/users/list").wantStatus(t, 200)
+	})
+}
+
+// A logout is remembered across a restart until the session's tokens expire; then
+// the record is pruned.
+func TestLogoutSurvivesRestart(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		tok, c, _ := e.login("ana@example.com", testPassword)
+		other, _, _ := e.login("bruno@example.com", testPassword)
+		e.do(req{method: "DELETE", path: "/auth/logout", cookie: c}).wantStatus(t, 204)
+		e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		e.clock.Add(14 * time.Minute)
+		claims, _ := e.tokens.Parse(tok)
+		if ended := e.restart(); len(ended) != 1 || ended[0].Session != claims.Session || ended[0].UserID != e.ids["ana"] {
+			t.Fatalf("the restarted node's sync found %+v, want the session of ana", ended)
+		}
+		e.get(tok, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
+		e.get(other, "/users/list").wantStatus(t, 200)
+		// A restart that ran no sync would have taken it (what this test guards).
+		plain, err := token.New(token.Config{Secret: testSecret}, e.users, e.clock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := plain.Authenticate(context.Background(), tok); err != nil {
+			t.Fatalf("the token is not otherwise refused: %v", err)
+		}
+		// Once the token expired, the record goes.
+		e.clock.Add(time.Minute)
+		if _, err := e.tokens.Sync(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := e.d.SQL.QueryRow(`SELECT COUNT(*) FROM ended_sessions`).Scan(&n); err != nil || n != 0 {
+			t.Fatalf("%d ended sessions left after expiry (%v)", n, err)
+		}
+	})
+}
+
 // Logout ends the session its cookie belongs to: the access tokens of that login are
 // refused at once, its other logins are not, and the session is announced (the hook
 // cmd/atende sets to close its sockets on every node) with the user and family.

@@ -113,6 +113,11 @@ type env struct {
 	metrics  *prometheus.Registry
 	ready    func(context.Context) error
 	ids      map[string]engine.ID // fixture users by e-mail local part
+	// built is what the server was built from, for restart.
+	built struct {
+		cfg  httpapi.Config
+		deps httpapi.Deps
+	}
 }
 
 // envOpts tweak an env before the server is built.
@@ -148,10 +153,7 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 	e.settings = store.NewSettings(d, e.clock)
 	e.rts = store.NewRefreshTokens(d, e.clock)
 	var err error
-	e.tokens, err = token.New(token.Config{Secret: testSecret, CacheTTL: time.Second}, e.users, e.clock)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e.tokens = e.newTokens()
 	pairs, _ := ratelimit.NewAttempts(testPairPolicy, 0, e.clock)
 	addr, _ := ratelimit.NewAttempts(testAddressPolicy, 0, e.clock)
 	var users engine.UserStore = e.users
@@ -178,9 +180,42 @@ func newEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.built.cfg, e.built.deps = o.cfg, deps
 	e.h = e.srv.Handler()
 	e.seed()
 	return e
+}
+
+// newTokens is a token service on the env's users and ended-session table, with
+// nothing in memory.
+func (e *env) newTokens() *token.Service {
+	e.t.Helper()
+	s, err := token.New(token.Config{Secret: testSecret, CacheTTL: time.Second,
+		Ended: store.NewEndedSessions(e.d, e.clock)}, e.users, e.clock)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+// restart replaces the server and its token service by new ones over the same
+// database, as a restarted process starts: the token service syncs the ended
+// sessions first, and answers what that sync found.
+func (e *env) restart() []engine.EndedSession {
+	e.t.Helper()
+	e.tokens = e.newTokens()
+	ended, err := e.tokens.Sync(context.Background())
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	deps := e.built.deps
+	deps.Tokens, deps.Metrics = e.tokens, prometheus.NewRegistry()
+	srv, err := httpapi.New(e.built.cfg, deps)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.srv, e.h = srv, srv.Handler()
+	return ended
 }
 
 // The env's login limits: 3 attempts per (address, e-mail) pair before delays of 30 s

@@ -13,9 +13,10 @@ type Principal struct {
 	CompanyID int64   // the tenant; must be positive
 	Profile   string  // user, userplus, superv, manager, admin, super
 	QueueIDs  []int64 // the user's queues
-	// ExpiresAt is when the token the socket authenticated with expires; zero: never.
-	// An expired socket is closed with CloseReauthenticate (checked on every ping,
-	// so within Config.PingInterval): the client reconnects with a fresh token.
+	// ExpiresAt, when set, is when the socket must authenticate again: it is closed
+	// with CloseReauthenticate then (checked on every ping, so within
+	// Config.PingInterval). Zero: never. cmd/atende leaves it zero, so that a socket
+	// outlives its access token while its user and session are valid.
 	ExpiresAt time.Time
 	// Session is the login the socket's token belongs to (token.Claims.Session):
 	// Hub.EndSession closes the sockets of one session on logout. Empty: none.

@@ -39,6 +39,10 @@ type Config struct {
 	// CacheSize bounds the number of cached users; 0 means 10000. A full cache is
 	// emptied (cheap, and refilled by the next requests).
 	CacheSize int
+	// Ended keeps ended sessions in the database so that a restart (or a node that
+	// missed the announcement) still refuses their tokens: Logout writes there, Sync
+	// reads back. Nil keeps them in memory only (tests).
+	Ended engine.EndedSessionStore
 }
 
 // UserLookup reads the token version of a user; engine.UserStore satisfies it.
@@ -244,39 +248,95 @@ func (s *Service) OnSessionEnd(fn func(ctx context.Context, userID engine.ID, se
 	s.mu.Unlock()
 }
 
-// Logout ends session of userID: this node refuses its access tokens from now on,
-// and the OnSessionEnd hook tells the others. An empty session does nothing.
+// Logout ends session of userID (a logout, or its refresh token presented twice):
+// it is recorded in Config.Ended until the last of its access tokens expires (TTL
+// from now), this node refuses its tokens from now on, and the OnSessionEnd hook
+// tells the others. An empty session does nothing. An error recording it is
+// returned before anything else happens (the caller may retry); an error of the
+// hook is returned after the session ended here.
 func (s *Service) Logout(ctx context.Context, userID engine.ID, session string) error {
 	if session == "" {
 		return nil
 	}
-	s.SessionEnded(session)
+	now := s.clock.Now()
+	if s.cfg.Ended != nil {
+		if err := s.cfg.Ended.End(ctx, engine.EndedSession{Session: session, UserID: userID, EndedAt: now,
+			ExpiresAt: now.Add(s.cfg.TTL)}); err != nil {
+			return fmt.Errorf("logout: %w", err)
+		}
+	}
+	s.endUntil(session, now.Add(s.cfg.TTL))
 	s.mu.Lock()
 	fn := s.onEnd
 	s.mu.Unlock()
 	if fn == nil {
 		return nil
 	}
-	return fn(ctx, userID, session)
+	if err := fn(ctx, userID, session); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotAnnounced, err)
+	}
+	return nil
 }
 
+// ErrNotAnnounced is the cause of a Logout error when the session ended (recorded,
+// refused here) but the OnSessionEnd hook failed: the other nodes learn of it at
+// their next Sync instead.
+var ErrNotAnnounced = errors.New("session end not announced to the other nodes")
+
 // SessionEnded makes this node refuse the access tokens of session until the last
-// of them expires (at most TTL from now).
+// of them expires (at most TTL from now): what another node's Logout announces.
 func (s *Service) SessionEnded(session string) {
 	if session == "" {
 		return
 	}
+	s.endUntil(session, s.clock.Now().Add(s.cfg.TTL))
+}
+
+// endUntil refuses session's tokens until until (keeping a later time already set).
+func (s *Service) endUntil(session string, until time.Time) {
 	now := s.clock.Now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.ended) >= s.cfg.CacheSize {
-		for k, until := range s.ended {
-			if !now.Before(until) {
+		for k, u := range s.ended {
+			if !now.Before(u) {
 				delete(s.ended, k)
 			}
 		}
 	}
-	s.ended[session] = now.Add(s.cfg.TTL)
+	if until.After(s.ended[session]) {
+		s.ended[session] = until
+	}
+}
+
+// Sync reads the ended sessions of Config.Ended that have not expired, refuses their
+// tokens here, and answers those this node did not know of: run at start (a
+// restart remembers logouts) and now and then (a node that missed an announcement
+// learns of it; the caller closes those sessions' sockets). It also prunes the
+// expired ones. Without Config.Ended it does nothing.
+func (s *Service) Sync(ctx context.Context) ([]engine.EndedSession, error) {
+	if s.cfg.Ended == nil {
+		return nil, nil
+	}
+	now := s.clock.Now()
+	if _, err := s.cfg.Ended.Prune(ctx, now); err != nil {
+		return nil, fmt.Errorf("sync ended sessions: %w", err)
+	}
+	live, err := s.cfg.Ended.Live(ctx, now)
+	if err != nil {
+		return nil, fmt.Errorf("sync ended sessions: %w", err)
+	}
+	var fresh []engine.EndedSession
+	for _, e := range live {
+		s.mu.Lock()
+		_, known := s.ended[e.Session]
+		s.mu.Unlock()
+		if !known {
+			fresh = append(fresh, e)
+		}
+		s.endUntil(e.Session, e.ExpiresAt)
+	}
+	return fresh, nil
 }
 
 func (s *Service) sessionEnded(session string) bool {
