@@ -28,7 +28,7 @@ type conn struct {
 	src  io.Reader // nc, preceded by any bytes the HTTP server had buffered
 	id   string    // Engine.IO sid, the conn_id of the logs
 	out  outbox
-	done chan struct{} // closed by closeWith
+	done chan struct{}  // closed by closeWith
 	pass *netlimit.Pass // the Gate's place, released when the socket ends
 
 	bucket int // the server's ping bucket; guarded by the server's mu
