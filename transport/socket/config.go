@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"atende/transport/netlimit"
 )
 
 // Config configures NewServer. Every zero value means the documented default.
@@ -50,6 +52,15 @@ type Config struct {
 	// MaxConnections bounds open sockets; beyond it handshakes get HTTP 503.
 	// Zero: no bound.
 	MaxConnections int
+	// Gate admits each handshake before the upgrade: caps on open sockets per client
+	// address (HTTP 429) and in total (503), and rates of new sockets, each refusal
+	// with Retry-After. A node shares one Gate between its websocket endpoints or
+	// gives each its own. Nil: only MaxConnections applies.
+	Gate *netlimit.Gate
+	// ClientAddr is the client address a handshake is counted under (behind a
+	// trusted reverse proxy, the address it forwards). Nil: the connection's
+	// remote address.
+	ClientAddr func(r *http.Request) string
 	// CheckOrigin vets the handshake's Origin; false answers HTTP 403. Nil: every
 	// origin is accepted — sockets authenticate with a bearer token, never a cookie,
 	// so a foreign page gains nothing by opening one.

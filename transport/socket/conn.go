@@ -9,6 +9,8 @@ import (
 
 	"github.com/gobwas/ws"
 	"github.com/rs/zerolog"
+
+	"atende/transport/netlimit"
 )
 
 // closeGrace bounds the goodbye: writing the close frame after a kick, and waiting
@@ -26,7 +28,8 @@ type conn struct {
 	src  io.Reader // nc, preceded by any bytes the HTTP server had buffered
 	id   string    // Engine.IO sid, the conn_id of the logs
 	out  outbox
-	done chan struct{} // closed by closeWith
+	done chan struct{}  // closed by closeWith
+	pass *netlimit.Pass // the Gate's place, released when the socket ends
 
 	bucket int // the server's ping bucket; guarded by the server's mu
 
@@ -145,6 +148,7 @@ func (c *conn) exit() {
 		return
 	}
 	_ = c.nc.Close()
+	c.pass.Done()
 	if c.tenant != 0 {
 		c.srv.hub.detach(c)
 	}

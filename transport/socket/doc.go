@@ -21,6 +21,12 @@
 // both send EIO=4; v2 clients send EIO=3 and get HTTP 400 {"code":5,…}; polling gets
 // {"code":0,"message":"Transport unknown"}.
 //
+// Before the upgrade each handshake passes Config.Gate (package netlimit): beyond the
+// open sockets allowed per client address, or the new ones per second, it gets HTTP
+// 429 {"code":3,"message":"too many connections from this address"}; beyond the
+// node's total or rate, 503; both with Retry-After in seconds. A socket holds its
+// place until it ends.
+//
 // The server then sends the open packet 0{"sid","upgrades":[],"pingInterval",
 // "pingTimeout","maxPayload"}, pings "2" every PingInterval and expects pong "3"
 // within PingTimeout. The client sends CONNECT 40 with an optional auth object

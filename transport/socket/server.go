@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine/goroutine"
+	"atende/transport/netlimit"
 	"atende/transport/socket/sio"
 )
 
@@ -153,6 +154,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if limit := s.cfg.MaxConnections; limit > 0 && s.open.Load() >= int64(limit) {
+		w.Header().Set("Retry-After", "10")
 		handshakeError(w, http.StatusServiceUnavailable, 3, "Too many connections")
 		return
 	}
@@ -163,9 +165,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		handshakeError(w, http.StatusServiceUnavailable, 3, "Server shutting down")
 		return
 	}
+	addr := s.clientAddr(r)
+	pass, refused := s.cfg.Gate.Enter(netlimit.AddressKey(addr))
+	if refused != nil {
+		refused.SetHeader(w.Header())
+		handshakeError(w, refused.Status, 3, refused.Reason)
+		s.log.Debug().Str("addr", addr).Str("reason", refused.Reason).Msg("handshake refused")
+		return
+	}
 
 	nc, rw, _, err := s.upgrader.Upgrade(r, w)
 	if err != nil {
+		pass.Done()
 		if nc != nil {
 			_ = nc.Close()
 		}
@@ -179,6 +190,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	c := newConn(s, nc, src, randomID())
+	c.pass = pass
 	c.queryToken = q.Get("token")
 	c.queryLastSeq = q.Get("lastSeq")
 	// The open packet goes first, before the pinger can see the socket.
@@ -189,6 +201,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		MaxPayload:   s.cfg.MaxPayload,
 	})))
 	if !s.register(c) {
+		pass.Done()
 		_ = nc.Close()
 		return
 	}
@@ -202,6 +215,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.closeWith(CloseGoingAway, "server shutting down", false)
 		c.exit()
 	}
+}
+
+// clientAddr is the address r is counted under.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.cfg.ClientAddr != nil {
+		return s.cfg.ClientAddr(r)
+	}
+	return netlimit.ClientAddr(r, false)
 }
 
 // register adds c to the open sockets unless the server is shutting down.

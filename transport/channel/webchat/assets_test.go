@@ -78,7 +78,7 @@ func TestWidgetDictionaries(t *testing.T) {
 		if start < 0 {
 			t.Fatalf("no %s dictionary", lang)
 		}
-		end := strings.Index(src[start:], "}")
+		end := strings.Index(src[start:], "' }") + 1 // texts may hold {placeholders}
 		var keys []string
 		for _, m := range regexp.MustCompile(`(\w+): '([^']*)'`).FindAllStringSubmatch(src[start:start+end], -1) {
 			if m[2] == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/netlimit"
 )
 
 // History answers the last messages of a visitor's conversation on a connection,
@@ -108,6 +109,25 @@ type Config struct {
 	// MaxConnections bounds open sockets; beyond it handshakes get HTTP 503.
 	// Zero: no bound.
 	MaxConnections int
+	// Gate admits each handshake before the upgrade: caps on open sockets per client
+	// address (HTTP 429 ERR_TOO_MANY_ATTEMPTS) and in total (503 ERR_UNAVAILABLE),
+	// and rates of new sockets, each refusal with Retry-After. Nil: only
+	// MaxConnections applies.
+	Gate *netlimit.Gate
+	// ClientAddr is the client address a handshake and a new visitor are counted
+	// under (behind a trusted reverse proxy, the address it forwards). Nil: the
+	// connection's remote address.
+	ClientAddr func(r *http.Request) string
+	// NewVisitorRate bounds the conversations new visitors of one client address
+	// start, and NewVisitorsPerConnection those of all addresses on one web chat
+	// connection: token buckets. A visitor starts a conversation with its first
+	// message on a socket whose welcome had no history (no open conversation); one
+	// beyond either limit gets the error frame ERR_TOO_MANY_ATTEMPTS with
+	// "limit":"newVisitor" and "retryAfter" (seconds), and nothing is recorded.
+	// Zero: 10 per minute, burst 10, per address; 120 per minute, burst 120, per
+	// connection. A negative PerSecond lifts the limit.
+	NewVisitorRate           netlimit.Rate
+	NewVisitorsPerConnection netlimit.Rate
 	// MaxSocketsPerVisitor bounds one visitor's open sockets (tabs); one more gets
 	// ERR_TOO_MANY_ATTEMPTS and CloseTooManySockets. Zero: 8.
 	MaxSocketsPerVisitor int
@@ -121,6 +141,12 @@ type Config struct {
 	// the connections whose Channel was started on this Server.
 	Cluster Cluster
 }
+
+// Defaults of the new-visitor limits.
+var (
+	DefaultNewVisitorRate           = netlimit.PerMinute(10, 10)
+	DefaultNewVisitorsPerConnection = netlimit.PerMinute(120, 120)
+)
 
 // withDefaults returns c with zero values replaced by defaults, or an error for
 // values that cannot work.
@@ -168,6 +194,12 @@ func (c Config) withDefaults() (Config, error) {
 	defInt(&c.HistoryLimit, 50)
 	defDur(&c.HistoryTimeout, 5*time.Second)
 	defInt(&c.MaxSocketsPerVisitor, 8)
+	if c.NewVisitorRate == (netlimit.Rate{}) {
+		c.NewVisitorRate = DefaultNewVisitorRate
+	}
+	if c.NewVisitorsPerConnection == (netlimit.Rate{}) {
+		c.NewVisitorsPerConnection = DefaultNewVisitorsPerConnection
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}

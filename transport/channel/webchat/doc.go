@@ -40,7 +40,7 @@
 //	{"type":"welcome","visitor":"<token>","history":[{"id":…,"body":…,"fromMe":…,"at":…,"media":…}, …]}
 //	{"type":"message","id":"wc-out:42","body":"Oi!","fromMe":true,"at":"2026-11-22T13:04:05.123Z","media":{"type":"image","url":…,"name":…}}
 //	{"type":"ack","id":"<client id>"}
-//	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…}}
+//	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…},"limit":"newVisitor","retryAfter":42}
 //	{"type":"pong"}
 //
 // The welcome is always the first frame. fromMe has Atende's meaning: true for what
@@ -66,6 +66,19 @@
 // and 20 frames/s per socket (burst 40) — beyond, ERR_TOO_MANY_ATTEMPTS; after 10
 // refused frames in a row the socket is closed with 1008. See errors.go for every
 // close code.
+//
+// # Limits under attack
+//
+// Every handshake passes Config.Gate (package netlimit) before the upgrade: beyond
+// the open sockets or new sockets per second allowed to one client address it gets
+// HTTP 429 {"error":"ERR_TOO_MANY_ATTEMPTS"}, beyond the node's 503
+// {"error":"ERR_UNAVAILABLE"}, both with Retry-After. New visitors are limited per
+// client address and per connection (Config.NewVisitorRate,
+// NewVisitorsPerConnection): a visitor welcomed without history (no open
+// conversation) whose first message would start one beyond either limit gets
+// ERR_TOO_MANY_ATTEMPTS with "limit":"newVisitor" and "retryAfter" in seconds;
+// nothing reaches the sink, and the widget tells the visitor when to try again,
+// keeping the message to resend then. Counts are per node (docs/security.md).
 //
 // # Cluster
 //

@@ -317,7 +317,14 @@ type errorFrame struct {
 	Code   engine.Code       `json:"code"`
 	ID     string            `json:"id,omitempty"` // the client message id the error is about
 	Fields map[string]string `json:"fields,omitempty"`
+	// Limit names the limit a ERR_TOO_MANY_ATTEMPTS is about ("newVisitor"), and
+	// RetryAfter is when, in seconds, trying again may succeed.
+	Limit      string `json:"limit,omitempty"`
+	RetryAfter int    `json:"retryAfter,omitempty"`
 }
+
+// limitNewVisitor is the Limit of a refusal by the new-visitor limits.
+const limitNewVisitor = "newVisitor"
 
 var pongPayload = []byte(`{"type":"pong"}`)
 

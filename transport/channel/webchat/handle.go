@@ -48,6 +48,9 @@ func (sk *socket) welcome() {
 			items = nil
 		}
 	}
+	// No history: no conversation open, so the first message starts one (a contact
+	// and a pending ticket) and counts against the new-visitor limits.
+	sk.fresh = len(items) == 0
 	sort.SliceStable(items, func(i, j int) bool { return items[i].At.Before(items[j].At) })
 	if len(items) > srv.cfg.HistoryLimit {
 		items = items[len(items)-srv.cfg.HistoryLimit:]
@@ -124,12 +127,43 @@ func (sk *socket) handle(buf []byte) {
 			sk.refuseFrame(errRate, f.ID)
 			return
 		}
+		if !sk.admit(f.ID) {
+			return
+		}
 		sk.inbound(f, now)
 	case FrameRead:
 		sk.touch(now)
 		sk.read(f.IDs)
 	}
 	sk.strikes = 0
+}
+
+// admit counts a visitor's first message of a conversation against the new-visitor
+// limits — its client address's, then its connection's, so that an address over
+// its own limit spends nothing of the connection's — and answers false, after an
+// error frame with "limit":"newVisitor" and "retryAfter", when either is spent.
+// Messages of a visitor with a conversation, or already admitted, pass.
+func (sk *socket) admit(id string) bool {
+	if !sk.fresh || sk.vis.started.Load() {
+		return true
+	}
+	srv := sk.srv
+	ok, wait := srv.newByAddr.Take(sk.addr)
+	if ok {
+		ok, wait = srv.newByConn.Take(strconv.FormatInt(sk.ep.conn.ID, 10))
+	}
+	if !ok {
+		sk.log.Info().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
+		sk.strikes++
+		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id,
+			Limit: limitNewVisitor, RetryAfter: max(1, int((wait+time.Second-1)/time.Second))})))
+		if sk.strikes >= srv.cfg.MaxStrikes {
+			sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
+		}
+		return false
+	}
+	sk.vis.started.Store(true)
+	return true
 }
 
 // touch records visitor activity (for IdleTimeout).

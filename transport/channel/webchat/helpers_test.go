@@ -231,6 +231,8 @@ type serverFrame struct {
 	Media   *Media            `json:"media"`
 	Code    string            `json:"code"`
 	Fields  map[string]string `json:"fields"`
+	Limit   string            `json:"limit"`
+	Retry   int               `json:"retryAfter"`
 }
 
 // client is a raw gobwas/ws client, as a widget.

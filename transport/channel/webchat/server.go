@@ -18,6 +18,7 @@ import (
 
 	"atende/engine"
 	"atende/engine/goroutine"
+	"atende/transport/netlimit"
 )
 
 // closeGrace bounds the goodbye: writing the close frame, and waiting for the
@@ -32,6 +33,8 @@ type Server struct {
 	cfg      Config
 	log      zerolog.Logger
 	upgrader ws.HTTPUpgrader
+	// conversations started by new visitors, per client address and per connection
+	newByAddr, newByConn *netlimit.Buckets
 
 	goroutines goroutine.Group
 
@@ -72,6 +75,8 @@ type visitor struct {
 	number  string  // "webchat:<id>"
 	limiter *bucket // Config.MessageRate over all its sockets
 
+	started atomic.Bool // a first message was counted against the new-visitor limits
+
 	// guarded by Server.mu
 	sockets map[*socket]struct{}
 }
@@ -85,6 +90,8 @@ func New(cfg Config) (*Server, error) {
 	return &Server{
 		node:      randomNodeID(),
 		cfg:       cfg,
+		newByAddr: netlimit.NewBuckets(cfg.NewVisitorRate, cfg.Now),
+		newByConn: netlimit.NewBuckets(cfg.NewVisitorsPerConnection, cfg.Now),
 		log:       cfg.Logger.With().Str("component", "webchat").Str("channel", engine.ChannelSocket).Logger(),
 		upgrader:  ws.HTTPUpgrader{Timeout: cfg.WriteTimeout},
 		endpoints: make(map[engine.ID]*endpoint),
@@ -152,6 +159,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if max := s.cfg.MaxConnections; max > 0 && s.open.Load() >= int64(max) {
+		w.Header().Set("Retry-After", "10")
 		httpError(w, http.StatusServiceUnavailable, engine.ErrUnavailable)
 		return
 	}
@@ -162,6 +170,20 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusServiceUnavailable, engine.ErrUnavailable)
 		return
 	}
+	addr := netlimit.AddressKey(s.clientAddr(r))
+	pass, refused := s.cfg.Gate.Enter(addr)
+	if refused != nil {
+		refused.SetHeader(w.Header())
+		code := engine.ErrTooManyAttempts
+		if refused.Status != http.StatusTooManyRequests {
+			code = engine.ErrUnavailable
+		}
+		httpError(w, refused.Status, code)
+		s.log.Debug().Str("addr", addr).Str("reason", refused.Reason).Msg("webchat handshake refused")
+		return
+	}
+	// The place is the socket's once its goroutines run; every other way out gives it back.
+	defer func() { pass.Done() }()
 
 	nc, rw, _, err := s.upgrader.Upgrade(r, w)
 	if err != nil {
@@ -205,6 +227,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		token, vid = s.issueToken(connID)
 	}
 	sk := newSocket(s, ep, nc, src, token)
+	sk.addr = addr
 	switch s.attach(sk, vid) {
 	case attachClosing:
 		s.refuse(nc, src, engine.ErrUnavailable, CloseGoingAway, "server shutting down")
@@ -216,6 +239,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		s.refuse(nc, src, engine.ErrTooManyAttempts, CloseTooManySockets, "too many sockets for this visitor")
 		return
 	}
+	sk.pass, pass = pass, nil
 	if !s.goroutines.Go(sk.writeLoop) {
 		sk.exits.Add(-1) // the writer never ran
 		sk.closeWith(CloseGoingAway, "server shutting down", false)
@@ -226,6 +250,14 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		sk.closeWith(CloseGoingAway, "server shutting down", false)
 		sk.exit()
 	}
+}
+
+// clientAddr is the address r is counted under.
+func (s *Server) clientAddr(r *http.Request) string {
+	if s.cfg.ClientAddr != nil {
+		return s.cfg.ClientAddr(r)
+	}
+	return netlimit.ClientAddr(r, false)
 }
 
 // refuse ends a socket that was never attached: an error frame, a close frame, a

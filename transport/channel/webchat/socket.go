@@ -12,6 +12,8 @@ import (
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
 	"github.com/rs/zerolog"
+
+	"atende/transport/netlimit"
 )
 
 // keepBuf is the largest read buffer a socket keeps between messages.
@@ -34,13 +36,16 @@ type socket struct {
 	token  string    // the visitor token sent in the welcome
 	log    zerolog.Logger
 	out    outbox
-	done   chan struct{} // closed by closeWith
-	frames *bucket       // Config.FrameRate over this socket's frames
+	done   chan struct{}  // closed by closeWith
+	frames *bucket        // Config.FrameRate over this socket's frames
+	addr   string         // the client address key new visitors are counted under
+	pass   *netlimit.Pass // the Gate's place, released when the socket ends
 
 	// owned by the reader goroutine
 	name    string // from hello
 	email   string // from hello; not passed on until engine.ChannelContact has an e-mail
 	strikes int    // refused frames in a row
+	fresh   bool   // the welcome had no history: the first message starts a conversation
 
 	rememberMu sync.Mutex          // guards remembered and order
 	remembered map[string]struct{} // attendant message ids shown on this socket, not yet read
@@ -166,6 +171,7 @@ func (sk *socket) exit() {
 		return
 	}
 	_ = sk.nc.Close()
+	sk.pass.Done()
 	sk.srv.detach(sk)
 	ev := sk.log.Debug()
 	switch sk.closeCode {

@@ -16,17 +16,20 @@
       intro: 'Olá! Como podemos te chamar?', name: 'Seu nome', email: 'Seu e-mail (opcional)', start: 'Começar',
       connecting: 'Conectando…', online: 'Online', offline: 'Sem conexão, tentando de novo…',
       unavailable: 'Atendimento indisponível no momento', sending: 'Enviando…', failed: 'Não enviada',
-      tooMany: 'Muitas mensagens, aguarde um instante', tooLong: 'Mensagem longa demais', file: 'Arquivo' },
+      tooMany: 'Muitas mensagens, aguarde um instante', tooLong: 'Mensagem longa demais', file: 'Arquivo',
+      busy: 'Muitas conversas novas vindas da sua rede agora. Sua mensagem será enviada em {n} s.' },
     en: { title: 'Chat with us', open: 'Open chat', close: 'Close', placeholder: 'Type your message…', send: 'Send',
       intro: 'Hi! What should we call you?', name: 'Your name', email: 'Your email (optional)', start: 'Start',
       connecting: 'Connecting…', online: 'Online', offline: 'Offline, retrying…',
       unavailable: 'Chat unavailable right now', sending: 'Sending…', failed: 'Not sent',
-      tooMany: 'Too many messages, please wait', tooLong: 'Message too long', file: 'File' },
+      tooMany: 'Too many messages, please wait', tooLong: 'Message too long', file: 'File',
+      busy: 'Too many new conversations from your network right now. Your message will be sent in {n} s.' },
     es: { title: 'Habla con nosotros', open: 'Abrir chat', close: 'Cerrar', placeholder: 'Escribe tu mensaje…', send: 'Enviar',
       intro: '¡Hola! ¿Cómo te llamamos?', name: 'Tu nombre', email: 'Tu correo (opcional)', start: 'Empezar',
       connecting: 'Conectando…', online: 'En línea', offline: 'Sin conexión, reintentando…',
       unavailable: 'Atención no disponible en este momento', sending: 'Enviando…', failed: 'No enviado',
-      tooMany: 'Demasiados mensajes, espera un momento', tooLong: 'Mensaje demasiado largo', file: 'Archivo' }
+      tooMany: 'Demasiados mensajes, espera un momento', tooLong: 'Mensaje demasiado largo', file: 'Archivo',
+      busy: 'Demasiadas conversaciones nuevas desde tu red ahora. Tu mensaje se enviará en {n} s.' }
   };
   var lang = (me.getAttribute('data-lang') || document.documentElement.lang || navigator.language || 'pt').toLowerCase();
   var t = T[lang.slice(0, 2)] || T.pt;
@@ -122,7 +125,7 @@
     box.title = state === 'pending' ? t.sending : state === 'failed' ? t.failed : '';
   }
   function status(s) { stat.textContent = s; }
-  function flash(s) { note.textContent = s; clearTimeout(flash.t); flash.t = setTimeout(function () { note.textContent = ''; }, 4000); }
+  function flash(s, ms) { note.textContent = s; clearTimeout(flash.t); flash.t = setTimeout(function () { note.textContent = ''; }, ms || 4000); }
   function setBadge() { badge.hidden = !unread; badge.textContent = unread > 9 ? '9+' : String(unread); }
 
   // The socket.
@@ -183,6 +186,14 @@
   }
   function failed(f) {
     if (!f.id) { if (f.code === 'ERR_WAPP_NOT_INITIALIZED') status(t.unavailable); return; }
+    if (f.code === 'ERR_TOO_MANY_ATTEMPTS' && f.limit === 'newVisitor') {
+      // The server takes no more new conversations from this address for now: say
+      // so, keep the message and send it again when it said to.
+      var wait = Math.min(Math.max(+f.retryAfter || 30, 1), 3600);
+      flash(t.busy.replace('{n}', String(wait)), wait * 1000);
+      clearTimeout(flushT); flushT = setTimeout(flush, wait * 1000);
+      return;
+    }
     if (/^ERR_(TOO_MANY_ATTEMPTS|UNAVAILABLE|INTERNAL)$/.test(f.code)) {
       if (f.code === 'ERR_TOO_MANY_ATTEMPTS') flash(t.tooMany);
       clearTimeout(flushT); flushT = setTimeout(flush, 3000);
