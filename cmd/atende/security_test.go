@@ -145,13 +145,12 @@ func TestMetricsConfig(t *testing.T) {
 	}
 }
 
-// TestMetricsOnTheirOwnAddress runs a node with METRICS_ADDR: /metrics answers there
-// (behind its token) and not on the public port.
-func TestMetricsOnTheirOwnAddress(t *testing.T) {
+// startNode runs `atende serve` with args (plus a temporary data dir and a free port)
+// until the test ends, and returns its address once /healthz answers.
+func startNode(t *testing.T, args ...string) string {
+	t.Helper()
 	public := freeAddr(t)
-	private := freeAddr(t)
-	cfg, err := parseConfig([]string{"--data-dir", t.TempDir(), "--http-addr", public, "--metrics-addr", private,
-		"--metrics-token", "Zq8-Rw3_kP5sLx2Vn7Tb9Hc4Mj6Dg1Fy"}, envOf(nil))
+	cfg, err := parseConfig(append([]string{"--data-dir", t.TempDir(), "--http-addr", public}, args...), envOf(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,36 +165,84 @@ func TestMetricsOnTheirOwnAddress(t *testing.T) {
 			t.Error("server did not stop")
 		}
 	})
-	get := func(url, tok string) (int, string) {
-		req, _ := http.NewRequest("GET", url, nil)
-		if tok != "" {
-			req.Header.Set("Authorization", "Bearer "+tok)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, err.Error()
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
-	}
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		if st, _ := get("http://"+public+"/healthz", ""); st == 200 {
-			break
+		if st, _ := httpGet(t, "http://"+public+"/healthz", nil); st == 200 {
+			return public
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("server not up")
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if st, body := get("http://"+public+"/metrics", "Zq8-Rw3_kP5sLx2Vn7Tb9Hc4Mj6Dg1Fy"); st != http.StatusNotFound {
+}
+
+// httpGet answers the status and body of a GET with headers (0 when unreachable).
+func httpGet(t *testing.T, url string, header map[string]string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// TestMetricsOnTheirOwnAddress runs a node with METRICS_ADDR: /metrics answers there
+// (behind its token) and not on the public port.
+func TestMetricsOnTheirOwnAddress(t *testing.T) {
+	const tok = "Zq8-Rw3_kP5sLx2Vn7Tb9Hc4Mj6Dg1Fy"
+	private := freeAddr(t)
+	public := startNode(t, "--metrics-addr", private, "--metrics-token", tok)
+	bearer := map[string]string{"Authorization": "Bearer " + tok}
+	if st, body := httpGet(t, "http://"+public+"/metrics", bearer); st != http.StatusNotFound {
 		t.Fatalf("public /metrics: %d %.100s, want 404", st, body)
 	}
-	if st, _ := get("http://"+private+"/metrics", ""); st != http.StatusUnauthorized {
+	if st, _ := httpGet(t, "http://"+private+"/metrics", nil); st != http.StatusUnauthorized {
 		t.Fatalf("private /metrics without token: %d, want 401", st)
 	}
-	if st, body := get("http://"+private+"/metrics", "Zq8-Rw3_kP5sLx2Vn7Tb9Hc4Mj6Dg1Fy"); st != 200 || !strings.Contains(body, "atende_http_requests_total") {
+	if st, body := httpGet(t, "http://"+private+"/metrics", bearer); st != 200 || !strings.Contains(body, "atende_http_requests_total") {
 		t.Fatalf("private /metrics: %d %.200s", st, body)
+	}
+}
+
+// TestSocketHandshakeOrigins: the socket gateway of a node with CORS_ORIGINS upgrades
+// for its own origin, the listed one and non-browser clients, and refuses other pages.
+func TestSocketHandshakeOrigins(t *testing.T) {
+	addr := startNode(t, "--cors-origins", "http://front.example.com:5173", "--public-url", "https://atende.example.com")
+	handshake := func(origin string) int {
+		t.Helper()
+		req, _ := http.NewRequest("GET", "http://"+addr+"/socket.io/?EIO=4&transport=websocket", nil)
+		req.Header.Set("Connection", "Upgrade")
+		req.Header.Set("Upgrade", "websocket")
+		req.Header.Set("Sec-WebSocket-Version", "13")
+		req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		res, err := http.DefaultTransport.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = res.Body.Close()
+		return res.StatusCode
+	}
+	for origin, want := range map[string]int{
+		"http://front.example.com:5173": http.StatusSwitchingProtocols,
+		"https://atende.example.com":    http.StatusSwitchingProtocols,
+		"http://" + addr:                http.StatusSwitchingProtocols,
+		"":                              http.StatusSwitchingProtocols,
+		"https://evil.example.com":      http.StatusForbidden,
+		"http://front.example.com":      http.StatusForbidden,
+		"null":                          http.StatusForbidden,
+	} {
+		if got := handshake(origin); got != want {
+			t.Errorf("origin %q: status %d, want %d", origin, got, want)
+		}
 	}
 }
