@@ -61,6 +61,10 @@ const (
 	ErrMediaTooLarge       Code = "ERR_MEDIA_TOO_LARGE"
 	ErrMediaTypeNotAllowed Code = "ERR_MEDIA_TYPE_NOT_ALLOWED"
 	ErrInvalidSignature    Code = "ERR_INVALID_SIGNATURE"
+	// ErrUnsupportedMediaType: a JSON route got a body not declared application/json.
+	ErrUnsupportedMediaType Code = "ERR_UNSUPPORTED_MEDIA_TYPE"
+	// ErrForbiddenOrigin: a browser request from an origin that may not make it.
+	ErrForbiddenOrigin Code = "ERR_FORBIDDEN_ORIGIN"
 	// A channel provider (Meta Graph, Telegram) refused the connection's credentials
 	// (expired or revoked token), or refused a message for good (not retried).
 	ErrChannelCredentials Code = "ERR_CHANNEL_CREDENTIALS"
@@ -120,6 +124,8 @@ var statusOf = map[Code]int{
 	ErrMediaTooLarge:         http.StatusRequestEntityTooLarge,
 	ErrMediaTypeNotAllowed:   http.StatusUnsupportedMediaType,
 	ErrInvalidSignature:      http.StatusUnauthorized,
+	ErrUnsupportedMediaType:  http.StatusUnsupportedMediaType,
+	ErrForbiddenOrigin:       http.StatusForbidden,
 	ErrChannelCredentials:    http.StatusBadRequest,
 	ErrChannelRefused:        http.StatusBadGateway,
 	ErrChannelOutcomeUnknown: http.StatusBadGateway,

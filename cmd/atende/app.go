@@ -34,11 +34,13 @@ type app struct {
 
 	db      *db.DB
 	metrics *prometheus.Registry
-	stores  stores
-	tokens  *token.Service
-	live    *live
-	redis   *redisstate.Redis // shared state in cluster mode; nil without REDIS_URL
-	gossip  *cluster.Provider // cluster membership; nil on a single node
+	// metricsHTTP serves /metrics on METRICS_ADDR (metrics.go); nil without it.
+	metricsHTTP *http.Server
+	stores      stores
+	tokens      *token.Service
+	live        *live
+	redis       *redisstate.Redis // shared state in cluster mode; nil without REDIS_URL
+	gossip      *cluster.Provider // cluster membership; nil on a single node
 	// revocations carries credential changes and logouts to every node (Redis), or
 	// within this process on a single node; presence is who is online, likewise.
 	revocations redisstate.SessionRevocations
@@ -120,7 +122,9 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l := a.live
-	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS()},
+	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
+		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
+		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort()},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner},
@@ -160,6 +164,11 @@ func (a *app) run(ctx context.Context) error {
 
 // serveOn is run on a listener the caller opened.
 func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
+	if err := a.startMetrics(); err != nil {
+		_ = ln.Close()
+		a.close(context.Background())
+		return err
+	}
 	a.log.Info().Str("addr", ln.Addr().String()).Str("version", version).Str("db", a.db.Desc).Msg("serving")
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,26 +16,38 @@ import (
 	"time"
 
 	"atende/cluster"
+	httpapi "atende/transport/http"
 )
 
 // Config is everything `atende serve` reads from flags and the environment. A flag wins
 // over its environment variable; both win over the default. README.md lists them.
 type Config struct {
-	Env             string        // ATENDE_ENV: "development" (default) or "production"
-	HTTPAddr        string        // HTTP_ADDR: listen address, default ":8080"
-	DatabaseURL     string        // DATABASE_URL: empty = SQLite under DataDir; postgres://… for PostgreSQL
-	RedisURL        string        // REDIS_URL: empty = in-process presence, rate limits and token store
-	RedisPrefix     string        // REDIS_PREFIX: starts every key and channel, default "atende:"; one per cluster
-	JWTSecret       string        // JWT_SECRET: required in production; generated and kept in DataDir in development
-	DataDir         string        // DATA_DIR: default "./data" (SQLite file, media, dev secret)
-	MediaDir        string        // MEDIA_DIR: default DataDir/media
-	LogLevel        string        // LOG_LEVEL: debug, info (default), warn, error
-	LogFormat       string        // LOG_FORMAT: json (default) or console
-	CookieSecure    bool          // COOKIE_SECURE: refresh cookie only over HTTPS; default true in production
-	AccessTTL       time.Duration // ACCESS_TOKEN_TTL: default 15m
-	RefreshTTL      time.Duration // REFRESH_TOKEN_TTL: default 168h
-	PublicURL       string        // PUBLIC_URL: how customers and providers reach this server (web chat, webhooks)
-	SeedDemo        bool          // SEED_DEMO: create the demo tenant at start (idempotent)
+	Env          string        // ATENDE_ENV: "development" (default) or "production"
+	HTTPAddr     string        // HTTP_ADDR: listen address, default ":8080"
+	DatabaseURL  string        // DATABASE_URL: empty = SQLite under DataDir; postgres://… for PostgreSQL
+	RedisURL     string        // REDIS_URL: empty = in-process presence, rate limits and token store
+	RedisPrefix  string        // REDIS_PREFIX: starts every key and channel, default "atende:"; one per cluster
+	JWTSecret    string        // JWT_SECRET: required in production; generated and kept in DataDir in development
+	DataDir      string        // DATA_DIR: default "./data" (SQLite file, media, dev secret)
+	MediaDir     string        // MEDIA_DIR: default DataDir/media
+	LogLevel     string        // LOG_LEVEL: debug, info (default), warn, error
+	LogFormat    string        // LOG_FORMAT: json (default) or console
+	CookieSecure bool          // COOKIE_SECURE: refresh cookie only over HTTPS; default true in production
+	AccessTTL    time.Duration // ACCESS_TOKEN_TTL: default 15m
+	RefreshTTL   time.Duration // REFRESH_TOKEN_TTL: default 168h
+	PublicURL    string        // PUBLIC_URL: how customers and providers reach this server (web chat, webhooks)
+	SeedDemo     bool          // SEED_DEMO: create the demo tenant at start (idempotent); refused in production
+	// CORSOrigins (CORS_ORIGINS, comma-separated) are the front-end origins of other
+	// hosts allowed to use the API, the socket and media (docs/security.md). Needs
+	// PUBLIC_URL; empty: same-origin only.
+	CORSOrigins []string
+	// MetricsAddr (METRICS_ADDR) serves /metrics on a listener of its own (e.g.
+	// 127.0.0.1:9090) instead of the public port.
+	MetricsAddr string
+	// MetricsToken (METRICS_TOKEN) makes /metrics ask for "Authorization: Bearer
+	// <token>". In production without METRICS_ADDR or METRICS_TOKEN, /metrics is
+	// not served at all.
+	MetricsToken    string
 	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: graceful shutdown budget, default 20s
 
 	// Cloud channels (docs/channels.md). Provider base URLs are configuration so
@@ -103,6 +117,10 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.MetaConfigID, "meta-config-id", env("META_CONFIG_ID", ""), "WhatsApp embedded signup configuration id of the Meta app (META_CONFIG_ID)")
 	fs.StringVar(&c.TelegramAPIURL, "telegram-api-url", env("TELEGRAM_API_URL", "https://api.telegram.org"), "Telegram Bot API base URL (TELEGRAM_API_URL)")
 	fs.StringVar(&c.TelegramMode, "telegram-mode", env("TELEGRAM_MODE", ""), "polling or webhook; default webhook when PUBLIC_URL is set (TELEGRAM_MODE)")
+	var corsOrigins string
+	fs.StringVar(&corsOrigins, "cors-origins", env("CORS_ORIGINS", ""), "comma-separated front-end origins of other hosts allowed to call the API, e.g. https://app.example.com (CORS_ORIGINS)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("METRICS_ADDR", ""), "serve /metrics on this address instead of the public port, e.g. 127.0.0.1:9090 (METRICS_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", env("METRICS_TOKEN", ""), "bearer token /metrics asks for (METRICS_TOKEN)")
 	fs.BoolVar(&c.SeedDemo, "seed-demo", env("SEED_DEMO", "") == "true" || env("SEED_DEMO", "") == "1", "create the demo tenant at start (SEED_DEMO)")
 	fs.StringVar(&c.WhatsAppFake, "whatsapp-fake", "", "tests only: in-process fake WhatsApp, control API on this host:port")
 	fs.StringVar(&c.WhatsAppWSURL, "whatsapp-ws-url", "", "tests only: wss:// URL of a fake WhatsApp Web server")
@@ -155,6 +173,16 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if err := c.parseGossip(gossipKey, probeInterval, probeTimeout, suspicionMult); err != nil {
 		return Config{}, err
+	}
+	for _, o := range strings.Split(corsOrigins, ",") {
+		if o = strings.TrimSpace(o); o == "" {
+			continue
+		}
+		n, err := httpapi.NormalizeOrigin(o)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: CORS_ORIGINS: %v", err)
+		}
+		c.CORSOrigins = append(c.CORSOrigins, n)
 	}
 	for _, s := range strings.Split(seeds, ",") {
 		if s = strings.TrimSpace(s); s != "" {
@@ -248,13 +276,96 @@ func (c Config) validate() error {
 			return errors.New("config: cluster mode needs JWT_SECRET, the same on every node")
 		}
 	}
+	if len(c.CORSOrigins) > 0 && c.PublicURL == "" {
+		return errors.New("config: CORS_ORIGINS needs PUBLIC_URL (media URLs must be absolute for another origin to load them)")
+	}
+	if c.PublicURL != "" {
+		u, err := url.Parse(c.PublicURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("config: PUBLIC_URL must be an absolute http(s) URL without query, got %q", c.PublicURL)
+		}
+	}
 	if c.Production() {
-		if c.JWTSecret == "" {
-			return errors.New("config: JWT_SECRET is required in production")
+		if err := c.validateProduction(); err != nil {
+			return err
 		}
-		if len(c.JWTSecret) < 32 {
-			return errors.New("config: JWT_SECRET must be at least 32 characters in production")
+	}
+	return nil
+}
+
+// validateProduction refuses the set-ups that are fine on a laptop and unsafe on the
+// internet (docs/security.md, "Production checks").
+func (c Config) validateProduction() error {
+	if c.JWTSecret == "" {
+		return errors.New("config: JWT_SECRET is required in production")
+	}
+	if len(c.JWTSecret) < 32 {
+		return errors.New("config: JWT_SECRET must be at least 32 characters in production")
+	}
+	if err := checkSecretStrength(c.JWTSecret); err != nil {
+		return fmt.Errorf("config: JWT_SECRET %v in production; generate one with: openssl rand -base64 48", err)
+	}
+	if c.SeedDemo {
+		return errors.New("config: --seed-demo (SEED_DEMO) creates well-known logins (admin@atende.local / admin123) and is refused in production")
+	}
+	if c.MetricsToken != "" {
+		if len(c.MetricsToken) < 24 {
+			return errors.New("config: METRICS_TOKEN must be at least 24 characters in production")
 		}
+		if err := checkSecretStrength(c.MetricsToken); err != nil {
+			return fmt.Errorf("config: METRICS_TOKEN %v in production", err)
+		}
+	}
+	for _, o := range c.CORSOrigins {
+		if !strings.HasPrefix(o, "https://") {
+			return fmt.Errorf("config: CORS_ORIGINS entry %s must be https in production (the refresh cookie is Secure)", o)
+		}
+	}
+	return nil
+}
+
+// minSecretBits is the least entropy checkSecretStrength accepts, estimated from the
+// secret's own character frequencies. 32 random hex digits (128 real bits) estimate
+// at about 110; 32 random base64 characters at about 140.
+const minSecretBits = 96
+
+// checkSecretStrength refuses secrets that cannot be random: few distinct characters
+// ("kkkk…", "abab…"), a repeated block ("secretsecret…"), a run of consecutive
+// characters ("abcdef…", "012345…") over most of its length, or a low entropy
+// estimate (length × Shannon entropy of its character frequencies). It is an
+// estimate: it stops the obvious mistakes, not a chosen weak passphrase.
+func checkSecretStrength(s string) error {
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range s {
+		counts[r]++
+		n++
+	}
+	if len(counts) < 10 {
+		return fmt.Errorf("has only %d distinct characters", len(counts))
+	}
+	rs := []rune(s)
+	for p := 1; p <= n/2; p++ {
+		if n%p == 0 && strings.Repeat(string(rs[:p]), n/p) == s {
+			return fmt.Errorf("is a %d-character block repeated", p)
+		}
+	}
+	steps := 0
+	for i := 1; i < len(rs); i++ {
+		if d := rs[i] - rs[i-1]; d == 1 || d == -1 {
+			steps++
+		}
+	}
+	if steps*2 >= len(rs) {
+		return errors.New("is mostly a run of consecutive characters")
+	}
+	bits := 0.0
+	for _, k := range counts {
+		p := float64(k) / float64(n)
+		bits -= float64(k) * math.Log2(p)
+	}
+	if bits < minSecretBits {
+		return fmt.Errorf("looks too predictable (about %.0f bits of entropy estimated, %d wanted)", bits, minSecretBits)
 	}
 	return nil
 }

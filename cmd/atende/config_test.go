@@ -66,7 +66,7 @@ func TestConfigRefusals(t *testing.T) {
 }
 
 func TestProductionCookiesSecureByDefault(t *testing.T) {
-	c, err := parseConfig(nil, envOf(map[string]string{"ATENDE_ENV": "production", "JWT_SECRET": strings.Repeat("k", 40)}))
+	c, err := parseConfig(nil, envOf(map[string]string{"ATENDE_ENV": "production", "JWT_SECRET": strongSecret}))
 	if err != nil {
 		t.Fatal(err)
 	}

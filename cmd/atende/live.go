@@ -20,6 +20,7 @@ import (
 	"atende/persistence/readmodel"
 	"atende/transport/channel/webchat"
 	"atende/transport/channel/whatsapp"
+	httpapi "atende/transport/http"
 	"atende/transport/media"
 	"atende/transport/realtime"
 	"atende/transport/socket"
@@ -79,7 +80,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.onClose(func(context.Context) error { return l.runner.Close() })
-	if l.media, err = media.New(media.Config{Dir: a.cfg.MediaDir, Secret: derive(a.cfg.JWTSecret, "media"), Logger: log}); err != nil {
+	if l.media, err = media.New(media.Config{Dir: a.cfg.MediaDir, Secret: derive(a.cfg.JWTSecret, "media"), Logger: log,
+		BaseURL: a.cfg.mediaBaseURL()}); err != nil {
 		return err
 	}
 	a.onClose(func(context.Context) error { return l.media.Close() })
@@ -162,7 +164,13 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.startPresence(l.hub, l.routines)
+	origins, err := httpapi.NewOriginPolicy(a.cfg.CORSOrigins, a.cfg.PublicURL)
+	if err != nil {
+		return err
+	}
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
+		// Browser pages of the own origin and CORS_ORIGINS only (docs/security.md).
+		CheckOrigin: origins.Allowed,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
 			p, c, err := a.tokens.AuthenticateClaims(ctx, tok)
 			if err != nil {

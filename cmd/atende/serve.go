@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"github.com/rs/zerolog"
 
@@ -20,6 +21,9 @@ func serve(ctx context.Context, cfg Config, log zerolog.Logger) error {
 }
 
 func seedOnly(ctx context.Context, cfg Config, log zerolog.Logger) error {
+	if cfg.Production() {
+		return errors.New("seed: the demo tenant's well-known logins (admin@atende.local / admin123) are refused in production")
+	}
 	d, err := openDB(ctx, cfg, log)
 	if err != nil {
 		return err

@@ -242,8 +242,8 @@ func (s *Server) answerSession(w http.ResponseWriter, r *http.Request, u engine.
 		Expires:  now.Add(s.cfg.RefreshTTL),
 		MaxAge:   int(s.cfg.RefreshTTL / time.Second),
 		HttpOnly: true,
-		Secure:   s.cfg.CookieSecure,
-		SameSite: http.SameSiteStrictMode,
+		Secure:   s.cookieSecure(),
+		SameSite: s.cookieSameSite(),
 	})
 	infoOf(r).userID, infoOf(r).companyID = u.ID, u.CompanyID
 	writeJSON(w, http.StatusOK, authResponse{Token: tok, User: viewUser(u)})
@@ -257,8 +257,8 @@ func (s *Server) clearRefreshCookie(w http.ResponseWriter) {
 		Path:     refreshCookiePath,
 		MaxAge:   -1,
 		HttpOnly: true,
-		Secure:   s.cfg.CookieSecure,
-		SameSite: http.SameSiteStrictMode,
+		Secure:   s.cookieSecure(),
+		SameSite: s.cookieSameSite(),
 	})
 }
 

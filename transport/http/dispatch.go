@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"atende/engine"
 	"bytes"
 	"context"
 	"io/fs"
@@ -8,10 +9,6 @@ import (
 	"path"
 	"strings"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-
-	"atende/engine"
 )
 
 // Ops endpoints, served without authentication.
@@ -45,7 +42,9 @@ func (s *Server) opsRoutes() {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 	})))
 	s.mux.Handle("GET "+pathReady, s.record(http.HandlerFunc(s.ready)))
-	s.mux.Handle("GET "+pathMetrics, s.record(promhttp.HandlerFor(s.deps.Metrics, promhttp.HandlerOpts{})))
+	if !s.cfg.MetricsOff {
+		s.mux.Handle("GET "+pathMetrics, s.record(s.MetricsHandler()))
+	}
 	s.mux.Handle("/", http.HandlerFunc(s.fallback))
 }
 

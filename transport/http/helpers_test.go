@@ -366,6 +366,10 @@ func (e *env) do(q req) resp {
 		body = bytes.NewReader(raw)
 	}
 	r := httptest.NewRequest(q.method, q.path, body)
+	if body != nil {
+		// What a JSON client declares; q.header may replace it (multipart, hostile types).
+		r.Header.Set("Content-Type", "application/json")
+	}
 	if q.token != "" {
 		r.Header.Set("Authorization", "Bearer "+q.token)
 	}

@@ -327,7 +327,8 @@ func (s *Server) presentMessages(companyID engine.ID, msgs []engine.Message) []e
 }
 
 // storedMedia reads the mediaUrl of a JSON send: a stored path "<companyId>/<file>" or
-// a media URL this server signed (".../<companyId>/<file>?exp=…"). It must name an
+// a media URL this server signed (".../<grant>/<companyId>/<file>", or the earlier
+// ".../<companyId>/<file>?exp=…"). It must name an
 // existing file of p's tenant; the answer is its path and media type.
 func (s *Server) storedMedia(ctx context.Context, p engine.Principal, raw string) (string, string, error) {
 	bad := fieldError("mediaUrl", engine.MsgInvalidValue)

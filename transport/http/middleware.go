@@ -133,9 +133,9 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		start := time.Now()
 		ri := &reqInfo{id: requestID(r)}
 		w.Header().Set("X-Request-Id", ri.id)
-		// No answer of ours is meant to be sniffed into another type (a JSON error
-		// rendered as HTML, say).
-		w.Header().Set("X-Content-Type-Options", "nosniff")
+		// nosniff (no answer of ours is meant to be sniffed into another type), CSP,
+		// framing, referrer and permissions policies, HSTS (security.go).
+		s.securityHeaders(w, r)
 		r = r.WithContext(context.WithValue(r.Context(), infoKey, ri))
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
@@ -174,8 +174,23 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			}
 			ev.Msg("http request")
 		}()
+		if s.cors(sw, r) {
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/auth/") && !safeMethod(r.Method) && !s.authOriginOK(r) {
+			// Login CSRF: another site's page must not sign the browser in (or out).
+			ri.route = "auth-origin"
+			s.reqLog(r).Info().Str("origin", r.Header.Get("Origin")).Str("sec_fetch_site", r.Header.Get("Sec-Fetch-Site")).Msg("auth request from a foreign origin refused")
+			writeJSON(sw, http.StatusForbidden, errorBody{Error: codeForbiddenOrigin, Message: string(codeForbiddenOrigin)})
+			return
+		}
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// safeMethod: methods that change nothing.
+func safeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
 // record notes the matched route pattern for logs and metrics.

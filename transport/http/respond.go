@@ -98,7 +98,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(buf.Bytes())
 }
 
-// decodeJSON reads one JSON value from the body into v. The body is capped at
+// decodeJSON reads one JSON value from the body into v. A body not declared
+// Content-Type: application/json is 415 ERR_UNSUPPORTED_MEDIA_TYPE (security.go,
+// requireJSON). The body is capped at
 // Config.MaxBodyBytes (ERR_BODY_TOO_LARGE); an empty, malformed or mistyped body, or
 // anything after the value, is ERR_INVALID_JSON. Unknown fields are ignored (the web
 // app sends whole objects back).
@@ -107,6 +109,9 @@ func (s *Server) decodeJSON(r *http.Request, v any) error {
 }
 
 func decodeJSONLimit(r *http.Request, v any, limit int64) error {
+	if err := requireJSON(r); err != nil {
+		return err
+	}
 	if r.Body == nil {
 		return engine.E(engine.ErrInvalidJSON)
 	}

@@ -82,6 +82,7 @@ func TestDecodeJSON(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			r := httptest.NewRequest("POST", "/x", strings.NewReader(tc.in))
+			r.Header.Set("Content-Type", "application/json")
 			var b body
 			err := decodeJSONLimit(r, &b, 64)
 			if tc.code == "" {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
@@ -84,6 +85,22 @@ type Config struct {
 	Web fs.FS
 	// ReadyTimeout bounds one readiness check; 0 means 2 s.
 	ReadyTimeout time.Duration
+	// CORSOrigins are the front-end origins ("https://app.example.com") of other hosts
+	// allowed to call the API with credentials (docs/security.md, "Cross-origin and
+	// CSRF"). Empty: same-origin only. When set, the refresh cookie is sent
+	// SameSite=None; Secure so that it reaches the API from those origins.
+	CORSOrigins []string
+	// PublicURL is how browsers reach this server (PUBLIC_URL); its origin counts as
+	// the own origin and may serve media in the app's Content-Security-Policy.
+	PublicURL string
+	// HSTS adds Strict-Transport-Security to every answer (production behind TLS).
+	HSTS bool
+	// MetricsToken, when set, makes /metrics answer only requests with
+	// "Authorization: Bearer <MetricsToken>".
+	MetricsToken string
+	// MetricsOff leaves /metrics out of Handler (it is served elsewhere through
+	// MetricsHandler, e.g. on a private address).
+	MetricsOff bool
 }
 
 // Default values of Config.
@@ -111,6 +128,9 @@ type Server struct {
 	// mounted and apiPrefixes are filled by New and Mount before Handler is served.
 	mounted     []string // path prefixes of Mount-ed handlers
 	apiPrefixes map[string]bool
+
+	origins *OriginPolicy // own and allowed front-end origins
+	cspApp  string        // the web app's Content-Security-Policy
 }
 
 // New validates cfg and deps, fills defaults and registers every route.
@@ -132,6 +152,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	if cfg.ReadyTimeout == 0 {
 		cfg.ReadyTimeout = DefaultReadyTimeout
+	}
+	origins, err := NewOriginPolicy(cfg.CORSOrigins, cfg.PublicURL)
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: %w", err)
 	}
 	var missing []string
 	for name, ok := range map[string]bool{
@@ -157,7 +181,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	if deps.Metrics == nil {
 		deps.Metrics = prometheus.NewRegistry()
 	}
-	dummy, err := bcrypt.GenerateFromPassword([]byte("atende-dummy-password"), cfg.BcryptCost)
+	var dummy []byte
+	dummy, err = bcrypt.GenerateFromPassword([]byte("atende-dummy-password"), cfg.BcryptCost)
 	if err != nil {
 		return nil, fmt.Errorf("httpapi: dummy hash: %w", err)
 	}
@@ -174,6 +199,8 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		metrics:     m,
 		dummyHash:   dummy,
 		apiPrefixes: map[string]bool{},
+		origins:     origins,
+		cspApp:      cspFor(origins.public),
 	}
 	s.routes()
 	s.handler = s.middleware(http.HandlerFunc(s.dispatch))
@@ -183,6 +210,25 @@ func New(cfg Config, deps Deps) (*Server, error) {
 // Handler is the API with its middleware (request id, recovery, access log, metrics),
 // the ops endpoints, Mount-ed handlers and the web app.
 func (s *Server) Handler() http.Handler { return s.handler }
+
+// Origins is the origin policy of the server (own origin and Config.CORSOrigins), for
+// the socket gateway's handshake check.
+func (s *Server) Origins() *OriginPolicy { return s.origins }
+
+// MetricsHandler serves the Prometheus metrics (Deps.Metrics), behind
+// Config.MetricsToken when one is set: at /metrics of Handler, or on a listener of its
+// own (Config.MetricsOff).
+func (s *Server) MetricsHandler() http.Handler {
+	metrics := promhttp.HandlerFor(s.deps.Metrics, promhttp.HandlerOpts{})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.metricsAuthorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeJSON(w, http.StatusUnauthorized, errorBody{Error: engine.ErrInvalidToken, Message: string(engine.ErrInvalidToken)})
+			return
+		}
+		metrics.ServeHTTP(w, r)
+	})
+}
 
 // Mount serves h at pattern (a ServeMux pattern such as "/socket.io/"), inside the
 // request-id, recovery, log and metrics middleware but without authentication. Call it

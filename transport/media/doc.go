@@ -18,10 +18,12 @@
 //   - keeps nothing of a refused or failed file: bytes are written to a ".part" file
 //     that is renamed into place only when complete (and synced).
 //
-// Serving: ServeHTTP answers GET and HEAD on <BaseURL>/<companyId>/<file>?exp=<unix>
-// &sig=<hmac>[&n=<name>]. The signature (HMAC-SHA256 with Config.Secret over the
-// path, the expiry and the name) is what authorises the request, so an <img src> or
-// <audio src> works without an Authorization header. A bad or expired signature
+// Serving: ServeHTTP answers GET and HEAD on <BaseURL>/<exp>.<sig>[.<name>]/<companyId>
+// /<file> (the name base64url-encoded), so that a URL ends in its file's extension; the
+// earlier form <BaseURL>/<companyId>/<file>?exp=<unix>&sig=<hmac>[&n=<name>] is still
+// served. The signature (HMAC-SHA256 with Config.Secret over the path, the expiry and
+// the name) is what authorises the request, so an <img src> or <audio src> works
+// without an Authorization header. A bad or expired signature
 // answers 403 ERR_NO_PERMISSION, a malformed path or a missing file 404. Answers carry
 // X-Content-Type-Options: nosniff, a sandboxing Content-Security-Policy and a
 // Content-Disposition: inline for images, audio and video, attachment for documents.

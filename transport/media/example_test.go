@@ -29,8 +29,10 @@ func ExampleStore() {
 	fmt.Println(f.Type, f.MIME, f.Name, f.Size)
 
 	u, _ := store.NamedURL(42, f.Path, f.Name, 10*time.Minute)
-	fmt.Println(strings.HasPrefix(u, "/media/42/"), strings.Contains(u, "&sig="))
+	// /media/<expiry>.<signature>.<name>/42/<file>.pdf: the grant is a path segment, so
+	// the URL ends in the file's extension.
+	fmt.Println(strings.HasPrefix(u, "/media/"), strings.HasSuffix(u, ".pdf"), strings.Contains(u, "/42/"))
 	// Output:
 	// document application/pdf orçamento.pdf 30
-	// true true
+	// true true true
 }

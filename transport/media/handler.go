@@ -11,7 +11,8 @@ import (
 )
 
 // ServeHTTP serves a stored file by signed URL:
-// GET|HEAD <BaseURL path>/<companyId>/<file>?exp=<unix>&sig=<hmac>[&n=<name>].
+// GET|HEAD <BaseURL path>/<exp>.<sig>[.<base64url name>]/<companyId>/<file>, or the
+// earlier form <BaseURL path>/<companyId>/<file>?exp=<unix>&sig=<hmac>[&n=<name>].
 // Mount the Store at "<BaseURL path>/" (e.g. mux.Handle("/media/", store)); it reads
 // r.URL.Path whole, so do not strip the prefix.
 func (s *Store) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -22,15 +23,29 @@ func (s *Store) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, engine.ErrValidation)
 		return
 	}
-	cid, file, ok := s.parse(r.URL.Path)
+	grant, rest, hasGrant := s.cutGrant(r.URL.Path)
+	cid, file, ok := s.parse(rest)
 	if !ok {
 		writeError(w, http.StatusNotFound, engine.ErrNotFound)
 		return
 	}
+	var exp, sig, name string
 	q := r.URL.Query()
-	exp, sig, name := single(q, "exp"), single(q, "sig"), single(q, "n")
-	if len(q["exp"]) != 1 || len(q["sig"]) != 1 || len(q["n"]) > 1 ||
-		!s.verify(strconv.FormatInt(cid, 10), file, exp, name, sig) {
+	if hasGrant {
+		// The grant is all the authorisation: no query parameter may add to it.
+		if exp, sig, name, ok = parseGrant(grant); !ok || len(q) > 0 {
+			writeError(w, http.StatusForbidden, engine.ErrNoPermission)
+			return
+		}
+	} else {
+		// URLs of the earlier query form, still valid until they expire.
+		exp, sig, name = single(q, "exp"), single(q, "sig"), single(q, "n")
+		if len(q["exp"]) != 1 || len(q["sig"]) != 1 || len(q["n"]) > 1 {
+			writeError(w, http.StatusForbidden, engine.ErrNoPermission)
+			return
+		}
+	}
+	if !s.verify(strconv.FormatInt(cid, 10), file, exp, name, sig) {
 		writeError(w, http.StatusForbidden, engine.ErrNoPermission)
 		return
 	}
@@ -67,6 +82,18 @@ func (s *Store) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	http.ServeContent(w, r, "", info.ModTime(), f)
+}
+
+// cutGrant takes the grant segment off a request path: "<base>/<grant>/<cid>/<file>"
+// gives the grant and "<base>/<cid>/<file>". A path of the earlier form
+// ("<base>/<cid>/<file>", the grant in the query) is returned whole, hasGrant false.
+func (s *Store) cutGrant(p string) (grant, rest string, hasGrant bool) {
+	after, ok := strings.CutPrefix(p, s.basePath+"/")
+	if !ok || strings.Count(after, "/") != 2 {
+		return "", p, false
+	}
+	grant, tail, _ := strings.Cut(after, "/")
+	return grant, s.basePath + "/" + tail, true
 }
 
 // parse splits a request path into its tenant and stored file name. Anything but

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"net"
@@ -98,7 +99,12 @@ func TestServe(t *testing.T) {
 	})
 
 	now := time.Unix(1_800_000_000, 0)
-	expired, _ := url.Parse(picURL)
+	// A URL is /media/<exp>.<sig>[.<name>]/<cid>/<file>.
+	picGrant, picTail := splitGrant(t, picURL)
+	pdfGrant, pdfTail := splitGrant(t, pdfURL)
+	picExp, picSig, _ := strings.Cut(picGrant, ".")
+	pdfParts := strings.Split(pdfGrant, ".")
+	b64 := func(s string) string { return base64.RawURLEncoding.EncodeToString([]byte(s)) }
 	cases := []struct {
 		name   string
 		target func() string
@@ -106,22 +112,33 @@ func TestServe(t *testing.T) {
 		want   int
 	}{
 		{name: "no signature", target: func() string { return "/media/" + pic.Path }, want: 403},
-		{name: "bad signature", target: func() string { return strings.Replace(picURL, "sig=", "sig=A", 1) }, want: 403},
-		{name: "truncated signature", target: func() string { return picURL[:len(picURL)-2] }, want: 403},
+		{name: "bad signature", target: func() string { return "/media/" + picExp + ".A" + picSig + picTail }, want: 403},
+		{name: "truncated signature", target: func() string { return "/media/" + picGrant[:len(picGrant)-2] + picTail }, want: 403},
+		{name: "empty signature", target: func() string { return "/media/" + picExp + "." + picTail }, want: 403},
+		{name: "no grant parts", target: func() string { return "/media/" + picExp + picTail }, want: 403},
+		{name: "too many grant parts", target: func() string { return "/media/" + picGrant + "." + b64("x.png") + ".x" + picTail }, want: 403},
 		{name: "signature of another file", target: func() string {
 			return strings.Replace(picURL, strings.TrimPrefix(pic.Path, "3/"), strings.TrimPrefix(pdf.Path, "3/"), 1)
 		}, want: 403},
 		{name: "another tenant's path with a valid signature", target: func() string {
-			return strings.Replace(picURL, "/media/3/", "/media/4/", 1)
+			return strings.Replace(picURL, "/3/", "/4/", 1)
 		}, want: 403},
 		{name: "expiry moved forward", target: func() string {
-			q := expired.Query()
-			q.Set("exp", fmt.Sprint(now.Add(48*time.Hour).Unix()))
-			return expired.Path + "?" + q.Encode()
+			return "/media/" + fmt.Sprint(now.Add(48*time.Hour).Unix()) + "." + picSig + picTail
 		}, want: 403},
-		{name: "name changed", target: func() string { return strings.Replace(pdfURL, "n=Contrato", "n=Outro", 1) }, want: 403},
-		{name: "name added", target: func() string { return picURL + "&n=x.pdf" }, want: 403},
-		{name: "duplicated exp", target: func() string { return picURL + "&exp=99999999999" }, want: 403},
+		{name: "name changed", target: func() string {
+			return "/media/" + pdfParts[0] + "." + pdfParts[1] + "." + b64("Outro.pdf") + pdfTail
+		}, want: 403},
+		{name: "name dropped", target: func() string { return "/media/" + pdfParts[0] + "." + pdfParts[1] + pdfTail }, want: 403},
+		{name: "name added", target: func() string { return "/media/" + picGrant + "." + b64("x.pdf") + picTail }, want: 403},
+		{name: "name not base64url", target: func() string { return "/media/" + picGrant + ".x+y" + picTail }, want: 403},
+		{name: "query added to a grant", target: func() string { return picURL + "?n=x.pdf" }, want: 403},
+		{name: "grant too long", target: func() string { return "/media/" + picGrant + "." + b64(strings.Repeat("a", 2000)) + picTail }, want: 403},
+		{name: "legacy form: duplicated exp", target: func() string {
+			return "/media/" + pic.Path + "?exp=" + picExp + "&exp=99999999999&sig=" + picSig
+		}, want: 403},
+		{name: "legacy form: name added", target: func() string { return "/media/" + pic.Path + "?exp=" + picExp + "&sig=" + picSig + "&n=x.pdf" }, want: 403},
+		{name: "legacy form still served", target: func() string { return "/media/" + pic.Path + "?exp=" + picExp + "&sig=" + picSig }, want: 200},
 		{name: "post", method: "POST", target: func() string { return picURL }, want: 405},
 		{name: "unknown file with valid shape", target: func() string {
 			u, _ := s.URL(3, "3/0123456789abcdef0123456789abcdef.png", time.Hour)
@@ -138,7 +155,7 @@ func TestServe(t *testing.T) {
 			if w.Code != tc.want {
 				t.Fatalf("status %d, want %d (%s)", w.Code, tc.want, w.Body.String())
 			}
-			if bytes.Contains(w.Body.Bytes(), img[:16]) || bytes.Contains(w.Body.Bytes(), doc[:16]) {
+			if tc.want != 200 && (bytes.Contains(w.Body.Bytes(), img[:16]) || bytes.Contains(w.Body.Bytes(), doc[:16])) {
 				t.Fatal("refused request got file content")
 			}
 		})
@@ -153,12 +170,35 @@ func TestServe(t *testing.T) {
 			t.Fatalf("status %d, want 403", w.Code)
 		}
 	})
+	t.Run("urls end in the file's extension", func(t *testing.T) {
+		// whaticket's client and others tell an image by the end of its URL.
+		if !strings.HasSuffix(picURL, ".png") || !strings.HasSuffix(pdfURL, ".pdf") || strings.Contains(picURL, "?") {
+			t.Fatalf("urls %s, %s", picURL, pdfURL)
+		}
+		if !strings.HasPrefix(picTail, "/3/") {
+			t.Fatalf("tail %s", picTail)
+		}
+	})
 	t.Run("urls built close together are equal", func(t *testing.T) {
 		again, _ := s.URL(3, pic.Path, time.Hour)
 		if again != picURL {
 			t.Fatalf("%s != %s", again, picURL)
 		}
 	})
+}
+
+// splitGrant splits a media URL into its grant segment and the "/<cid>/<file>" rest.
+func splitGrant(t *testing.T, u string) (grant, tail string) {
+	t.Helper()
+	rest, ok := strings.CutPrefix(u, "/media/")
+	if !ok {
+		t.Fatalf("url %q", u)
+	}
+	grant, tail, ok = strings.Cut(rest, "/")
+	if !ok {
+		t.Fatalf("url %q", u)
+	}
+	return grant, "/" + tail
 }
 
 // TestServeTraversal tries to reach files outside a tenant's folder, or outside the
@@ -194,8 +234,22 @@ func TestServeTraversal(t *testing.T) {
 	signed := func(cid, file string) string {
 		return "?exp=1900000000&sig=" + s.sign(cid, file, "1900000000", "")
 	}
+	granted := func(cid, file string) string {
+		return "/media/1900000000." + s.sign(cid, file, "1900000000", "") + "/" + cid + "/" + file
+	}
 	targets := []string{
 		linkURL,
+		granted("1", "../secret.txt"),
+		granted("1", "../2/"+otherFile),
+		"/media/1900000000." + s.sign("1", "../2/"+otherFile, "1900000000", "") + "/1/%2e%2e/2/" + otherFile,
+		"/media/1900000000." + s.sign("1", "../2/"+otherFile, "1900000000", "") + "/1/..%2f2%2f" + otherFile,
+		granted("2", "plain.txt"),
+		granted("02", otherFile),
+		granted("2", "./"+otherFile),
+		granted("-2", otherFile),
+		granted("2", strings.ToUpper(otherFile)),
+		"/media/" + "1900000000." + s.sign("2", otherFile, "1900000000", "") + "/..//2/" + otherFile,
+		"/media/../1900000000." + s.sign("2", otherFile, "1900000000", "") + "/2/" + otherFile,
 		"/media/1/../secret.txt" + signed("1", "../secret.txt"),
 		"/media/1/../../secret.txt" + signed("1", "../../secret.txt"),
 		"/media/1/../2/" + otherFile + signed("1", "../2/"+otherFile),

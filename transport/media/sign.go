@@ -14,7 +14,10 @@ import (
 )
 
 // URL is a signed link to a stored file of companyID, valid for at least ttl (see
-// engine.MediaStore). p is a File.Path. Expiries are rounded up to a step of ttl/8
+// engine.MediaStore). p is a File.Path. The link is
+// <BaseURL>/<exp>.<sig>[.<base64url download name>]/<companyId>/<file>: the grant sits
+// in a path segment of its own, so the URL ends in the stored file's extension
+// (".jpg"), as clients that tell images by their URL expect. Expiries are rounded up to a step of ttl/8
 // (between 1 s and 1 h), so the URLs of one file built close together are equal and
 // browsers cache them.
 func (s *Store) URL(companyID engine.ID, p string, ttl time.Duration) (string, error) {
@@ -35,12 +38,34 @@ func (s *Store) NamedURL(companyID engine.ID, p, name string, ttl time.Duration)
 	exp := (end.Unix() + int64(step/time.Second) - 1) / int64(step/time.Second) * int64(step/time.Second)
 	expS := strconv.FormatInt(exp, 10)
 	cid := strconv.FormatInt(companyID, 10)
-	q := "?exp=" + expS
+	grant := expS + "." + s.sign(cid, file, expS, name)
 	if name != "" {
-		q += "&n=" + url.QueryEscape(name)
+		grant += "." + base64.RawURLEncoding.EncodeToString([]byte(name))
 	}
-	q += "&sig=" + s.sign(cid, file, expS, name)
-	return s.cfg.BaseURL + "/" + cid + "/" + file + q, nil
+	return s.cfg.BaseURL + "/" + grant + "/" + cid + "/" + file, nil
+}
+
+// maxGrantLen bounds the grant segment of a media URL: expiry, signature and a
+// download name of at most a few hundred bytes.
+const maxGrantLen = 1024
+
+// parseGrant splits a URL's grant segment "<exp>.<sig>[.<base64url name>]".
+func parseGrant(g string) (exp, sig, name string, ok bool) {
+	if len(g) > maxGrantLen {
+		return "", "", "", false
+	}
+	parts := strings.Split(g, ".")
+	switch len(parts) {
+	case 2:
+		return parts[0], parts[1], "", true
+	case 3:
+		b, err := base64.RawURLEncoding.Strict().DecodeString(parts[2])
+		if err != nil || len(b) == 0 {
+			return "", "", "", false
+		}
+		return parts[0], parts[1], string(b), true
+	}
+	return "", "", "", false
 }
 
 // sign is the URL signature: HMAC-SHA256 over the tenant, the file, the expiry and

@@ -169,6 +169,7 @@ func Call(t testing.TB, base, method, path string, body any) (int, map[string]an
 		rd = bytes.NewReader(b)
 	}
 	req, _ := http.NewRequest(method, base+path, rd)
+	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
