@@ -83,6 +83,9 @@ type Config struct {
 	Web fs.FS
 	// ReadyTimeout bounds one readiness check; 0 means 2 s.
 	ReadyTimeout time.Duration
+	// SignupCompany is the tenant POST /auth/signup adds users to (whaticket's public
+	// sign-up page), while its setting userCreation is "enabled". 0 turns sign-up off.
+	SignupCompany engine.ID
 }
 
 // Default values of Config.

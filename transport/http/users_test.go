@@ -476,11 +476,11 @@ func TestSettings(t *testing.T) {
 		r := e.get(e.tok("ana"), "/settings")
 		r.wantStatus(t, 200)
 		r.json(t, &list)
-		if len(list) != 3 {
+		if len(list) != 4 {
 			t.Fatalf("%v", list)
 		}
 		for _, st := range list {
-			if st.Value != "enabled" {
+			if st.Key != "userApiToken" && st.Value != "enabled" {
 				t.Fatalf("default %v", st)
 			}
 		}

@@ -5,6 +5,7 @@ package httpapi_test
 // or reads, named after the whaticket behaviour.
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 
@@ -77,5 +78,94 @@ func TestWhaticketUserFormSendsWhatsappIdFalse(t *testing.T) {
 				t.Fatalf("whatsappId %v: fields %v", bad, b.Fields)
 			}
 		}
+	})
+}
+
+// whaticket's settings page reads userCreation and userApiToken from GET /settings
+// and renders an empty page when a key is missing.
+func TestWhaticketSettingsPageReadsUserApiToken(t *testing.T) {
+	eachEnv(t, func(t *testing.T, e *env) {
+		var list []engine.Setting
+		r := e.get(e.tok("admin"), "/settings")
+		r.wantStatus(t, http.StatusOK)
+		r.json(t, &list)
+		got := map[string]string{}
+		for _, st := range list {
+			got[st.Key] = st.Value
+		}
+		for _, key := range []string{"userCreation", "userApiToken"} {
+			if _, ok := got[key]; !ok {
+				t.Fatalf("GET /settings lacks %s: %s", key, r.Body)
+			}
+		}
+		if got["userApiToken"] != "" || len(got) != len(list) {
+			t.Fatalf("settings %s", r.Body)
+		}
+		// Atende has no token API: the key cannot be set.
+		e.put(e.tok("admin"), "/settings/userApiToken", map[string]string{"value": "abc"}).
+			wantErr(t, http.StatusNotFound, engine.ErrNoSettingFound)
+	})
+}
+
+// whaticket's public sign-up page posts {name, email, password} to /auth/signup and
+// shows backendErrors.ERR_USER_CREATION_DISABLED when the server refuses.
+func TestWhaticketSignupAnswersDisabled(t *testing.T) {
+	form := map[string]any{"name": "Visitante", "email": "visit@example.com", "password": "12345"}
+	t.Run("no sign-up tenant configured", func(t *testing.T) {
+		eachEnv(t, func(t *testing.T, e *env) {
+			e.post("", "/auth/signup", form).wantErr(t, http.StatusForbidden, engine.ErrUserCreationDisabled)
+			if _, err := e.users.ByEmail(t.Context(), "visit@example.com"); engine.CodeOf(err) != engine.ErrNoUserFound {
+				t.Fatalf("user created: %v", err)
+			}
+		})
+	})
+	signupCo1 := func(o *envOpts) { o.cfg.SignupCompany = co1 }
+	t.Run("the tenant's setting says disabled", func(t *testing.T) {
+		eachEnv(t, func(t *testing.T, e *env) {
+			e.put(e.tok("admin"), "/settings/userCreation", map[string]string{"value": "disabled"}).wantStatus(t, http.StatusOK)
+			e.post("", "/auth/signup", form).wantErr(t, http.StatusForbidden, engine.ErrUserCreationDisabled)
+			if _, err := e.users.ByEmail(t.Context(), "visit@example.com"); engine.CodeOf(err) != engine.ErrNoUserFound {
+				t.Fatalf("user created: %v", err)
+			}
+		}, signupCo1)
+	})
+	t.Run("enabled: creates a user as whaticket does, never above profile user", func(t *testing.T) {
+		eachEnv(t, func(t *testing.T, e *env) {
+			e.pub.take()
+			body := map[string]any{"name": "Visitante", "email": "Visit@Example.com", "password": "12345",
+				"profile": "admin", "queueIds": []int{11}, "whatsappId": 3}
+			r := e.post("", "/auth/signup", body)
+			r.wantStatus(t, http.StatusCreated)
+			var u userJSON
+			r.json(t, &u)
+			if u.ID <= 0 || u.CompanyID != co1 || u.Profile != "user" || len(u.Queues) != 0 || u.WhatsappID != nil ||
+				u.Email != "visit@example.com" {
+				t.Fatalf("signed up %s", r.Body)
+			}
+			if ev := e.pub.take(); len(ev) != 1 || ev[0].Name != "user" || ev[0].Payload["action"] != "create" || ev[0].Company != co1 {
+				t.Fatalf("events %+v", ev)
+			}
+			_, _, lr := e.login("visit@example.com", "12345")
+			lr.wantStatus(t, http.StatusOK)
+			// The form's rules and the unique e-mail hold as for POST /users.
+			b := e.post("", "/auth/signup", map[string]any{"name": "V", "email": "nope", "password": "1"}).
+				wantErr(t, http.StatusBadRequest, engine.ErrValidation)
+			if b.Fields["email"] == "" || b.Fields["password"] == "" || b.Fields["name"] == "" {
+				t.Fatalf("fields %v", b.Fields)
+			}
+			e.post("", "/auth/signup", form).wantErr(t, http.StatusConflict, engine.ErrEmailAlreadyExists)
+		}, signupCo1)
+	})
+	t.Run("attempts per address are limited", func(t *testing.T) {
+		eachEnv(t, func(t *testing.T, e *env) {
+			codes := map[int]int{}
+			for i := range 8 {
+				r := e.post("", "/auth/signup", map[string]any{"name": "Visitante", "email": fmt.Sprintf("v%d@example.com", i), "password": "12345"})
+				codes[r.Status]++
+			}
+			if codes[http.StatusCreated] != 6 || codes[http.StatusTooManyRequests] != 2 {
+				t.Fatalf("answers %v, want 6 created then 429", codes)
+			}
+		}, signupCo1)
 	})
 }
