@@ -63,18 +63,19 @@ func (d ConnectionDeps) maxUpload() int64 {
 	return DefaultMaxConnectionUpload
 }
 
-// whatsappEvent is the payload of the realtime "whatsapp" event.
 // ConnectionCreated is the payload of the "whatsapp" event of a connection made
-// outside these routes (a provider's registration: WABA, Facebook, Telegram).
+// outside these routes (a provider's registration: WABA, Facebook, Telegram): action
+// update, as whaticket announces a new connection.
 func ConnectionCreated(c engine.Connection) any {
 	if c.Queues == nil {
 		c.Queues = []engine.Queue{}
 	}
-	return whatsappEvent{Action: "create", Whatsapp: &c}
+	return whatsappEvent{Action: "update", Whatsapp: &c}
 }
 
+// whatsappEvent is the payload of the realtime "whatsapp" event.
 type whatsappEvent struct {
-	Action     string             `json:"action"` // create | update | delete
+	Action     string             `json:"action"` // update (also on create, as whaticket) | delete
 	Whatsapp   *engine.Connection `json:"whatsapp,omitempty"`
 	WhatsappID engine.ID          `json:"whatsappId,omitempty"`
 }
@@ -180,7 +181,9 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request, p engi
 		}
 	}
 	c = s.presentConnection(c)
-	s.publish(p.CompanyID, "whatsapp", whatsappEvent{Action: "create", Whatsapp: &c})
+	// whaticket announces a new connection as an update (its list upserts on update
+	// and ignores create), so a created one is published the same way.
+	s.publish(p.CompanyID, "whatsapp", whatsappEvent{Action: "update", Whatsapp: &c})
 	writeJSON(w, http.StatusCreated, c)
 	return nil
 }
