@@ -169,3 +169,21 @@ func TestWhaticketSignupAnswersDisabled(t *testing.T) {
 		}, signupCo1)
 	})
 }
+
+// whaticket's connections page asks for a new QR code with PUT /whatsappsession/{id}
+// (its back end clears the session and starts it again); POST starts one.
+func TestWhaticketNewQrCodeIsPutWhatsappSession(t *testing.T) {
+	eachConnEnv(t, func(t *testing.T, e *connEnv) {
+		admin := e.tok("admin")
+		c := connOf(t, e.post(admin, "/whatsapp", map[string]any{"name": "Zap"}), http.StatusCreated)
+		e.actors.take()
+		if got := connOf(t, e.put(admin, fmt.Sprintf("/whatsappsession/%d", c.ID), nil), http.StatusOK); got.ID != c.ID {
+			t.Fatalf("answered %+v", got)
+		}
+		e.wantCalls(t, fmt.Sprintf("wipe %d", c.ID), fmt.Sprintf("restart %d", c.ID))
+		// The same rules as the other session routes.
+		e.put(e.tok("ana"), fmt.Sprintf("/whatsappsession/%d", c.ID), nil).wantErr(t, http.StatusForbidden, engine.ErrNoPermission)
+		e.put(admin, "/whatsappsession/424242", nil).wantErr(t, http.StatusNotFound, engine.ErrNoWappFound)
+		e.wantCalls(t)
+	})
+}

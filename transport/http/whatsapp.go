@@ -93,6 +93,7 @@ func (s *Server) connectionRoutes() {
 	s.refRoute("DELETE /whatsapp/{id}", wired, s.deleteConnection)
 	actors := wired && s.deps.Actors != nil
 	s.refRoute("POST /whatsappsession/{id}", actors, s.sessionCommand("restart", ConnectionActors.Restart))
+	s.refRoute("PUT /whatsappsession/{id}", actors, s.sessionCommand("new QR code", newPairing))
 	s.refRoute("DELETE /whatsappsession/{id}", actors, s.sessionCommand("stop", ConnectionActors.Stop))
 	s.refRoute("DELETE /whatsappcreds/{id}", actors, s.sessionCommand("wipe", ConnectionActors.Wipe))
 }
@@ -339,7 +340,7 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request, p engi
 }
 
 // sessionCommand answers POST /whatsappsession/{id} (restart: a new session, so a new
-// QR code), DELETE /whatsappsession/{id} (stop: disconnect) and DELETE
+// QR code), PUT /whatsappsession/{id} (newPairing), DELETE /whatsappsession/{id} (stop: disconnect) and DELETE
 // /whatsappcreds/{id} (wipe: disconnect and forget the credentials). Each needs
 // connections:manage and answers 200 and the connection; the status changes reach
 // the clients as whatsappSession events.
@@ -365,6 +366,17 @@ func (s *Server) sessionCommand(cmd string, run func(ConnectionActors, context.C
 		writeJSON(w, http.StatusOK, s.presentConnection(c))
 		return nil
 	}
+}
+
+// newPairing answers PUT /whatsappsession/{id}, whaticket's "new QR code" button:
+// like whaticket, which clears the stored session before starting it again, the
+// credentials are wiped and the session restarted, so a WhatsApp connection shows a
+// fresh QR code even when it was paired.
+func newPairing(a ConnectionActors, ctx context.Context, id engine.ID) error {
+	if err := a.Wipe(ctx, id); err != nil {
+		return err
+	}
+	return a.Restart(ctx, id)
 }
 
 // discardFiles removes stored files when the media store can.
