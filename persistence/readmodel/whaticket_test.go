@@ -80,3 +80,43 @@ func TestWhaticketTicketsDateAcceptsISOTimestamp(t *testing.T) {
 		}
 	})
 }
+
+// The realtime publisher reads the whole message an appMessage "update" carries
+// (whaticket's chat replaces the message it shows with the event's).
+func TestWhaticketUpdatedMessagesReadWhole(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		baseTenant(w)
+		w.company(2)
+		w.open(1, 1, 100, 11, 2, "20261122-000001")
+		in := w.receive(1, "Alô?")
+		out := w.send(1, 2, "Bom dia!", in)
+		w.do(1, engine.AckMessage{MessageID: out, Ack: engine.AckRead})
+		var bulk interface {
+			GetMessages(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Message, error)
+		} = w.q
+		got, err := bulk.GetMessages(context.Background(), 1, []engine.ID{out, in, out, 999999})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[engine.ID]engine.Message{}
+		for _, m := range got {
+			byID[m.ID] = m
+		}
+		if len(got) != 2 {
+			t.Fatalf("%d messages: %+v", len(got), got)
+		}
+		m := byID[out]
+		if m.Body != "Bom dia!" || !m.FromMe || m.Ack != engine.AckRead || m.TicketID != 1 || m.CreatedAt.IsZero() ||
+			m.QuotedMsg == nil || m.QuotedMsg.ID != in || m.QuotedMsg.Body != "Alô?" {
+			t.Fatalf("message %+v", m)
+		}
+		if c := byID[in].Contact; c == nil || c.Name != "João da Silva" {
+			t.Fatalf("inbound contact %+v", c)
+		}
+		// Another tenant reads none of them.
+		if other, err := bulk.GetMessages(context.Background(), 2, []engine.ID{out, in}); err != nil || len(other) != 0 {
+			t.Fatalf("tenant 2 read %+v, %v", other, err)
+		}
+	})
+}
