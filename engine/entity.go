@@ -71,16 +71,25 @@ type Ticket struct {
 	QueueID        ID        `json:"queueId,omitempty"`
 	Queue          *QueueRef `json:"queue,omitempty"`
 	WhatsappID     ID        `json:"whatsappId"`
-	Channel        string    `json:"channel"`
-	Tags           []Tag     `json:"tags"`
-	LastMessage    string    `json:"lastMessage"`
-	Protocol       string    `json:"protocol"` // human-facing number, e.g. 20261122-000042
-	CreatedAt      time.Time `json:"createdAt"`
-	UpdatedAt      time.Time `json:"updatedAt"`
+	// Whatsapp names the ticket's connection, as whaticket's ticket carries it
+	// (nil when the connection is gone).
+	Whatsapp    *WhatsappRef `json:"whatsapp,omitempty"`
+	Channel     string       `json:"channel"`
+	Tags        []Tag        `json:"tags"`
+	LastMessage string       `json:"lastMessage"`
+	Protocol    string       `json:"protocol"` // human-facing number, e.g. 20261122-000042
+	CreatedAt   time.Time    `json:"createdAt"`
+	UpdatedAt   time.Time    `json:"updatedAt"`
 }
 
 // UserRef is the part of a user a ticket shows.
 type UserRef struct {
+	ID   ID     `json:"id"`
+	Name string `json:"name"`
+}
+
+// WhatsappRef is the part of a connection a ticket shows.
+type WhatsappRef struct {
 	ID   ID     `json:"id"`
 	Name string `json:"name"`
 }

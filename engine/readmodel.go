@@ -323,12 +323,29 @@ func (s TicketSearch) Date() (year int, month time.Month, day int) { return s.Da
 
 // ParseTicketDate reads a calendar date written "YYYY-MM-DD" (the API's form) or
 // "DD/MM/YYYY" (how the web app shows dates), answering it at 00:00 UTC. Years run
-// from 1900 to 9999; impossible dates (2026-02-30) are refused.
+// from 1900 to 9999; impossible dates (2026-02-30) are refused. An RFC 3339 instant
+// (whaticket's client sends new Date().toISOString()) is accepted too and gives its
+// UTC date; TicketDateIn gives its date in the tenant's zone.
 func ParseTicketDate(s string) (time.Time, bool) {
+	return TicketDateIn(s, time.UTC)
+}
+
+// TicketDateIn is ParseTicketDate with the zone an RFC 3339 instant is read in: the
+// answer is the civil date (at 00:00 UTC) the instant falls on in loc.
+func TicketDateIn(s string, loc *time.Location) (time.Time, bool) {
 	s = strings.TrimSpace(s)
 	for _, layout := range []string{"2006-01-02", "02/01/2006"} {
 		if t, err := time.Parse(layout, s); err == nil && t.Year() >= 1900 {
 			return t, true
+		}
+	}
+	if len(s) > 40 {
+		return time.Time{}, false
+	}
+	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
+		y, m, d := t.In(loc).Date()
+		if y >= 1900 && y <= 9999 {
+			return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), true
 		}
 	}
 	return time.Time{}, false

@@ -48,6 +48,7 @@ type Config struct {
 	// <token>". In production without METRICS_ADDR or METRICS_TOKEN, /metrics is
 	// not served at all.
 	MetricsToken    string
+	SignupCompany   int64         // SIGNUP_COMPANY_ID: tenant of POST /auth/signup (whaticket's sign-up page); 0 = off
 	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: graceful shutdown budget, default 20s
 
 	// Cloud channels (docs/channels.md). Provider base URLs are configuration so
@@ -110,7 +111,8 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", "json"), "json or console (LOG_FORMAT)")
 	fs.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL, e.g. https://atende.example.com (PUBLIC_URL)")
 	fs.StringVar(&c.GraphURL, "graph-api-url", env("GRAPH_API_URL", "https://graph.facebook.com"), "Meta Graph API base URL (GRAPH_API_URL)")
-	var metaAppID string
+	var metaAppID, signupCompany string
+	fs.StringVar(&signupCompany, "signup-company-id", env("SIGNUP_COMPANY_ID", ""), "tenant whaticket's public sign-up adds users to while its userCreation setting is enabled; empty = sign-up off (SIGNUP_COMPANY_ID)")
 	fs.StringVar(&metaAppID, "meta-app-id", env("META_APP_ID", ""), "Meta app id (META_APP_ID)")
 	fs.StringVar(&c.MetaAppSecret, "meta-app-secret", env("META_APP_SECRET", ""), "Meta app secret, verifies web-hook signatures (META_APP_SECRET)")
 	fs.StringVar(&c.MetaVerifyToken, "meta-verify-token", env("META_VERIFY_TOKEN", ""), "token of the Meta web-hook handshake (META_VERIFY_TOKEN)")
@@ -157,6 +159,13 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("config: META_APP_ID must be a number, got %q", metaAppID)
 		}
 		c.MetaAppID = id
+	}
+	if signupCompany != "" {
+		id, err := strconv.ParseInt(signupCompany, 10, 64)
+		if err != nil || id <= 0 {
+			return Config{}, fmt.Errorf("config: SIGNUP_COMPANY_ID must be a company id, got %q", signupCompany)
+		}
+		c.SignupCompany = id
 	}
 	var err error
 	if c.AccessTTL, err = parsePositive("access-ttl", access); err != nil {

@@ -170,14 +170,27 @@ func TestWebChatToAttendantEndToEnd(t *testing.T) {
 				}
 			}
 
-			// Every event carries a growing sequence number: the journal position.
+			// Every event carries a growing sequence number: the journal position. A
+			// ticket's move also sent whaticket's delete to the room it left, before
+			// the numbered update: that lead frame carries no number.
 			var last float64
+			moves := 0
 			for _, ev := range anaSock.received() {
+				if ev.Name == "ticket" && ev.Body["action"] == "delete" && ev.Body["moved"] == true {
+					if _, numbered := ev.Body["seq"]; numbered {
+						t.Fatalf("moved delete numbered: %v", ev.Body)
+					}
+					moves++
+					continue
+				}
 				seq, _ := ev.Body["seq"].(float64)
 				if seq <= last {
 					t.Fatalf("seq %v after %v", seq, last)
 				}
 				last = seq
+			}
+			if moves != 2 { // accepted (left pending), resolved (left open)
+				t.Fatalf("%d moved deletes, want 2", moves)
 			}
 		})
 	}

@@ -156,3 +156,28 @@ func (s *call) readMessages(ctx context.Context, rest string, list []any) ([]eng
 	}
 	return msgs, seqs, rs.Err()
 }
+
+// GetMessages reads many messages of one company at once, shaped as ListMessages
+// shapes them (missing ones left out, in no particular order): the realtime publisher
+// sends the whole message in appMessage "update" events (a receipt, a deletion), as
+// whaticket's client replaces the message it shows with the event's.
+func (s *Queries) GetMessages(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Message, error) {
+	out := []engine.Message{}
+	if companyID <= 0 || len(ids) == 0 {
+		return out, nil
+	}
+	err := s.read(ctx, func(c *call) error {
+		out = out[:0]
+		for _, part := range chunks(unique(ids), idChunk(c.db.Dialect)) {
+			var a args
+			where := "m.company_id = " + a.add(companyID) + " AND " + a.inList("m.id", part)
+			msgs, _, err := c.readMessages(ctx, where, a.list)
+			if err != nil {
+				return fmt.Errorf("read messages of company %d: %w", companyID, err)
+			}
+			out = append(out, msgs...)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"atende/engine"
 )
@@ -38,7 +39,7 @@ func (s *call) getTicket(ctx context.Context, companyID, id engine.ID) (engine.T
 const hydrateCols = `t.id, t.uuid, t.company_id, t.status, t.user_id, t.contact_id, t.is_group,
 	t.unread_messages, t.queue_id, t.whatsapp_id, t.channel, t.last_message, t.protocol, t.created_at, t.updated_at,
 	c.id, c.name, c.number, c.email, c.profile_pic_url, c.display_pic, c.type, c.is_group,
-	c.appraisal_sum, c.appraisal_count, u.name, q.name, q.color`
+	c.appraisal_sum, c.appraisal_count, c.created_at, c.updated_at, u.name, q.name, q.color, w.name`
 
 // hydrate reads the live tickets ids of company with contact, user, queue and tags,
 // in the order of ids (ids not found are left out).
@@ -71,6 +72,7 @@ func (s *call) hydrateChunk(ctx context.Context, company engine.ID, ids []engine
 		LEFT JOIN contacts c ON c.id = t.contact_id AND c.company_id = t.company_id
 		LEFT JOIN users u ON u.id = t.user_id AND u.company_id = t.company_id
 		LEFT JOIN queues q ON q.id = t.queue_id AND q.company_id = t.company_id
+		LEFT JOIN connections w ON w.id = t.whatsapp_id AND w.company_id = t.company_id
 		WHERE t.company_id = ` + c + ` AND t.deleted = FALSE AND ` + a.inList("t.id", ids)
 	rs, err := s.query(ctx, query, a.list)
 	if err != nil {
@@ -99,12 +101,14 @@ func scanTicket(rs *sql.Rows) (engine.Ticket, error) {
 		cGroup                 sql.NullBool
 		cSum, cCount           sql.NullInt64
 		uName, qName, qColor   sql.NullString
+		wName                  sql.NullString
+		cCreated, cUpdated     time.Time
 	)
 	err := rs.Scan(&t.ID, &t.UUID, &t.CompanyID, &t.Status, &t.UserID, &t.ContactID, &t.IsGroup,
 		&t.UnreadMessages, &t.QueueID, &t.WhatsappID, &t.Channel, &t.LastMessage, &t.Protocol,
 		timeCol{&t.CreatedAt}, timeCol{&t.UpdatedAt},
 		&cID, &cName, &cNumber, &cEmail, &cPic, &cDisplay, &cType, &cGroup, &cSum, &cCount,
-		&uName, &qName, &qColor)
+		timeCol{&cCreated}, timeCol{&cUpdated}, &uName, &qName, &qColor, &wName)
 	if err != nil {
 		return t, err
 	}
@@ -114,12 +118,16 @@ func scanTicket(rs *sql.Rows) (engine.Ticket, error) {
 		ID: t.ContactID, CompanyID: t.CompanyID, Name: cName.String, Number: cNumber.String,
 		Email: cEmail.String, ProfilePicURL: cPic.String, DisplayPic: cDisplay.String, Type: cType.String,
 		IsGroup: cGroup.Bool, ExtraInfo: []engine.ExtraInfo{}, SalesOpps: []engine.SalesOpp{},
+		CreatedAt: cCreated, UpdatedAt: cUpdated,
 	}
 	if cID.Valid {
 		t.Contact.AppraisalData = &engine.AppraisalData{TotalSum: int(cSum.Int64), TotalCount: int(cCount.Int64)}
 	}
 	if t.UserID != 0 {
 		t.User = &engine.UserRef{ID: t.UserID, Name: uName.String}
+	}
+	if wName.Valid {
+		t.Whatsapp = &engine.WhatsappRef{ID: t.WhatsappID, Name: wName.String}
 	}
 	if t.QueueID != 0 {
 		t.Queue = &engine.QueueRef{ID: t.QueueID, Name: qName.String, Color: qColor.String}

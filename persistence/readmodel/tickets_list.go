@@ -183,7 +183,7 @@ type keyset struct {
 func (s *call) filters(company engine.ID, q engine.TicketQuery, search engine.TicketSearch) filters {
 	f := filters{tags: q.TagIDs, unread: q.WithUnreadMessages, search: search, company: company}
 	if q.Date != "" {
-		if day, ok := engine.ParseTicketDate(q.Date); ok {
+		if day, ok := engine.TicketDateIn(q.Date, s.loc); ok {
 			r := dayRange(day, s.loc)
 			f.day = &r
 		}

@@ -98,12 +98,13 @@ func (s *Server) allMessages(w http.ResponseWriter, r *http.Request, p engine.Pr
 
 // sendBody is the JSON body of POST /messages/{ticketId}. read and fromMe are
 // accepted for the spec's client and ignored: a reply is always ours and read.
+// whaticket's composer sends read: 1, so both take any flag form (flexBool).
 type sendBody struct {
 	Body        string     `json:"body"`
 	QuotedMsg   *quotedRef `json:"quotedMsg"`
 	QuotedMsgID idField    `json:"quotedMsgId"`
-	Read        *bool      `json:"read"`
-	FromMe      *bool      `json:"fromMe"`
+	Read        flexBool   `json:"read"`
+	FromMe      flexBool   `json:"fromMe"`
 	MediaURL    string     `json:"mediaUrl"`
 }
 
@@ -160,6 +161,9 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, p engine.Pr
 	if err := s.decodeJSON(r, &b); err != nil {
 		return err
 	}
+	if err := checkFlags(map[string]flexBool{"read": b.Read, "fromMe": b.FromMe}); err != nil {
+		return err
+	}
 	quoted, err := b.quotedID()
 	if err != nil {
 		return err
@@ -183,8 +187,8 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request, p engine.Pr
 
 // whisperBody is the body of POST /messages/whisper/{ticketId}.
 type whisperBody struct {
-	Body   string `json:"body"`
-	FromMe *bool  `json:"fromMe"`
+	Body   string   `json:"body"`
+	FromMe flexBool `json:"fromMe"`
 }
 
 // sendWhisper: POST /messages/whisper/{ticketId} {body} → 201 and the note (media
@@ -197,6 +201,9 @@ func (s *Server) sendWhisper(w http.ResponseWriter, r *http.Request, p engine.Pr
 	}
 	var b whisperBody
 	if err := s.decodeJSON(r, &b); err != nil {
+		return err
+	}
+	if err := checkFlags(map[string]flexBool{"fromMe": b.FromMe}); err != nil {
 		return err
 	}
 	if err := checkBody(b.Body, true); err != nil {

@@ -263,7 +263,7 @@ func TestSendMessage(t *testing.T) {
 			{"a path out of the folder", "ana", tOpenAna, map[string]any{"mediaUrl": "1/../../etc/passwd"}, 400, engine.ErrValidation, "mediaUrl", false},
 			{"a foreign link", "ana", tOpenAna, map[string]any{"mediaUrl": "https://evil.example.com/x.png"}, 400, engine.ErrValidation, "mediaUrl", false},
 			{"body not a string", "ana", tOpenAna, `{"body":12}`, 400, engine.ErrInvalidJSON, "", false},
-			{"fromMe not a boolean", "ana", tOpenAna, `{"body":"x","fromMe":"yes"}`, 400, engine.ErrInvalidJSON, "", false},
+			{"fromMe not a flag", "ana", tOpenAna, `{"body":"x","fromMe":"yes"}`, 400, engine.ErrValidation, "fromMe", false},
 			{"malformed", "ana", tOpenAna, `{"body":"x"`, 400, engine.ErrInvalidJSON, "", false},
 			{"oversized", "ana", tOpenAna, `{"body":"` + strings.Repeat("a", 70<<10) + `"}`, 413, engine.ErrBodyTooLarge, "", false},
 			{"another's ticket", "ana", tOpenBrun, map[string]any{"body": "x"}, 403, engine.ErrNoPermission, "", true},

@@ -14,6 +14,7 @@ func (s *Server) routes() {
 	s.route("POST /auth/login", s.public(s.login))
 	s.route("POST /auth/refresh_token", s.public(s.refresh))
 	s.route("DELETE /auth/logout", s.public(s.logout))
+	s.route("POST /auth/signup", s.public(s.signup))
 
 	// Users. "/users/" is the spec's list path; "/users" answers the same.
 	s.route("GET /users", s.authed(s.listUsers))

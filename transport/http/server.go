@@ -101,6 +101,9 @@ type Config struct {
 	// MetricsOff leaves /metrics out of Handler (it is served elsewhere through
 	// MetricsHandler, e.g. on a private address).
 	MetricsOff bool
+	// SignupCompany is the tenant POST /auth/signup adds users to (whaticket's public
+	// sign-up page), while its setting userCreation is "enabled". 0 turns sign-up off.
+	SignupCompany engine.ID
 }
 
 // Default values of Config.

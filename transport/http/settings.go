@@ -20,8 +20,25 @@ func (s *Server) listSettings(w http.ResponseWriter, r *http.Request, p engine.P
 	if err != nil {
 		return fmt.Errorf("list settings: %w", err)
 	}
-	writeJSON(w, http.StatusOK, list)
+	writeJSON(w, http.StatusOK, withWhaticketKeys(list))
 	return nil
+}
+
+// settingUserAPIToken is the key whaticket's settings page shows read-only as "Token
+// Api": the bearer token of its message-sending API. Atende has no such API, so the
+// key is listed with an empty value (the page renders an empty field instead of
+// breaking) and cannot be set (PUT answers ERR_NO_SETTING_FOUND).
+const settingUserAPIToken = "userApiToken"
+
+// withWhaticketKeys appends the keys whaticket's settings page reads that Atende does
+// not keep.
+func withWhaticketKeys(list []engine.Setting) []engine.Setting {
+	for _, st := range list {
+		if st.Key == settingUserAPIToken {
+			return list
+		}
+	}
+	return append(list, engine.Setting{Key: settingUserAPIToken, Value: ""})
 }
 
 // updateSetting: PUT /settings/{key} {value}. Needs settings:manage; an unknown key

@@ -299,7 +299,7 @@ func (s *Server) overlayState(ctx context.Context, t engine.Ticket, st engine.Ti
 	return t
 }
 
-// idField is an id in a JSON body: a number or a numeric string. null, "" and 0 mean
+// idField is an id in a JSON body: a number or a numeric string. null, "", false and 0 mean
 // "none" (ID 0). Set records that the field was present; Bad that its value was
 // something else (a negative number, a fraction, text, an object), reported by the
 // handler under the field's name.
@@ -316,6 +316,9 @@ func (f *idField) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	raw := string(b)
+	if raw == "false" {
+		return nil // whaticket's forms keep false for "none chosen"
+	}
 	if strings.HasPrefix(raw, `"`) {
 		var str string
 		if err := json.Unmarshal(b, &str); err != nil {

@@ -1,8 +1,6 @@
 package httpapi
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -136,29 +134,18 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p engine.Princi
 // userBody is the body of POST and PUT /users. Profile, queueIds and whatsappId
 // remember whether they were sent: on update an absent field is left unchanged.
 type userBody struct {
-	Name       string     `json:"name"`
-	Email      string     `json:"email"`
-	Password   string     `json:"password"`
-	Profile    *string    `json:"profile"`
-	QueueIDs   *[]int64   `json:"queueIds"`
-	WhatsappID optionalID `json:"whatsappId"`
+	Name       string   `json:"name"`
+	Email      string   `json:"email"`
+	Password   string   `json:"password"`
+	Profile    *string  `json:"profile"`
+	QueueIDs   *[]int64 `json:"queueIds"`
+	WhatsappID idField  `json:"whatsappId"`
 }
 
-// optionalID is an id field that may be absent, null, "" (both meaning none) or a
-// number.
-type optionalID struct {
-	Set bool
-	ID  engine.ID
-}
-
-func (o *optionalID) UnmarshalJSON(b []byte) error {
-	o.Set = true
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" || string(b) == `""` {
-		o.ID = 0
-		return nil
-	}
-	return json.Unmarshal(b, &o.ID)
+// check refuses a whatsappId that is no id (whaticket's own false, "" and null
+// mean none; see idField).
+func (b userBody) check() error {
+	return checkIDFields(map[string]idField{"whatsappId": b.WhatsappID})
 }
 
 func (b userBody) input() engine.UserInput {
@@ -193,6 +180,9 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 	}
 	var body userBody
 	if err := s.decodeJSON(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	in, err := engine.ValidateUser(body.input(), true)
@@ -255,6 +245,9 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 	}
 	var body userBody
 	if err := s.decodeJSON(r, &body); err != nil {
+		return err
+	}
+	if err := body.check(); err != nil {
 		return err
 	}
 	ctx := r.Context()

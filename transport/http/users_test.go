@@ -240,7 +240,7 @@ func TestCreateUser(t *testing.T) {
 				{"trailing text", `{"name": "x"}abc`, 400, engine.ErrInvalidJSON},
 				{"wrong type name", `{"name": 5, "email": "a@b.co", "password": "12345", "profile": "user"}`, 400, engine.ErrInvalidJSON},
 				{"wrong type queueIds", `{"name": "Ana", "queueIds": "1,2"}`, 400, engine.ErrInvalidJSON},
-				{"wrong type whatsappId", `{"name": "Ana", "whatsappId": "abc"}`, 400, engine.ErrInvalidJSON},
+				{"wrong type whatsappId", `{"name": "Ana", "whatsappId": "abc"}`, 400, engine.ErrValidation},
 				{"null body", `null`, 400, engine.ErrValidation},
 				{"oversized", `{"name": "` + strings.Repeat("a", 5000) + `"}`, 413, engine.ErrBodyTooLarge},
 			}
@@ -476,11 +476,11 @@ func TestSettings(t *testing.T) {
 		r := e.get(e.tok("ana"), "/settings")
 		r.wantStatus(t, 200)
 		r.json(t, &list)
-		if len(list) != 3 {
+		if len(list) != 4 {
 			t.Fatalf("%v", list)
 		}
 		for _, st := range list {
-			if st.Value != "enabled" {
+			if st.Key != "userApiToken" && st.Value != "enabled" {
 				t.Fatalf("default %v", st)
 			}
 		}

@@ -63,18 +63,19 @@ func (d ConnectionDeps) maxUpload() int64 {
 	return DefaultMaxConnectionUpload
 }
 
-// whatsappEvent is the payload of the realtime "whatsapp" event.
 // ConnectionCreated is the payload of the "whatsapp" event of a connection made
-// outside these routes (a provider's registration: WABA, Facebook, Telegram).
+// outside these routes (a provider's registration: WABA, Facebook, Telegram): action
+// update, as whaticket announces a new connection.
 func ConnectionCreated(c engine.Connection) any {
 	if c.Queues == nil {
 		c.Queues = []engine.Queue{}
 	}
-	return whatsappEvent{Action: "create", Whatsapp: &c}
+	return whatsappEvent{Action: "update", Whatsapp: &c}
 }
 
+// whatsappEvent is the payload of the realtime "whatsapp" event.
 type whatsappEvent struct {
-	Action     string             `json:"action"` // create | update | delete
+	Action     string             `json:"action"` // update (also on create, as whaticket) | delete
 	Whatsapp   *engine.Connection `json:"whatsapp,omitempty"`
 	WhatsappID engine.ID          `json:"whatsappId,omitempty"`
 }
@@ -92,6 +93,7 @@ func (s *Server) connectionRoutes() {
 	s.refRoute("DELETE /whatsapp/{id}", wired, s.deleteConnection)
 	actors := wired && s.deps.Actors != nil
 	s.refRoute("POST /whatsappsession/{id}", actors, s.sessionCommand("restart", ConnectionActors.Restart))
+	s.refRoute("PUT /whatsappsession/{id}", actors, s.sessionCommand("new QR code", newPairing))
 	s.refRoute("DELETE /whatsappsession/{id}", actors, s.sessionCommand("stop", ConnectionActors.Stop))
 	s.refRoute("DELETE /whatsappcreds/{id}", actors, s.sessionCommand("wipe", ConnectionActors.Wipe))
 }
@@ -180,7 +182,9 @@ func (s *Server) createConnection(w http.ResponseWriter, r *http.Request, p engi
 		}
 	}
 	c = s.presentConnection(c)
-	s.publish(p.CompanyID, "whatsapp", whatsappEvent{Action: "create", Whatsapp: &c})
+	// whaticket announces a new connection as an update (its list upserts on update
+	// and ignores create), so a created one is published the same way.
+	s.publish(p.CompanyID, "whatsapp", whatsappEvent{Action: "update", Whatsapp: &c})
 	writeJSON(w, http.StatusCreated, c)
 	return nil
 }
@@ -336,7 +340,7 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request, p engi
 }
 
 // sessionCommand answers POST /whatsappsession/{id} (restart: a new session, so a new
-// QR code), DELETE /whatsappsession/{id} (stop: disconnect) and DELETE
+// QR code), PUT /whatsappsession/{id} (newPairing), DELETE /whatsappsession/{id} (stop: disconnect) and DELETE
 // /whatsappcreds/{id} (wipe: disconnect and forget the credentials). Each needs
 // connections:manage and answers 200 and the connection; the status changes reach
 // the clients as whatsappSession events.
@@ -362,6 +366,17 @@ func (s *Server) sessionCommand(cmd string, run func(ConnectionActors, context.C
 		writeJSON(w, http.StatusOK, s.presentConnection(c))
 		return nil
 	}
+}
+
+// newPairing answers PUT /whatsappsession/{id}, whaticket's "new QR code" button:
+// like whaticket, which clears the stored session before starting it again, the
+// credentials are wiped and the session restarted, so a WhatsApp connection shows a
+// fresh QR code even when it was paired.
+func newPairing(a ConnectionActors, ctx context.Context, id engine.ID) error {
+	if err := a.Wipe(ctx, id); err != nil {
+		return err
+	}
+	return a.Restart(ctx, id)
 }
 
 // discardFiles removes stored files when the media store can.

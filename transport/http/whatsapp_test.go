@@ -142,7 +142,7 @@ func TestConnectionRoutes(t *testing.T) {
 			t.Fatalf("created %+v", first)
 		}
 		e.wantCalls(t, fmt.Sprintf("start %d", first.ID))
-		p := e.wantEvent(t, co1, "whatsapp", "create")
+		p := e.wantEvent(t, co1, "whatsapp", "update")
 		if w, _ := p["whatsapp"].(map[string]any); w == nil || w["name"] != "Vendas" {
 			t.Fatalf("event payload %v", p)
 		}
@@ -153,7 +153,7 @@ func TestConnectionRoutes(t *testing.T) {
 			t.Fatalf("json create %+v", second)
 		}
 		e.wantCalls(t, fmt.Sprintf("start %d", second.ID))
-		e.wantEvent(t, co1, "whatsapp", "create")
+		e.wantEvent(t, co1, "whatsapp", "update")
 		third := connOf(t, e.form("POST", admin, "/whatsapp", field("name", "Rep"), field("queueIds", "11"), field("queueIds", "12"),
 			field("greetingMessage", "Escolha")), http.StatusCreated)
 		if len(third.Queues) != 2 {

@@ -11,5 +11,8 @@
 // appending them to the tenant's stream "realtime/<companyId>".
 //
 // One journal event yields at most one socket event, so a number names one event.
+// A ticket that changes status or holder is one event with a lead frame (see
+// socket.Event.Lead): whaticket's "delete" to the status room it left, before the
+// "update" to the room it entered.
 // Concurrency: Publisher runs one goroutine; Bus is safe for concurrent use.
 package realtime

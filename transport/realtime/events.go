@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rs/zerolog"
+
 	"atende/engine"
 	"atende/transport/socket"
 )
@@ -134,7 +136,7 @@ func payload(v any) (json.RawMessage, error) {
 	return b, nil
 }
 
-func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, tickets *ticketCache) (*socket.Event, error) {
+func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, tickets *ticketCache, messages *messageCache) (*socket.Event, error) {
 	id, err := strconv.ParseInt(strings.TrimPrefix(rec.StreamID, "ticket/"), 10, 64)
 	if err != nil {
 		return nil, fmt.Errorf("ticket stream %q: %w", rec.StreamID, err)
@@ -161,13 +163,21 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 		return nil, nil // deleted since, or not projected: nothing worth showing
 	}
 	var h holders
+	var left socket.Room // the status room a move left; zero: not a move
 	switch e := ev.(type) {
 	case engine.TicketTransferred:
 		h = holders{users: []engine.ID{e.FromUserID}, queues: []engine.ID{e.FromQueueID}}
+		left = socket.TicketsRoom(e.FromStatus)
 	case engine.TicketReturned:
 		h = holders{users: []engine.ID{e.FromUserID}}
+		left = socket.TicketsRoom(engine.StatusOpen)
 	case engine.TicketReopened:
 		h = holders{users: []engine.ID{e.FromUserID}}
+		left = socket.TicketsRoom(engine.StatusClosed)
+	case engine.TicketAccepted:
+		left = socket.TicketsRoom(engine.StatusPending)
+	case engine.TicketResolved:
+		left = socket.TicketsRoom(engine.StatusOpen)
 	}
 	filter := visibility(t, h)
 	switch e := ev.(type) {
@@ -182,11 +192,11 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, SenderID: e.SenderID, FromMe: true, Read: true,
 			Body: e.Body, MediaType: engine.MediaWhisper, CreatedAt: e.At})
 	case engine.TicketMessageAcked:
-		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "ack": e.Ack})
+		return p.messageUpdated(rec, t, messages, e.MessageID, map[string]any{"id": e.MessageID, "ticketId": id, "ack": e.Ack})
 	case engine.TicketMessageDeleted:
-		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "isDeleted": true})
+		return p.messageUpdated(rec, t, messages, e.MessageID, map[string]any{"id": e.MessageID, "ticketId": id, "isDeleted": true})
 	case engine.TicketMessageFailed:
-		return messageUpdated(t, map[string]any{"id": e.MessageID, "ticketId": id, "failed": true})
+		return p.messageUpdated(rec, t, messages, e.MessageID, map[string]any{"id": e.MessageID, "ticketId": id, "failed": true})
 	case engine.TicketRead:
 		body, err := payload(map[string]any{"action": ActionUpdateUnread, "ticketId": id, "ticket": t})
 		if err != nil {
@@ -195,12 +205,26 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 		return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
 			Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}, nil
 	}
+	// whaticket's rooms: the update goes to the room of the ticket's status (and to
+	// notification and the chat box); a move also sends, first, a delete to the
+	// status room it left — even when that is the room it is in, since a list that
+	// only adds on update and removes on delete must drop a ticket handed to someone
+	// else. The delete says moved: true, so a client that also gets the update (ours)
+	// can tell it from the ticket's deletion.
 	body, err := payload(map[string]any{"action": ActionUpdate, "ticket": t})
 	if err != nil {
 		return nil, err
 	}
-	return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
-		Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}, nil
+	out := &socket.Event{Rooms: []socket.Room{socket.TicketsRoom(t.Status), socket.NotificationRoom(), chat},
+		Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}
+	if left.Valid() {
+		lead, err := payload(map[string]any{"action": ActionDelete, "ticketId": id, "moved": true})
+		if err != nil {
+			return nil, err
+		}
+		out.Lead = &socket.Lead{Rooms: []socket.Room{left}, Payload: lead}
+	}
+	return out, nil
 }
 
 // messageCreated is appMessage create: to the ticket's chat box (whoever opened it),
@@ -221,13 +245,85 @@ func (p *Publisher) messageCreated(rec engine.RecordedEvent, t *engine.Ticket, f
 		Exempt: []socket.Room{chat}, Name: EventAppMessage, Payload: body, Filter: filter}, nil
 }
 
-// messageUpdated is appMessage update (acks, deletions): only the chat box shows it.
-func messageUpdated(t *engine.Ticket, fields map[string]any) (*socket.Event, error) {
-	body, err := payload(map[string]any{"action": ActionUpdate, "message": fields})
+// messageUpdated is appMessage update (acks, deletions, failures): only the chat box
+// shows it. It carries the whole message as the read model holds it, as whaticket
+// sends it — whaticket's chat replaces the message it shows with the event's, so a
+// receipt carrying only the changed fields would blank it. A message the read model
+// cannot give (a read model without GetMessages) goes out as the changed fields.
+func (p *Publisher) messageUpdated(rec engine.RecordedEvent, t *engine.Ticket, messages *messageCache, id engine.ID, fields map[string]any) (*socket.Event, error) {
+	var msg any = fields
+	if m := messages.get(rec.CompanyID, id); m != nil {
+		whole := *m
+		if whole.MediaURL != "" && p.cfg.SignMedia != nil {
+			whole.MediaURL = p.cfg.SignMedia(rec.CompanyID, whole.MediaURL)
+		}
+		msg = whole
+	}
+	body, err := payload(map[string]any{"action": ActionUpdate, "message": msg})
 	if err != nil {
 		return nil, err
 	}
 	return &socket.Event{Rooms: []socket.Room{socket.ChatBoxRoom(t.ID)}, Name: EventAppMessage, Payload: body}, nil
+}
+
+// bulkMessages is implemented by read models that read many messages in one query
+// (persistence/readmodel's Queries).
+type bulkMessages interface {
+	GetMessages(ctx context.Context, companyID engine.ID, ids []engine.ID) ([]engine.Message, error)
+}
+
+// messageCache holds the messages a batch's updates touch, read at once.
+type messageCache struct {
+	byID map[engine.ID]*engine.Message
+}
+
+// newMessageCache reads every message the batch's receipts, deletions and failures
+// name, when q can; on failure the events carry the changed fields only.
+func newMessageCache(ctx context.Context, q engine.TicketQueries, evs []engine.RecordedEvent, log zerolog.Logger) *messageCache {
+	c := &messageCache{byID: map[engine.ID]*engine.Message{}}
+	bulk, ok := q.(bulkMessages)
+	if !ok {
+		return c
+	}
+	byCompany := map[engine.ID][]engine.ID{}
+	for _, ev := range evs {
+		var id engine.ID
+		switch ev.Type {
+		case engine.EvTicketMessageAcked, engine.EvTicketMessageDeleted, engine.EvTicketMessageFailed:
+			var ref struct {
+				MessageID engine.ID `json:"messageId"`
+			}
+			if json.Unmarshal(ev.Data, &ref) != nil {
+				continue
+			}
+			id = ref.MessageID
+		default:
+			continue
+		}
+		if id > 0 {
+			byCompany[ev.CompanyID] = append(byCompany[ev.CompanyID], id)
+		}
+	}
+	for company, ids := range byCompany {
+		ms, err := bulk.GetMessages(ctx, company, ids)
+		if err != nil {
+			log.Warn().Err(err).Int64("company", company).Msg("read updated messages: publishing the changed fields")
+			continue
+		}
+		for i := range ms {
+			if ms[i].CompanyID == company {
+				c.byID[ms[i].ID] = &ms[i]
+			}
+		}
+	}
+	return c
+}
+
+func (c *messageCache) get(company, id engine.ID) *engine.Message {
+	if m := c.byID[id]; m != nil && m.CompanyID == company {
+		return m
+	}
+	return nil
 }
 
 func connectionEvent(rec engine.RecordedEvent) (*socket.Event, error) {

@@ -164,8 +164,9 @@ func (p *Publisher) step(ctx context.Context) (int, error) {
 	}
 	tickets := newTicketCache(p.cfg.Queries)
 	tickets.prefetch(ctx, evs)
+	messages := newMessageCache(ctx, p.cfg.Queries, evs, p.log)
 	for _, ev := range evs {
-		if err := p.publish(ctx, ev, tickets); err != nil {
+		if err := p.publish(ctx, ev, tickets, messages); err != nil {
 			// One event that cannot be published must not stop the others: clients
 			// that miss it resync when they notice.
 			p.log.Error().Err(err).Int64("position", ev.Position).Str("type", ev.Type).Str("stream", ev.StreamID).Msg("publish event")
@@ -179,14 +180,15 @@ func (p *Publisher) step(ctx context.Context) (int, error) {
 	return len(evs), nil
 }
 
-// publish maps one journal event to at most one socket event.
-func (p *Publisher) publish(ctx context.Context, ev engine.RecordedEvent, tickets *ticketCache) error {
+// publish maps one journal event to at most one socket event (which may carry a
+// lead frame: see socket.Event.Lead).
+func (p *Publisher) publish(ctx context.Context, ev engine.RecordedEvent, tickets *ticketCache, messages *messageCache) error {
 	kind, _, _ := strings.Cut(ev.StreamID, "/")
 	var out *socket.Event
 	var err error
 	switch kind {
 	case "ticket":
-		out, err = p.ticketEvent(ctx, ev, tickets)
+		out, err = p.ticketEvent(ctx, ev, tickets, messages)
 	case "connection":
 		out, err = connectionEvent(ev)
 	case "realtime":

@@ -7,13 +7,17 @@ import (
 
 // Record is one published event as a Backlog keeps it for replay.
 type Record struct {
-	Seq    int64     // the tenant's sequence number, also in the payload as "seq"
-	Rooms  []Room    // rooms it was published to
-	Name   string    // event name
-	Frame  []byte    // the complete websocket frame the hub enqueues; shared, never modified
-	Filter Filter    // nil: every member may see it
-	Exempt []Room    // rooms whose members see it whatever Filter says
-	At     time.Time // when it was stored
+	Seq    int64  // the tenant's sequence number, also in the payload as "seq"
+	Rooms  []Room // rooms it was published to
+	Name   string // event name
+	Frame  []byte // the complete websocket frame the hub enqueues; shared, never modified
+	Filter Filter // nil: every member may see it
+	Exempt []Room // rooms whose members see it whatever Filter says
+	// LeadRooms and LeadFrame are the event's lead frame (Event.Lead), queued before
+	// Frame; nil without one.
+	LeadRooms []Room
+	LeadFrame []byte
+	At        time.Time // when it was stored
 }
 
 // ErrBacklogGap means the backlog no longer holds (or never held) every event after

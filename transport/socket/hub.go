@@ -44,6 +44,19 @@ type Event struct {
 	// position, the same on every node); the Backlog must be a NumberedBacklog and
 	// numbers must grow. Zero: the Backlog numbers the event.
 	Seq int64
+	// Lead, when set, is a second frame of the same event, queued before it: to the
+	// members of Lead.Rooms that Filter (or Exempt) lets see the event. It carries no
+	// "seq", so a client that drops numbers it has seen still takes the main frame
+	// that follows with the event's number. A socket in rooms of both gets both, lead
+	// first: whaticket's ticket moves are a "delete" to the rooms the ticket left,
+	// then an "update" to the room it entered, even when that is the same room.
+	Lead *Lead
+}
+
+// Lead is the leading frame of an Event (see Event.Lead), of the event's name.
+type Lead struct {
+	Rooms   []Room          // at least one
+	Payload json.RawMessage // a JSON object
 }
 
 func (ev Event) validate() error {
@@ -60,6 +73,16 @@ func (ev Event) validate() error {
 	for _, r := range ev.Rooms {
 		if !r.Valid() {
 			return fmt.Errorf("event %q: room %v: %w", ev.Name, r, ErrInvalidEvent)
+		}
+	}
+	if ev.Lead != nil {
+		if len(ev.Lead.Rooms) == 0 || !isObject(ev.Lead.Payload) {
+			return fmt.Errorf("event %q: lead without rooms or object payload: %w", ev.Name, ErrInvalidEvent)
+		}
+		for _, r := range ev.Lead.Rooms {
+			if !r.Valid() {
+				return fmt.Errorf("event %q: lead room %v: %w", ev.Name, r, ErrInvalidEvent)
+			}
 		}
 	}
 	return nil
@@ -184,8 +207,13 @@ func (h *Hub) Publish(ev Event) (int64, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	build := func(seq int64) (*Record, error) {
-		return &Record{Rooms: rooms, Name: ev.Name, Filter: ev.Filter, Exempt: slices.Clone(ev.Exempt),
-			Frame: h.encode(ev.Name, ev.Payload, seq)}, nil
+		rec := &Record{Rooms: rooms, Name: ev.Name, Filter: ev.Filter, Exempt: slices.Clone(ev.Exempt),
+			Frame: h.encode(ev.Name, ev.Payload, seq)}
+		if ev.Lead != nil {
+			rec.LeadRooms = slices.Clone(ev.Lead.Rooms)
+			rec.LeadFrame = textFrame(sio.AppendEvent(nil, ev.Name, bytes.TrimSpace(ev.Lead.Payload)))
+		}
+		return rec, nil
 	}
 	var rec *Record
 	var err error
@@ -202,24 +230,35 @@ func (h *Hub) Publish(ev Event) (int64, error) {
 		return 0, fmt.Errorf("publish %s to tenant %d: %w", ev.Name, ev.Tenant, err)
 	}
 	h.published.Add(1)
+	// The lead frame first, to every socket it reaches: each socket's queue then holds
+	// it before the main frame.
+	n := h.fanOut(t, rec, rec.LeadRooms, rec.LeadFrame, -rec.Seq)
+	n += h.fanOut(t, rec, rec.Rooms, rec.Frame, rec.Seq)
+	h.deliveries.Add(n)
+	return rec.Seq, nil
+}
+
+// fanOut queues frame once to every member of rooms that rec's Filter or Exempt lets
+// see it; mark (the record's number, negated for its lead frame) tells the sockets
+// already reached through another room. Caller holds the tenant's lock.
+func (h *Hub) fanOut(t *tenantRooms, rec *Record, rooms []Room, frame []byte, mark int64) int64 {
 	var n int64
-	for _, r := range rec.Rooms {
+	for _, r := range rooms {
 		exempt := slices.Contains(rec.Exempt, r)
 		for c := range t.rooms[r] {
-			if c.mark == rec.Seq {
+			if c.mark == mark {
 				continue // already reached through another room
 			}
 			if !exempt && rec.Filter != nil && !rec.Filter.Visible(c.principal) {
 				continue // another room of c may still be exempt
 			}
-			c.mark = rec.Seq
-			if h.deliver(c, rec.Frame) {
+			c.mark = mark
+			if h.deliver(c, frame) {
 				n++
 			}
 		}
 	}
-	h.deliveries.Add(n)
-	return rec.Seq, nil
+	return n
 }
 
 // encode builds the websocket frame 42["name",{…payload…,"seq":N}] (plus ,"N" with
@@ -333,17 +372,24 @@ func (h *Hub) replay(c *conn, old, fresh []Room, frames [][]byte) [][]byte {
 		allowance := min(h.maxReplay, c.out.limit/2)
 		start := len(frames)
 		err := h.backlog.Replay(c.tenant, c.lastSeq, func(rec *Record) bool {
-			if !touches(rec.Rooms, fresh) || touches(rec.Rooms, old) {
+			lead := rec.LeadFrame != nil && touches(rec.LeadRooms, fresh) && !touches(rec.LeadRooms, old)
+			main := touches(rec.Rooms, fresh) && !touches(rec.Rooms, old)
+			if !lead && !main {
 				return true
 			}
 			if rec.Filter != nil && !touches(rec.Exempt, fresh) && !rec.Filter.Visible(c.principal) {
 				return true
 			}
-			if len(frames)-start == allowance {
+			if len(frames)-start >= allowance {
 				reason = ResyncOverflow
 				return false
 			}
-			frames = append(frames, rec.Frame)
+			if lead {
+				frames = append(frames, rec.LeadFrame)
+			}
+			if main {
+				frames = append(frames, rec.Frame)
+			}
 			return true
 		})
 		switch {

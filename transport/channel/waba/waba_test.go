@@ -45,7 +45,7 @@ func TestRegisterStoresCredentialsNotAnswered(t *testing.T) {
 			Queues []engine.Queue `json:"queues"`
 		} `json:"whatsapp"`
 	}
-	if raw, _ := json.Marshal(ev[0].Payload); json.Unmarshal(raw, &payload) != nil || payload.Action != "create" ||
+	if raw, _ := json.Marshal(ev[0].Payload); json.Unmarshal(raw, &payload) != nil || payload.Action != "update" ||
 		payload.Whatsapp.ID != id || payload.Whatsapp.Queues == nil {
 		t.Fatalf("event payload %+v", ev[0].Payload)
 	}

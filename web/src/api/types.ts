@@ -274,6 +274,10 @@ export interface TicketEvent {
   action: 'update' | 'delete' | 'updateUnread' | 'create' | 'reload';
   ticket?: Ticket;
   ticketId?: ID;
+  // A delete with moved: true says the ticket left a status room (whaticket's room
+  // semantics: it is followed by the update to the room it entered); the ticket
+  // still exists. Without it, a delete is the ticket's deletion.
+  moved?: boolean;
   seq?: number;
 }
 

@@ -74,6 +74,16 @@ describe('chat machine', () => {
     expect(emitted).toContain('deleted');
   });
 
+  it('stays on a moved delete: the ticket left a status room, it was not deleted', async () => {
+    const { actor, idle, emitted } = build([{ messages: [], hasMore: false }]);
+    await idle();
+    actor.send({ type: 'chat.ticket', event: { action: 'delete', ticketId: 7, moved: true } });
+    actor.send({ type: 'chat.ticket', event: { action: 'update', ticket: { ...ticket, status: 'closed' } } });
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().context.ticket?.status).toBe('closed');
+    expect(emitted).not.toContain('deleted');
+  });
+
   it('emits notFound for a missing ticket', async () => {
     const { actor, emitted } = build([], new ApiError(404, 'ERR_NO_TICKET_FOUND'));
     await vi.waitFor(() => expect(actor.getSnapshot().matches('failed')).toBe(true));

@@ -68,9 +68,11 @@ export const chatMachine = setup({
       const err = (event as { error?: unknown }).error;
       return isApiError(err) && (err.status === 404 || err.code === 'ERR_NO_TICKET_FOUND');
     },
+    // A moved delete (the ticket left a status room) is no deletion: the chat stays.
     isDeleteOfMine: ({ context, event }) =>
       event.type === 'chat.ticket' &&
       event.event.action === 'delete' &&
+      !event.event.moved &&
       (event.event.ticketId ?? event.event.ticket?.id) === context.ticketId,
   },
   actions: {

@@ -99,6 +99,35 @@ describe('ticket list machine', () => {
     expect(actor.getSnapshot().context.count).toBe(1);
   });
 
+  it("follows whaticket's room semantics: a moved delete, then the update", async () => {
+    const { actor, ready, ids } = build({ status: 'open' }, [{ tickets: [t(3, { status: 'open', userId: me })], count: 1, hasMore: false }]);
+    await ready();
+    // Taken from the pending room: delete there (not in this list), update here.
+    actor.send({
+      type: 'list.batch',
+      events: [
+        { type: 'list.ticket', event: { action: 'delete', ticketId: 4, moved: true } },
+        { type: 'list.ticket', event: { action: 'update', ticket: t(4, { status: 'open', userId: me, updatedAt: '2026-11-22T13:00:00Z' }) } },
+      ],
+    });
+    expect(ids()).toEqual([4, 3]);
+    // A tag added on a ticket that stays: delete and update in one batch keep it and its count.
+    actor.send({
+      type: 'list.batch',
+      events: [
+        { type: 'list.ticket', event: { action: 'delete', ticketId: 3, moved: true } },
+        { type: 'list.ticket', event: { action: 'update', ticket: t(3, { status: 'open', userId: me }) } },
+      ],
+    });
+    expect(ids()).toEqual([4, 3]);
+    expect(actor.getSnapshot().context.count).toBe(2);
+    // Handed to a colleague without showAll: the delete removes it, the update does not bring it back.
+    actor.send({ type: 'list.ticket', event: { action: 'delete', ticketId: 4, moved: true } });
+    actor.send({ type: 'list.ticket', event: { action: 'update', ticket: t(4, { status: 'open', userId: me + 1 }) } });
+    expect(ids()).toEqual([3]);
+    expect(actor.getSnapshot().context.count).toBe(1);
+  });
+
   it('the unread list drops a ticket on updateUnread', async () => {
     const { actor, ready, ids } = build({ withUnreadMessages: true }, [
       { tickets: [t(2, { unreadMessages: 3, status: 'open' })], count: 1, hasMore: false },
