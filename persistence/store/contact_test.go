@@ -489,7 +489,7 @@ func TestContactFindOrCreateByNumber(t *testing.T) {
 		// Telegram contacts without a name are "Visitante" and the id's end.
 		t.Run("provider ids fall back to a visitor name", func(t *testing.T) {
 			for number, want := range map[string]string{
-				"webchat:CyRSq7Lw2x9": "Visitante w2x9",
+				"webchat:CyRSq7Lw2x9":  "Visitante w2x9",
 				"fb:24000000000001234": "Visitante 1234",
 				"ig:IGSID7":            "Visitante SID7",
 				"tg:987654":            "Visitante 7654",
