@@ -44,7 +44,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [translating, setTranslating] = useState<Message | null>(null);
   const canSign = can(perms.adminMenu);
-  const composer = useComposer(ticketId, ticket?.status === 'open', canSign, user.name);
+  const composer = useComposer(ticketId, ticket?.status === 'open', canSign, user.name, ticket?.channel);
 
   useRoom(useMemo(() => ({ kind: 'chatBox' as const, ticketId }), [ticketId]));
   useRealtimeEvent<AppMessageEvent>('appMessage', (event) => chat.send({ type: 'chat.message', event }));
@@ -104,7 +104,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
           onDelete={onDelete}
           onTranslate={onTranslate}
         />
-        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} />
+        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} channel={ticket.channel} />
       </ChatColumn>
       {drawerOpen && ticket.contact && (
         <ContactDrawer contact={ticket.contact} overlay={!wide} onClose={() => toggleDrawer(false)} />
