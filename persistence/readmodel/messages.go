@@ -181,3 +181,26 @@ func (s *Queries) GetMessages(ctx context.Context, companyID engine.ID, ids []en
 	})
 	return out, err
 }
+
+var _ engine.MessageLocator = (*Queries)(nil)
+
+// MessageTicket implements engine.MessageLocator: DELETE /messages/{id} names the
+// message alone, so its ticket is looked up by the message's primary key, within the
+// tenant. A message of another company, of a deleted ticket or unknown answers
+// ErrNoMessageFound, the same for all three so ids of other tenants cannot be probed.
+func (s *Queries) MessageTicket(ctx context.Context, companyID, messageID engine.ID) (engine.ID, error) {
+	notFound := engine.Wrap(engine.ErrNoMessageFound, fmt.Errorf("message %d not in company %d", messageID, companyID))
+	if companyID <= 0 || messageID <= 0 {
+		return 0, notFound
+	}
+	var ticketID engine.ID
+	err := s.db.SQL.QueryRowContext(ctx, `SELECT m.ticket_id FROM messages m JOIN tickets t ON t.id = m.ticket_id
+		WHERE m.id = $1 AND m.company_id = $2 AND t.company_id = $2 AND t.deleted = FALSE`, messageID, companyID).Scan(&ticketID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, notFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("find the ticket of message %d: %w", messageID, err)
+	}
+	return ticketID, nil
+}

@@ -85,7 +85,8 @@ func (s *Contacts) FindByNumber(ctx context.Context, companyID engine.ID, number
 
 // channelName makes a provider's display name storable: control characters become
 // spaces, runs of spaces one, at most engine.NameMax characters; empty (or a single
-// character) falls back to the number.
+// character) falls back to engine.ContactFallbackName: the phone number, or
+// "Visitante 1234" for a provider's id (web chat, Facebook, Instagram, Telegram).
 func channelName(name, number string) string {
 	name = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == '\u2028' || r == '\u2029' {
@@ -97,7 +98,7 @@ func channelName(name, number string) string {
 		name = strings.TrimSpace(string([]rune(name)[:engine.NameMax]))
 	}
 	if utf8.RuneCountInString(name) < engine.NameMin {
-		return number
+		return engine.ContactFallbackName(number)
 	}
 	return name
 }

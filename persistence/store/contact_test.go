@@ -485,6 +485,21 @@ func TestContactFindOrCreateByNumber(t *testing.T) {
 				}
 			}
 		})
+		// A provider's id is no name for a person: web chat, Facebook, Instagram and
+		// Telegram contacts without a name are "Visitante" and the id's end.
+		t.Run("provider ids fall back to a visitor name", func(t *testing.T) {
+			for number, want := range map[string]string{
+				"webchat:CyRSq7Lw2x9":  "Visitante w2x9",
+				"fb:24000000000001234": "Visitante 1234",
+				"ig:IGSID7":            "Visitante SID7",
+				"tg:987654":            "Visitante 7654",
+			} {
+				c, _, err := s.FindOrCreateByNumber(ctx, refA, number, " ")
+				if err != nil || c.Name != want || c.Number != number {
+					t.Fatalf("%s: %+v %v, want name %q", number, c, err, want)
+				}
+			}
+		})
 		t.Run("long name cut", func(t *testing.T) {
 			c, _, err := s.FindOrCreateByNumber(ctx, refA, "5565900009999", strings.Repeat("ã", 80)+"\nfim")
 			if err != nil || len([]rune(c.Name)) != engine.NameMax {

@@ -75,6 +75,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request, p engine.P
 	if err != nil {
 		return err
 	}
+	s.withContactLists(r, p, &t)
 	out := messagePageView{Messages: s.presentMessages(p.CompanyID, page.Messages), HasMore: page.HasMore,
 		NextCursor: page.NextCursor, Ticket: &t}
 	writeJSON(w, http.StatusOK, out)

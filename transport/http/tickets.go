@@ -162,8 +162,42 @@ func (s *Server) getTicket(w http.ResponseWriter, r *http.Request, p engine.Prin
 	if err != nil {
 		return err
 	}
+	s.withContactLists(r, p, &t)
 	writeJSON(w, http.StatusOK, t)
 	return nil
+}
+
+// withContactLists fills the extra info and sales opportunities of t's contact from
+// the contact store: the ticket read model holds the contact's row only, and the
+// chat's contact drawer shows both lists (and marks opportunities won or lost from
+// them). Without a contact store, or when the contact cannot be read, the lists stay
+// empty and the ticket is still answered: the conversation matters more than them.
+func (s *Server) withContactLists(r *http.Request, p engine.Principal, t *engine.Ticket) {
+	if t.Contact == nil {
+		return
+	}
+	if t.Contact.ExtraInfo == nil {
+		t.Contact.ExtraInfo = []engine.ExtraInfo{}
+	}
+	if t.Contact.SalesOpps == nil {
+		t.Contact.SalesOpps = []engine.SalesOpp{}
+	}
+	if s.deps.Contacts == nil {
+		return
+	}
+	c, err := s.deps.Contacts.Get(r.Context(), p.CompanyID, t.Contact.ID)
+	if err != nil {
+		if engine.CodeOf(err) != engine.ErrNoContactFound {
+			s.reqLog(r).Warn().Err(err).Int64("ticket_id", t.ID).Msg("read the lists of the ticket's contact")
+		}
+		return
+	}
+	if c.ExtraInfo != nil {
+		t.Contact.ExtraInfo = c.ExtraInfo
+	}
+	if c.SalesOpps != nil {
+		t.Contact.SalesOpps = c.SalesOpps
+	}
 }
 
 // deleteTicket: DELETE /tickets/{id} → 204. Needs ticket-options:deleteTicket (admin,

@@ -130,7 +130,10 @@ export const messagesApi = {
     http.post<Message | undefined>(`/messages/whisper/${ticketId}`, { body: { body, fromMe: true } }),
   askAI: (ticketId: ID, body: string): Promise<Message | undefined> =>
     http.post<Message | undefined>(`/messages/askgpt/${ticketId}`, { body: { body } }),
-  remove: (messageId: ID): Promise<void> => http.delete<void>(`/messages/${messageId}`),
+  // The ticket id spares the server the lookup of the message's ticket (it finds it
+  // without, as whaticket's client needs).
+  remove: (messageId: ID, ticketId: ID): Promise<void> =>
+    http.delete<void>(`/messages/${messageId}`, { query: { ticketId } }),
   translate: (messageId: ID, language: string): Promise<Message> =>
     http.put<Message>(`/messages/${messageId}`, { body: { translateTo: language } }),
 };

@@ -287,11 +287,30 @@ func (f *Fake) object(w http.ResponseWriter, r *http.Request, id string) {
 		writeJSON(w, 200, map[string]any{"messaging_product": "whatsapp", "url": f.Server.URL + "/download/" + id,
 			"mime_type": item.MIME, "sha256": "0", "file_size": len(item.Data), "id": id})
 	case okObj:
-		writeJSON(w, 200, obj)
+		writeJSON(w, 200, selectFields(obj, r.URL.Query().Get("fields")))
 	default:
 		graphError(w, Failure{Status: 400, Code: 100, Subcode: 33,
 			Message: "Unsupported get request. Object with ID '" + id + "' does not exist, cannot be loaded due to missing permissions, or does not support this operation."})
 	}
+}
+
+// selectFields answers an object as Graph does a GET /{id}?fields=a,b: only the
+// fields asked for that the object has, and always its id (a user profile asked for
+// first_name,last_name,profile_pic answers those three and id). No fields: all.
+func selectFields(obj map[string]any, fields string) map[string]any {
+	if fields == "" {
+		return obj
+	}
+	out := map[string]any{}
+	for _, f := range strings.Split(fields, ",") {
+		if v, ok := obj[strings.TrimSpace(f)]; ok {
+			out[strings.TrimSpace(f)] = v
+		}
+	}
+	if id, ok := obj["id"]; ok {
+		out["id"] = id
+	}
+	return out
 }
 
 // download serves a media URL: like lookaside.fbsbx.com it needs the bearer token.

@@ -8,6 +8,10 @@ export interface ToastItem {
   id: number;
   kind: ToastKind;
   text: string;
+  // key names the fact the toast reports; a second toast with the key of one still
+  // showing is dropped (one fact can arrive twice: from the HTTP answer and from the
+  // socket event of the same change).
+  key?: string;
 }
 
 type Listener = () => void;
@@ -22,9 +26,11 @@ function publish(next: ToastItem[]) {
   for (const l of [...listeners]) l();
 }
 
-function push(kind: ToastKind, text: string): number {
+function push(kind: ToastKind, text: string, key?: string): number {
+  const showing = key === undefined ? undefined : items.find((i) => i.key === key);
+  if (showing) return showing.id;
   const id = nextId++;
-  publish([...items, { id, kind, text }]);
+  publish([...items, key === undefined ? { id, kind, text } : { id, kind, text, key }]);
   timers.set(
     id,
     setTimeout(() => dismiss(id), toastDurationMs),
@@ -40,9 +46,9 @@ export function dismiss(id: number): void {
 }
 
 export const toast = {
-  success: (text: string) => push('success', text),
-  error: (text: string) => push('error', text),
-  info: (text: string) => push('info', text),
+  success: (text: string, key?: string) => push('success', text, key),
+  error: (text: string, key?: string) => push('error', text, key),
+  info: (text: string, key?: string) => push('info', text, key),
 };
 
 export const toastStore = {

@@ -22,16 +22,20 @@ import { ChannelMark } from '../tickets/ChannelMark';
 import type { Ticket } from '../../api/types';
 import { HistoryModal } from './HistoryModal';
 import { TemplateConfirmModal } from './TemplateConfirmModal';
+import { deletedToastKey } from './prefs';
 import { HeaderActions, HeaderBar, HeaderContact, HeaderName, HeaderSub } from './style';
 
 export function ChatHeader({
   ticket,
   onTicketChanged,
   onToggleContact,
+  contactOpen = false,
 }: {
   ticket: Ticket;
   onTicketChanged: (t: Ticket) => void;
   onToggleContact: () => void;
+  // Whether the contact drawer the contact button toggles is open.
+  contactOpen?: boolean;
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -59,8 +63,8 @@ export function ChatHeader({
         onTicketChanged(e.ticket);
         navigate(e.openForMe ? `/tickets/${e.ticket.id}` : '/tickets');
       }),
-      actor.on('deleted', () => {
-        toast.success(t('chat.toast.deleted'));
+      actor.on('deleted', (e) => {
+        toast.success(t('chat.toast.deleted'), deletedToastKey(e.ticketId));
         navigate('/tickets');
       }),
       actor.on('failed', (e) => toastError(e.error)),
@@ -94,7 +98,7 @@ export function ChatHeader({
       <IconButton type="button" aria-label={t('chat.header.back')} onClick={() => navigate('/tickets')}>
         <Icon name="arrowBack" />
       </IconButton>
-      <HeaderContact type="button" onClick={onToggleContact} aria-label={t('chat.header.contactInfo')}>
+      <HeaderContact type="button" onClick={onToggleContact} aria-label={t('chat.header.contactInfo')} aria-expanded={contactOpen}>
         <Avatar name={contact?.name} src={contact?.profilePicUrl || contact?.displayPic} size={40} />
         <span>
           <HeaderName>{contact?.name ?? `#${ticket.id}`}</HeaderName>

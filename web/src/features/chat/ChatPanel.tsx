@@ -23,6 +23,7 @@ import { Composer, useComposer } from './Composer';
 import { ContactDrawer } from './ContactDrawer';
 import { TagPicker } from './TagPicker';
 import { TranslateDialog } from './TranslateDialog';
+import { deletedToastKey, drawerRemembered, rememberDrawer } from './prefs';
 import { ChatColumn, ChatFrame, ErrorBox } from './style';
 
 export default function ChatPanel({ ticketId }: { ticketId: ID }) {
@@ -39,11 +40,11 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
   const loadingOlder = useSelector(chat, (s) => s.hasTag('loadingOlder'));
   const failed = useSelector(chat, (s) => s.matches('failed'));
   const wide = !useMediaQuery(`(max-width: ${theme.breakpoints.split + theme.layout.contactDrawerWidth - 1}px)`);
-  const [drawerOpen, setDrawerOpen] = useState<boolean | null>(null);
+  const [drawerOpen, setDrawerOpen] = useState(drawerRemembered);
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [translating, setTranslating] = useState<Message | null>(null);
   const canSign = can(perms.adminMenu);
-  const composer = useComposer(ticketId, ticket?.status === 'open', canSign, user.name);
+  const composer = useComposer(ticketId, ticket?.status === 'open', canSign, user.name, ticket?.channel);
 
   useRoom(useMemo(() => ({ kind: 'chatBox' as const, ticketId }), [ticketId]));
   useRealtimeEvent<AppMessageEvent>('appMessage', (event) => chat.send({ type: 'chat.message', event }));
@@ -57,8 +58,9 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
 
   useEffect(() => {
     const subs = [
-      chat.on('deleted', () => {
-        toast.success(t('chat.toast.deleted'));
+      // The deleting attendant's header toasts too: the shared key shows it once.
+      chat.on('deleted', (e) => {
+        toast.success(t('chat.toast.deleted'), deletedToastKey(e.ticketId));
         navigate('/tickets');
       }),
       chat.on('notFound', () => {
@@ -79,14 +81,18 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
   if (loading && !ticket) return <Splash />;
   if (failed || !ticket) return <ErrorBox role="alert">{t('chat.errors.load')}</ErrorBox>;
 
-  const showDrawer = drawerOpen ?? wide;
+  const toggleDrawer = (open: boolean) => {
+    setDrawerOpen(open);
+    rememberDrawer(open);
+  };
   return (
     <ChatFrame>
       <ChatColumn>
         <ChatHeader
           ticket={ticket}
           onTicketChanged={onTicketChanged}
-          onToggleContact={() => setDrawerOpen(!showDrawer)}
+          contactOpen={drawerOpen}
+          onToggleContact={() => toggleDrawer(!drawerOpen)}
         />
         <TagPicker ticket={ticket} onTicketChanged={onTicketChanged} />
         <MessageList
@@ -98,10 +104,10 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
           onDelete={onDelete}
           onTranslate={onTranslate}
         />
-        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} />
+        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} channel={ticket.channel} />
       </ChatColumn>
-      {showDrawer && ticket.contact && (
-        <ContactDrawer contact={ticket.contact} overlay={!wide} onClose={() => setDrawerOpen(false)} />
+      {drawerOpen && ticket.contact && (
+        <ContactDrawer contact={ticket.contact} overlay={!wide} onClose={() => toggleDrawer(false)} />
       )}
       <ConfirmDialog
         open={deleting !== null}
@@ -111,7 +117,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
         onConfirm={() => {
           const m = deleting;
           setDeleting(null);
-          if (m) messagesApi.remove(m.id).catch(toastError);
+          if (m) messagesApi.remove(m.id, m.ticketId).catch(toastError);
         }}
       >
         {t('chat.deleteMessage.body')}

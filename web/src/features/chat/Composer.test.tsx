@@ -7,7 +7,7 @@ import { Composer, useComposer } from './Composer';
 import type { Message, TicketStatus } from '../../api/types';
 
 function Harness({ status, canSign = false, quote }: { status: TicketStatus; canSign?: boolean; quote?: Message }) {
-  const actor = useComposer(9, status === 'open', canSign, 'Ana');
+  const actor = useComposer(9, status === 'open', canSign, 'Ana', 'whatsapp');
   return (
     <>
       {quote && (
@@ -15,7 +15,7 @@ function Harness({ status, canSign = false, quote }: { status: TicketStatus; can
           reply
         </button>
       )}
-      <Composer actor={actor} ticketId={9} status={status} canSign={canSign} />
+      <Composer actor={actor} ticketId={9} status={status} canSign={canSign} channel="whatsapp" />
     </>
   );
 }

@@ -51,8 +51,8 @@ export function mediaLimitOf(file: Pick<File, 'type'>): number {
 
 export type ComposerActor = ActorRefFrom<typeof composerMachine>;
 
-export function useComposer(ticketId: ID, enabled: boolean, canSign: boolean, userName: string): ComposerActor {
-  const machine = useMemo(() => liveComposerMachine(userName), [userName]);
+export function useComposer(ticketId: ID, enabled: boolean, canSign: boolean, userName: string, channel?: string): ComposerActor {
+  const machine = useMemo(() => liveComposerMachine(userName, channel), [userName, channel]);
   const actor = useActorRef(machine, { input: { ticketId, enabled, canSign } });
   useEffect(() => {
     actor.send({ type: 'composer.setEnabled', enabled });
@@ -70,12 +70,14 @@ export function Composer({
   status,
   canSign,
   userName = '',
+  channel,
 }: {
   actor: ComposerActor;
   ticketId: ID;
   status: TicketStatus;
   canSign: boolean;
   userName?: string; // for the signature of a file's caption
+  channel?: string; // the ticket's channel: the signature's markup
 }) {
   const { t } = useTranslation();
   const text = useSelector(actor, (s) => s.context.text);
@@ -105,7 +107,7 @@ export function Composer({
 
   const sendFiles = async () => {
     if (!enabled || !hasFiles || sendingFiles) return;
-    const caption = text.trim() ? (signedOn && userName ? signed(text, userName) : text) : '';
+    const caption = text.trim() ? (signedOn && userName ? signed(text, userName, channel) : text) : '';
     setSendingFiles(true);
     try {
       await messagesApi.sendFiles(ticketId, files, caption, quoted?.id);

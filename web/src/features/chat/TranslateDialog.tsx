@@ -1,32 +1,73 @@
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
-import { Button, Row } from '../../components/primitives';
+import { Button, Muted, Row } from '../../components/primitives';
 import { translationLanguages } from '../../machines/composer.machine';
 import { messagesApi } from '../../api/endpoints';
+import { isApiError } from '../../api/errors';
 import { toastError } from '../../app/errors';
 import type { Message } from '../../api/types';
+
+// A server without message translation answers PUT /messages/{id} with 405 (no such
+// method on the route), 404 or 501. That is not a failure to report but a feature to
+// explain: once seen, the dialog says translation is not configured, for the rest of
+// the page's life, instead of offering languages that cannot work.
+const notConfiguredStatus = new Set([404, 405, 501]);
+let translationMissing = false;
+
+// forgetTranslationAnswer resets what the dialog learnt (tests).
+export function forgetTranslationAnswer(): void {
+  translationMissing = false;
+}
 
 // Translate a message (PUT /messages/{id}); the translated message comes back by socket.
 export function TranslateDialog({ message, onClose }: { message: Message | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const [missing, setMissing] = useState(translationMissing);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (message) setMissing(translationMissing);
+  }, [message]);
+
+  const translate = async (m: Message, language: string) => {
+    setBusy(true);
+    try {
+      await messagesApi.translate(m.id, language);
+      onClose();
+    } catch (err) {
+      if (isApiError(err) && notConfiguredStatus.has(err.status)) {
+        translationMissing = true;
+        setMissing(true);
+      } else {
+        toastError(err);
+        onClose();
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
     <Dialog open={message !== null} onClose={onClose} title={t('chat.translate.title')}>
       <p>{message?.body}</p>
-      <Row $wrap>
-        {translationLanguages.map((l) => (
-          <Button
-            key={l}
-            type="button"
-            $variant="secondary"
-            onClick={() => {
-              if (message) messagesApi.translate(message.id, l).catch(toastError);
-              onClose();
-            }}
-          >
-            {t(`chat.composer.languages.${l}`)}
-          </Button>
-        ))}
-      </Row>
+      {missing ? (
+        <>
+          <Muted role="status">{t('chat.translate.notConfigured')}</Muted>
+          <Row>
+            <Button type="button" $variant="secondary" onClick={onClose}>
+              {t('common.actions.close')}
+            </Button>
+          </Row>
+        </>
+      ) : (
+        <Row $wrap>
+          {translationLanguages.map((l) => (
+            <Button key={l} type="button" $variant="secondary" disabled={busy} onClick={() => message && void translate(message, l)}>
+              {t(`chat.composer.languages.${l}`)}
+            </Button>
+          ))}
+        </Row>
+      )}
     </Dialog>
   );
 }

@@ -4,13 +4,21 @@ import { composerMachine, type OutgoingMessage } from '../../machines/composer.m
 import { recorderMachine, type RecorderCommand, type RecorderEvent } from '../../machines/recorder.machine';
 import { messagesApi } from '../../api/endpoints';
 
-// The signature toggle prefixes the text with the attendant's name, in bold.
-export function signed(body: string, name: string): string {
-  return `*${name}:*\n${body}`;
+// Channels whose apps render WhatsApp's markup (*bold*). Web chat shows text as typed,
+// Messenger and Instagram have no markup, and Telegram's adapter sends plain text
+// (its own markup needs parse_mode): on those, asterisks would show as written.
+const boldChannels = new Set(['whatsapp', 'waba']);
+
+// The signature toggle prefixes the text with the attendant's name: in bold where the
+// channel renders *bold*, plain elsewhere. Internal notes (whispers) are read in our
+// own app, which shows text as written: plain too.
+export function signed(body: string, name: string, channel?: string, whisper = false): string {
+  if (!whisper && channel !== undefined && boldChannels.has(channel)) return `*${name}:*\n${body}`;
+  return `${name}:\n${body}`;
 }
 
-export function sendOutgoing(m: OutgoingMessage, userName: string): Promise<unknown> {
-  const body = m.sign ? signed(m.body, userName) : m.body;
+export function sendOutgoing(m: OutgoingMessage, userName: string, channel?: string): Promise<unknown> {
+  const body = m.sign ? signed(m.body, userName, channel, m.mode === 'whisper') : m.body;
   switch (m.mode) {
     case 'whisper':
       return messagesApi.whisper(m.ticketId, body);
@@ -29,9 +37,9 @@ export function sendOutgoing(m: OutgoingMessage, userName: string): Promise<unkn
   }
 }
 
-export function liveComposerMachine(userName: string) {
+export function liveComposerMachine(userName: string, channel?: string) {
   return composerMachine.provide({
-    actors: { send: fromPromise(({ input }) => sendOutgoing(input, userName)) },
+    actors: { send: fromPromise(({ input }) => sendOutgoing(input, userName, channel)) },
   });
 }
 

@@ -40,6 +40,15 @@ describe('TicketRow', () => {
     expect(within(row).getByText('Beto')).toBeInTheDocument();
   });
 
+  it('previews a media-only message by its translated kind, not the raw media type', () => {
+    const audio = seed({ lastMessage: 'audio' });
+    expect(within(renderRow(audio).row).getByText('🎤 Áudio')).toBeInTheDocument();
+    const image = seed({ lastMessage: 'image' });
+    expect(within(renderRow(image).row).getByText('📷 Imagem')).toBeInTheDocument();
+    expect(screen.queryByText('audio')).toBeNull();
+    expect(screen.queryByText('image')).toBeNull();
+  });
+
   it('uses the contact picture when there is one', () => {
     const t = seed({ contact: { id: 2, name: 'Pic', number: '1', email: '', profilePicUrl: 'https://cdn.example/p.jpg' } });
     const { row } = renderRow(t);

@@ -100,7 +100,7 @@ const TicketRowContent = memo(function TicketRowContent({
           <RowTime>{formatListTime(ticket.updatedAt, now)}</RowTime>
         </RowLine>
         <RowLine>
-          <RowPreview>{ticket.lastMessage}</RowPreview>
+          <RowPreview>{text.preview(ticket.lastMessage)}</RowPreview>
           {ticket.unreadMessages > 0 && (
             <Badge $tone="success" aria-label={text.unread(ticket.unreadMessages)}>
               {ticket.unreadMessages}

@@ -18,7 +18,15 @@ export interface RowText {
   channel: (c: KnownChannel) => string;
   age: (a: Age) => string;
   unread: (count: number) => string;
+  // preview is the row's last-message text: a media-only message is stored as its
+  // media type ("audio", "image"…), shown translated.
+  preview: (lastMessage: string | undefined) => string;
 }
+
+// Media types a media-only message leaves as the ticket's last message.
+export const previewMediaTypes = ['image', 'audio', 'video', 'document', 'call_log', 'sticker'] as const;
+type PreviewMedia = (typeof previewMediaTypes)[number];
+const isPreviewMedia = (s: string): s is PreviewMedia => (previewMediaTypes as readonly string[]).includes(s);
 
 // Bounded caches: a few hundred distinct ages or unread counts at most in practice;
 // cleared when they grow past this, never unbounded.
@@ -46,6 +54,7 @@ function build(t: TFunction): RowText {
   const channels = new Map<KnownChannel, string>();
   const ages = new Map<string, string>();
   const unread = new Map<number, string>();
+  const media = new Map<PreviewMedia, string>();
   const rt: RowText = {
     noQueue: t('tickets.row.noQueue'),
     resolved: t('tickets.row.resolved'),
@@ -83,6 +92,15 @@ function build(t: TFunction): RowText {
         s = t('tickets.row.unread', { count });
         if (unread.size >= maxCached) unread.clear();
         unread.set(count, s);
+      }
+      return s;
+    },
+    preview(lastMessage) {
+      if (!lastMessage || !isPreviewMedia(lastMessage)) return lastMessage ?? '';
+      let s = media.get(lastMessage);
+      if (s === undefined) {
+        s = t(`tickets.preview.${lastMessage}`);
+        media.set(lastMessage, s);
       }
       return s;
     },
