@@ -20,19 +20,25 @@ NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 
 .PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean
 
+# Each step says what it does: a first `make run` on a fresh clone downloads the web
+# packages and the Go modules and compiles everything (about a minute and a half).
 run: build
-	./$(BIN) serve --seed-demo
+	@echo "==> starting the server: migrating the database, seeding the demo tenant, serving (Ctrl-C stops)"
+	./$(BIN) serve --seed-demo --seed-conversations
 
 build: web server
 
 web: web/node_modules
+	@echo "==> building the web app (web/dist)"
 	cd web && $(NPM) run build
 
 web/node_modules: web/package-lock.json
+	@echo "==> installing the web packages (npm ci; first run only, about a minute)"
 	cd web && $(NPM) ci --no-audit --no-fund
 	@touch web/node_modules
 
 server:
+	@echo "==> building the server ($(BIN); the first build downloads the Go modules and compiles, about a minute)"
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/atende
 
 services:
