@@ -79,6 +79,10 @@ var demoConversations = []demoConversation{
 			customer(0, "Boa tarde! Vocês entregam em Várzea Grande?"),
 			customer(40*time.Second, "Queria saber o prazo para um pedido de 3 caixas."),
 		}},
+	{channel: engine.ChannelSocket, number: "webchat:demo-claudia", name: "Cláudia Nogueira", queue: "Atendimento", ago: "3m",
+		lines: []line{
+			customer(0, "Oi! O boleto da minha fatura venceu ontem. Consigo pagar com juros pelo PIX?"),
+		}},
 	{channel: engine.ChannelSocket, number: "webchat:demo-ricardo", name: "Ricardo Alves", queue: "Atendimento",
 		user: "ana@atende.local", ago: "47m",
 		lines: []line{
