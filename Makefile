@@ -1,6 +1,8 @@
 # Atende — one binary: REST API, realtime gateway, actors, channels and the web app.
-#   make run    build everything, migrate, seed the demo tenant, serve on :8080 (SQLite)
-#   make test   every test: Go (unit + integration on real PostgreSQL and Redis), web, e2e
+#   make run    build everything, migrate, seed the demo tenant and its sample
+#               conversations, serve on :8080 (SQLite; HTTP_ADDR=:9090 make run for another port)
+#   make test   every test: Go (unit + integration on real PostgreSQL and Redis), web, e2e;
+#               ends with one line per suite (GO_TEST_TIMEOUT bounds each Go package)
 #   make bench  the benchmarks of ../shared/BENCHMARKS.md, written to docs/benchmarks.md
 #               (BENCH_PKGS, BENCH_RUN: regexps of packages, benchmarks; BENCH_COUNT runs;
 #               BENCH_BROWSER=0 skips B8)
@@ -20,43 +22,65 @@ NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 
 .PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean
 
+# Each step says what it does: a first `make run` on a fresh clone downloads the web
+# packages and the Go modules and compiles everything (about a minute and a half).
 run: build
-	./$(BIN) serve --seed-demo
+	@echo "==> starting the server: migrating the database, seeding the demo tenant, serving (Ctrl-C stops)"
+	./$(BIN) serve --seed-demo --seed-conversations
 
 build: web server
 
-web: web/node_modules
+# The web app is rebuilt only when a file it is built from changed: `make run` again,
+# and test-e2e after test-web, reuse the last build.
+WEB_SRC := $(shell find web/src web/scripts -type f 2>/dev/null) web/index.html web/package.json web/vite.config.ts web/tsconfig.json web/proxy.config.ts
+web: web/dist/index.html
+
+web/dist/index.html: web/node_modules $(WEB_SRC)
+	@echo "==> building the web app (web/dist)"
 	cd web && $(NPM) run build
+	@touch $@
 
 web/node_modules: web/package-lock.json
+	@echo "==> installing the web packages (npm ci; first run only, about a minute)"
 	cd web && $(NPM) ci --no-audit --no-fund
 	@touch web/node_modules
 
 server:
+	@echo "==> building the server ($(BIN); the first build downloads the Go modules and compiles, about a minute)"
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/atende
 
 services:
 	./scripts/test-services.sh postgres redis
 
-test: services lint test-go test-web test-e2e
-	@echo "make test: all suites passed"
+# The suites of `make test`, each run to its end; scripts/test-suites.sh prints one
+# line per suite (ok or FAILED, time, counts) at the end and fails if any failed.
+TEST_SUITES := lint test-go test-web test-e2e
+test: services
+	@MAKE="$(MAKE)" ./scripts/test-suites.sh $(TEST_SUITES)
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '\.pb\.go$$') 2>/dev/null); \
 	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# -timeout applies to each package's test binary: a hang fails that package after
+# GO_TEST_TIMEOUT (with every goroutine's stack) instead of go test's 10 minutes.
+# The second group holds cmd/atende, which starts whole servers and clusters of
+# processes: it gets GO_TEST_TIMEOUT_LONG.
+GO_TEST_TIMEOUT ?= 5m
+GO_TEST_TIMEOUT_LONG ?= 20m
 test-go:
-	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v -E '$(NORACE_PKGS_RE)')
+	$(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -v -E '$(NORACE_PKGS_RE)')
 	@pkgs=$$($(GO) list ./... | grep -E '$(NORACE_PKGS_RE)' || true); \
-	 if [ -n "$$pkgs" ]; then $(GO) test -count=1 $$pkgs; fi
+	 if [ -n "$$pkgs" ]; then $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT_LONG) $$pkgs; fi
 
 test-web:
 	@if [ -f web/package.json ]; then $(MAKE) web/node_modules && \
-	   cd web && $(NPM) run typecheck && $(NPM) test && $(NPM) run build; \
+	   (cd web && $(NPM) run typecheck && $(NPM) test) && $(MAKE) web; \
 	 else echo "test-web: no web app yet"; fi
 
-# The binary embeds web/dist: build the app first so the browser tests see the current one.
+# The binary embeds web/dist: the app is built first (unless test-web just did) so the
+# browser tests see the current one.
 test-e2e:
 	@if [ -f web/e2e/run.mjs ]; then \
 	   ./scripts/test-services.sh chromium && $(MAKE) web && $(MAKE) server && cd web && node e2e/run.mjs; \

@@ -99,7 +99,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	clock := engine.SystemClock{}
 	a.stores = newStores(a.db, clock)
 	if cfg.SeedDemo {
-		if err := seed.Demo(ctx, a.stores.seedDeps(log.With().Str("component", "seed").Logger())); err != nil {
+		if err := seedDemo(ctx, cfg, a.db, a.stores, log); err != nil {
 			return nil, fmt.Errorf("seed demo: %w", err)
 		}
 	}
@@ -170,7 +170,14 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 		a.close(context.Background())
 		return err
 	}
-	a.log.Info().Str("addr", ln.Addr().String()).Str("version", version).Str("db", a.db.Desc).Msg("serving")
+	url, login := servingLine(a.cfg, ln.Addr())
+	ev := a.log.Info().Str("addr", ln.Addr().String()).Str("url", url).Str("version", version).Str("db", a.db.Desc)
+	msg := "serving " + url
+	if login != "" {
+		ev = ev.Str("demo_login", login)
+		msg += " (demo login " + login + ")"
+	}
+	ev.Msg(msg)
 	errc := make(chan error, 1)
 	go func() { errc <- a.http.Serve(ln) }()
 	keepCtx, stopKeeping := context.WithCancel(context.Background())
@@ -200,6 +207,31 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 		err = nil
 	}
 	return errors.Join(evicted, err, a.close(sctx))
+}
+
+// servingLine is what the "serving" log line tells a person who just started the
+// server: the URL to open (localhost when the listener takes every address) and,
+// when the demo tenant was seeded at start, its administrator's e-mail and password.
+func servingLine(cfg Config, addr net.Addr) (url, login string) {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		host, port = addr.String(), ""
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "localhost"
+	}
+	url = "http://" + host
+	if port != "" {
+		url = "http://" + net.JoinHostPort(host, port)
+	}
+	if cfg.SeedDemo {
+		for _, u := range seed.DemoUsers {
+			if u.Profile == engine.ProfileAdmin {
+				return url, u.Email + " / " + u.Password
+			}
+		}
+	}
+	return url, ""
 }
 
 func (a *app) close(ctx context.Context) error {

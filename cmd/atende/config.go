@@ -31,7 +31,7 @@ type Config struct {
 	DataDir      string        // DATA_DIR: default "./data" (SQLite file, media, dev secret)
 	MediaDir     string        // MEDIA_DIR: default DataDir/media
 	LogLevel     string        // LOG_LEVEL: debug, info (default), warn, error
-	LogFormat    string        // LOG_FORMAT: json (default) or console
+	LogFormat    string        // LOG_FORMAT: json or console; default console in development, json in production
 	CookieSecure bool          // COOKIE_SECURE: refresh cookie only over HTTPS; default true in production
 	AccessTTL    time.Duration // ACCESS_TOKEN_TTL: default 15m
 	RefreshTTL   time.Duration // REFRESH_TOKEN_TTL: default 168h
@@ -50,6 +50,10 @@ type Config struct {
 	MetricsToken    string
 	SignupCompany   int64         // SIGNUP_COMPANY_ID: tenant of POST /auth/signup (whaticket's sign-up page); 0 = off
 	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: graceful shutdown budget, default 20s
+
+	// SeedConversations (SEED_CONVERSATIONS) adds, with SeedDemo, the demo tenant's
+	// sample conversations (persistence/seed/conversations.go); `make run` sets it.
+	SeedConversations bool
 
 	// Cloud channels (docs/channels.md). Provider base URLs are configuration so
 	// tests point them at local fakes.
@@ -108,7 +112,7 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.DataDir, "data-dir", env("DATA_DIR", "data"), "folder for the SQLite file, media and the development secret (DATA_DIR)")
 	fs.StringVar(&c.MediaDir, "media-dir", env("MEDIA_DIR", ""), "folder for uploaded and received media; default DATA_DIR/media (MEDIA_DIR)")
 	fs.StringVar(&c.LogLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
-	fs.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", "json"), "json or console (LOG_FORMAT)")
+	fs.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", ""), "json or console; default console in development, json in production (LOG_FORMAT)")
 	fs.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL, e.g. https://atende.example.com (PUBLIC_URL)")
 	fs.StringVar(&c.GraphURL, "graph-api-url", env("GRAPH_API_URL", "https://graph.facebook.com"), "Meta Graph API base URL (GRAPH_API_URL)")
 	var metaAppID, signupCompany string
@@ -124,6 +128,8 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("METRICS_ADDR", ""), "serve /metrics on this address instead of the public port, e.g. 127.0.0.1:9090 (METRICS_ADDR)")
 	fs.StringVar(&c.MetricsToken, "metrics-token", env("METRICS_TOKEN", ""), "bearer token /metrics asks for (METRICS_TOKEN)")
 	fs.BoolVar(&c.SeedDemo, "seed-demo", env("SEED_DEMO", "") == "true" || env("SEED_DEMO", "") == "1", "create the demo tenant at start (SEED_DEMO)")
+	fs.BoolVar(&c.SeedConversations, "seed-conversations", env("SEED_CONVERSATIONS", "") == "true" || env("SEED_CONVERSATIONS", "") == "1",
+		"with the demo tenant, also its sample conversations (SEED_CONVERSATIONS)")
 	fs.StringVar(&c.WhatsAppFake, "whatsapp-fake", "", "tests only: in-process fake WhatsApp, control API on this host:port")
 	fs.StringVar(&c.WhatsAppWSURL, "whatsapp-ws-url", "", "tests only: wss:// URL of a fake WhatsApp Web server")
 	fs.StringVar(&c.WhatsAppCAFile, "whatsapp-ca-file", "", "tests only: PEM certificate the fake WhatsApp server presents")
@@ -209,6 +215,14 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	}
 	if c.DatabaseURL == "" {
 		c.DatabaseURL = "sqlite:" + filepath.Join(c.DataDir, "atende.db")
+	}
+	if c.LogFormat == "" {
+		// A person reads a development server's log in a terminal; production's goes to
+		// a log collector that parses JSON.
+		c.LogFormat = "console"
+		if c.Production() {
+			c.LogFormat = "json"
+		}
 	}
 	return c, c.validate()
 }

@@ -82,7 +82,8 @@ func newLogger(cfg Config, w io.Writer) zerolog.Logger {
 		level = zerolog.InfoLevel
 	}
 	if cfg.LogFormat == "console" {
-		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly}
+		// Colours only on a terminal: a log redirected to a file stays plain text.
+		w = zerolog.ConsoleWriter{Out: w, TimeFormat: time.TimeOnly, NoColor: !isTerminal(w)}
 	}
 	return zerolog.New(w).Level(level).With().Timestamp().Str("service", "atende").Logger()
 }
@@ -92,6 +93,7 @@ func openDB(ctx context.Context, cfg Config, log zerolog.Logger) (*db.DB, error)
 	if err != nil {
 		return nil, err
 	}
+	log.Info().Str("db", d.Desc).Msg("migrating the database")
 	applied, err := d.Migrate(ctx)
 	if err != nil {
 		d.Close()
@@ -107,4 +109,15 @@ func migrate(ctx context.Context, cfg Config, log zerolog.Logger) error {
 		return err
 	}
 	return d.Close()
+}
+
+// isTerminal reports whether w is a character device (a terminal), the only place
+// colour codes help.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -6,6 +6,9 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"atende/persistence/connection"
+	"atende/persistence/db"
+	"atende/persistence/journal"
 	"atende/persistence/seed"
 )
 
@@ -29,6 +32,24 @@ func seedOnly(ctx context.Context, cfg Config, log zerolog.Logger) error {
 		return err
 	}
 	defer d.Close()
-	s := newStores(d, nil)
-	return seed.Demo(ctx, s.seedDeps(log.With().Str("component", "seed").Logger()))
+	return seedDemo(ctx, cfg, d, newStores(d, nil), log)
+}
+
+// seedDemo creates the demo tenant and, with cfg.SeedConversations, its sample
+// conversations. Those are ticket streams: they are written through a journal of
+// their own, closed again before the server opens its journal and starts the
+// projections that fold them.
+func seedDemo(ctx context.Context, cfg Config, d *db.DB, s stores, log zerolog.Logger) error {
+	log = log.With().Str("component", "seed").Logger()
+	log.Info().Bool("conversations", cfg.SeedConversations).Msg("seeding the demo tenant")
+	deps := s.seedDeps(log)
+	if cfg.SeedConversations {
+		j, err := journal.New(d, journal.Config{Logger: log})
+		if err != nil {
+			return err
+		}
+		defer j.Close()
+		deps.Conversations = seed.ConversationDeps{Journal: j, IDs: db.NewIDs(d, 100), Guard: connection.NewGuard(d)}
+	}
+	return seed.Demo(ctx, deps)
 }

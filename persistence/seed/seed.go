@@ -39,6 +39,9 @@ type Deps struct {
 	RefDeps
 	// Connections, when set, gets the demo web chat connection.
 	Connections engine.ConnectionStore
+	// Conversations, when its Journal is set, writes the sample conversations
+	// (conversations.go) and the Telegram connection some of them live on.
+	Conversations ConversationDeps
 
 	// BcryptCost hashes the demo passwords; 0 means bcrypt.DefaultCost (10).
 	BcryptCost int
@@ -48,7 +51,7 @@ type Deps struct {
 
 // Step is one idempotent part of the demo. Steps run in order: company, settings,
 // users, then the reference-data steps of ref.go (which may give the demo users
-// queues with Users.Update).
+// queues with Users.Update), the connections and the sample conversations.
 type Step struct {
 	Name string
 	Run  func(ctx context.Context, d Deps) error
@@ -62,7 +65,10 @@ func Steps() []Step {
 		{Name: "users", Run: seedUsers},
 	}
 	steps := append(core, refSteps()...)
-	return append(steps, Step{Name: "web chat connection", Run: seedWebChat})
+	return append(steps,
+		Step{Name: "web chat connection", Run: seedWebChat},
+		Step{Name: "telegram connection", Run: seedTelegram},
+		Step{Name: "conversations", Run: seedConversations})
 }
 
 // Demo runs every step.

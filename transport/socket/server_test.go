@@ -151,16 +151,22 @@ func TestNamespaceRefused(t *testing.T) {
 	c.expectPrefix(`40{"sid":"`)
 }
 
+// TestPingPong: a client that answers every ping stays connected past the read
+// deadline a pong sets (PingInterval+PingTimeout), so each pong moves it on; one that
+// stops answering is closed with 4001 about that long after its last pong. The ping
+// interval is short (many pings in little time) and the timeout long: a test
+// goroutine or a server writer descheduled for a second on a loaded machine answers
+// late, not too late.
 func TestPingPong(t *testing.T) {
+	const interval, timeout = 40 * time.Millisecond, 1500 * time.Millisecond
 	f := newFixture(t, HubConfig{}, func(c *Config) {
-		c.PingInterval = 40 * time.Millisecond
-		c.PingTimeout = 80 * time.Millisecond
+		c.PingInterval = interval
+		c.PingTimeout = timeout
 	})
 	c := f.connect("alice")
-	// A client that answers every ping stays connected well past interval+timeout.
 	start := time.Now()
 	pings := 0
-	for time.Since(start) < 600*time.Millisecond {
+	for time.Since(start) < interval+timeout+500*time.Millisecond {
 		if got := c.text(); got != "2" {
 			t.Fatalf("got %q, want ping", got)
 		}
@@ -170,7 +176,7 @@ func TestPingPong(t *testing.T) {
 	if pings < 5 {
 		t.Fatalf("%d pings in %s", pings, time.Since(start))
 	}
-	// One that stops answering is closed.
+	// One that stops answering is closed, after the deadline its last pong set.
 	stopped := time.Now()
 	texts := c.expectClose(ClosePingTimeout)
 	for _, m := range texts {
@@ -178,7 +184,11 @@ func TestPingPong(t *testing.T) {
 			t.Fatalf("unexpected %q before ping timeout", m)
 		}
 	}
-	if waited := time.Since(stopped); waited > 2*time.Second {
+	waited := time.Since(stopped)
+	if waited < timeout {
+		t.Fatalf("closed %s after the last pong, before the %s it allows", waited, interval+timeout)
+	}
+	if waited > interval+timeout+10*time.Second {
 		t.Fatalf("ping timeout after %s", waited)
 	}
 }

@@ -111,6 +111,41 @@ func TestWidgetSyntax(t *testing.T) {
 	}
 }
 
+// TestWidgetTimes runs the widget's time formatter in Node for a visitor whose locale
+// keeps a 12-hour clock and whose zone is not the tenant's: times are the tenant's
+// (the welcome's timeZone), HH:mm on a 24-hour clock. Without a zone, or with one the
+// browser does not know, they are the visitor's own, still on a 24-hour clock.
+func TestWidgetTimes(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	src := string(widgetJS)
+	i := strings.Index(src, "function hhmm(")
+	if i < 0 {
+		t.Fatal("widget.js has no hhmm formatter")
+	}
+	fn := src[i : i+strings.Index(src[i:], "\n")]
+	script := fn + `
+console.log(JSON.stringify([
+  hhmm('2026-11-26T18:05:00Z', 'America/Cuiaba'),
+  hhmm('2026-11-26T03:07:00.123Z', 'America/Cuiaba'),
+  hhmm('2026-11-26T12:00:00Z', ''),
+  hhmm('2026-11-26T18:05:00Z', 'Not/AZone'),
+  hhmm('not a date', 'America/Cuiaba'),
+]));`
+	cmd := exec.Command(node, "-e", script)
+	cmd.Env = append(cmd.Environ(), "TZ=Asia/Kolkata", "LANG=en_US.UTF-8", "LC_ALL=en_US.UTF-8")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := `["14:05","23:07","17:30","23:35",""]`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Fatalf("widget times %s, want %s", got, want)
+	}
+}
+
 func TestDemoPage(t *testing.T) {
 	e := newEnv(t, nil)
 	cases := []struct {

@@ -37,7 +37,7 @@
 //
 // Server → client:
 //
-//	{"type":"welcome","visitor":"<token>","history":[{"id":…,"body":…,"fromMe":…,"at":…,"media":…}, …]}
+//	{"type":"welcome","visitor":"<token>","timeZone":"America/Cuiaba","history":[{"id":…,"body":…,"fromMe":…,"at":…,"media":…}, …]}
 //	{"type":"message","id":"wc-out:42","body":"Oi!","fromMe":true,"at":"2026-11-22T13:04:05.123Z","media":{"type":"image","url":…,"name":…}}
 //	{"type":"ack","id":"<client id>"}
 //	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…},"limit":"newVisitor","retryAfter":42}
@@ -46,7 +46,9 @@
 // The welcome is always the first frame. fromMe has Atende's meaning: true for what
 // the business sent (an attendant), false for the visitor's own messages (history,
 // and echoes to the visitor's other tabs). Message ids: the visitor's messages keep
-// their client id; the business's are "wc-out:<messageId>". "at" is RFC 3339, UTC.
+// their client id; the business's are "wc-out:<messageId>". "at" is RFC 3339, UTC;
+// the widget shows it as HH:mm on a 24-hour clock in the welcome's timeZone, the
+// tenant's (engine.QueueTimeZone), so visitor and attendants read the same times.
 //
 // Delivery: a visitor message becomes an engine.InboundMessage with ProviderID
 // "wc:<visitorId>:<client id>"; the ack is sent only after the sink's Inbound

@@ -302,9 +302,11 @@ type messageFrame struct {
 }
 
 type welcomeFrame struct {
-	Type    string         `json:"type"`
-	Visitor string         `json:"visitor"`
-	History []messageFrame `json:"history"`
+	Type    string `json:"type"`
+	Visitor string `json:"visitor"`
+	// TimeZone is the IANA zone the widget shows message times in: the tenant's.
+	TimeZone string         `json:"timeZone"`
+	History  []messageFrame `json:"history"`
 }
 
 type ackFrame struct {

@@ -66,7 +66,7 @@ func (sk *socket) welcome() {
 		}
 		history = append(history, f)
 	}
-	sk.out.open(textFrame(encode(welcomeFrame{Type: "welcome", Visitor: sk.token, History: history})))
+	sk.out.open(textFrame(encode(welcomeFrame{Type: "welcome", Visitor: sk.token, TimeZone: engine.QueueTimeZone, History: history})))
 }
 
 // historyFrame is the wire form of a history item. The visitor's messages keep the

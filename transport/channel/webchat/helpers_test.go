@@ -221,18 +221,19 @@ func eventually(t *testing.T, what string, cond func() bool) {
 
 // serverFrame is any frame the server sends.
 type serverFrame struct {
-	Type    string            `json:"type"`
-	Visitor string            `json:"visitor"`
-	History []messageFrame    `json:"history"`
-	ID      string            `json:"id"`
-	Body    string            `json:"body"`
-	FromMe  bool              `json:"fromMe"`
-	At      time.Time         `json:"at"`
-	Media   *Media            `json:"media"`
-	Code    string            `json:"code"`
-	Fields  map[string]string `json:"fields"`
-	Limit   string            `json:"limit"`
-	Retry   int               `json:"retryAfter"`
+	Type     string            `json:"type"`
+	Visitor  string            `json:"visitor"`
+	History  []messageFrame    `json:"history"`
+	ID       string            `json:"id"`
+	Body     string            `json:"body"`
+	FromMe   bool              `json:"fromMe"`
+	At       time.Time         `json:"at"`
+	Media    *Media            `json:"media"`
+	Code     string            `json:"code"`
+	Fields   map[string]string `json:"fields"`
+	TimeZone string            `json:"timeZone"`
+	Limit    string            `json:"limit"`
+	Retry    int               `json:"retryAfter"`
 }
 
 // client is a raw gobwas/ws client, as a widget.
@@ -348,6 +349,9 @@ func (e *env) connect(v string) (*client, serverFrame) {
 	w := c.expect("welcome")
 	if len(w.Visitor) != tokenLen {
 		e.t.Fatalf("welcome token %q", w.Visitor)
+	}
+	if w.TimeZone != engine.QueueTimeZone {
+		e.t.Fatalf("welcome time zone %q, want the tenant's %q", w.TimeZone, engine.QueueTimeZone)
 	}
 	return c, w
 }

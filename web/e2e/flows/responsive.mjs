@@ -25,6 +25,12 @@ export async function responsiveFlow({ browser, server, lng, runId, onActors }) 
   await openSubTab(phone.page, t, 'pending');
   await customerWrites(customer, base, server.webchatConnectionId, customerName, question);
   await shot(customer.page, 'customer-wrote');
+  // The demo page's embed snippet wraps on a phone, and the widget's times are the
+  // tenant's HH:mm on a 24-hour clock whatever the visitor's language.
+  const pageOverflow = await customer.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  check(pageOverflow <= 0, `customer: the demo page is ${pageOverflow}px wider than the phone`);
+  const times = await customer.page.locator('.log .m time').allTextContents();
+  check(times.length > 0 && times.every((s) => /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(s)), `customer: widget times ${JSON.stringify(times)}`);
   const row = rowByName(phone.page, customerName);
   await visible(row);
   const id = await ticketIdOf(row);

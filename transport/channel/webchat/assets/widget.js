@@ -96,7 +96,11 @@
 
   // Messages on screen, by wire id.
   var shown = {}, reported = {}, unread = 0;
-  function fmt(at) { var d = new Date(at); return isNaN(d) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }); }
+  // Times are HH:mm on a 24-hour clock in the tenant's time zone (the welcome names it),
+  // as the attendants see them, whatever the visitor's locale.
+  var zone = '';
+  function hhmm(at, tz) { var d = new Date(at); if (isNaN(d)) return ''; try { return new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: tz || undefined }).format(d); } catch (e) { return ('0' + d.getHours()).slice(-2) + ':' + ('0' + d.getMinutes()).slice(-2); } }
+  function fmt(at) { return hhmm(at, zone); }
   function link(u) { try { u = new URL(u, base); return /^https?:$/.test(u.protocol) ? u.href : ''; } catch (e) { return ''; } }
   function media(box, m) {
     var u = link(m.url || ''), k = m.type;
@@ -114,7 +118,8 @@
       box.at = Date.parse(m.at) || Date.now();
       if (m.media) media(box, m.media);
       if (m.body) box.appendChild(document.createTextNode(m.body));
-      box.appendChild(el('time', '', fmt(m.at)));
+      box.stamp = el('time', '', fmt(m.at), box);
+      box.stamp.raw = m.at;
       var after = log.lastChild;
       while (after && after.at > box.at) after = after.previousSibling;
       log.insertBefore(box, after ? after.nextSibling : log.firstChild);
@@ -167,6 +172,10 @@
     if (f.type === 'welcome') {
       ready = true; backoff = 1000;
       st.v = f.visitor; save();
+      if (typeof f.timeZone === 'string' && f.timeZone !== zone) {
+        zone = f.timeZone;
+        for (var k in shown) shown[k].stamp.textContent = fmt(shown[k].stamp.raw);
+      }
       status(t.online);
       (f.history || []).forEach(function (m) { add(m); });
       st.pending.forEach(function (p) { add({ id: p.id, body: p.body, at: p.at }, 'pending'); });

@@ -1,6 +1,7 @@
 // One connection on the Connections page (spec section 2): channel icon, name, number,
 // last update in the Cuiabá time zone, the label Padrão / Disparo / Sem Função
-// Específica, the status icon with its tooltip, and the buttons its status allows.
+// Específica, the status icon with its tooltip, the buttons its status allows, and for
+// a web chat connection the code that embeds its widget (WebChatEmbed).
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon, type IconName } from '../../components/Icon';
@@ -12,6 +13,7 @@ import { formatCuiaba } from '../../app/format';
 import { roleOf, statusOf, type ConnStatus } from './status';
 import { ChannelMark } from '../tickets/ChannelMark';
 import { Actions, Card, CardHead, Meta, RoleLabel, StatusMark } from './style';
+import { WebChatEmbed } from './WebChatEmbed';
 
 const statusLook: Record<ConnStatus | 'unknown', { icon: IconName | 'spinner'; tone: 'ok' | 'warn' | 'bad' | 'busy' }> = {
   CONNECTED: { icon: 'check', tone: 'ok' },
@@ -80,6 +82,7 @@ export const ConnectionCard = memo(function ConnectionCard({ connection: c, mana
         <span>{c.number || t('connections.card.noNumber')}</span>
         {updated && <span data-testid={`connection-updated-${c.id}`}>{t('connections.card.updatedAt', { time: updated })}</span>}
       </Meta>
+      {c.channel === 'socket' && <WebChatEmbed connection={c} />}
       {manage && (
         <Actions>
           {sessionActions(c.status).map((a) => button(a, a === 'wipe'))}
