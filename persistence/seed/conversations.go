@@ -81,7 +81,8 @@ var demoConversations = []demoConversation{
 		}},
 	{channel: engine.ChannelSocket, number: "webchat:demo-claudia", name: "Cláudia Nogueira", queue: "Atendimento", ago: "3m",
 		lines: []line{
-			customer(0, "Oi! O boleto da minha fatura venceu ontem. Consigo pagar com juros pelo PIX?"),
+			customer(0, "Oi! O boleto da minha fatura venceu ontem."),
+			customer(20*time.Second, "Consigo pagar com juros pelo PIX?"),
 		}},
 	{channel: engine.ChannelSocket, number: "webchat:demo-ricardo", name: "Ricardo Alves", queue: "Atendimento",
 		user: "ana@atende.local", ago: "47m",
@@ -102,6 +103,7 @@ var demoConversations = []demoConversation{
 	{channel: engine.ChannelTelegram, number: "tg:700100301", name: "Pedro Henrique", queue: "Suporte", ago: "6m",
 		lines: []line{
 			customer(0, "O aplicativo não abre depois da atualização. Aparece \"erro 503\"."),
+			customer(time.Minute, "Já tentei reinstalar e continua igual."),
 		}},
 	{channel: engine.ChannelTelegram, number: "tg:700100302", name: "Larissa Fernandes", queue: "Suporte",
 		user: "bruno@atende.local", ago: "2h",

@@ -59,6 +59,26 @@ export async function responsiveFlow({ browser, server, lng, runId, onActors }) 
   await visible(desktop.page.locator('[data-testid^="message-"]').filter({ hasText: question }));
   await shot(desktop.page, 'desktop-list-and-chat');
 
+  // The web chat connection's embed code on the connections page wraps on a phone too.
+  const admin = await newActor(browser, { name: 'admin/phone', lng, viewport: viewports.phone });
+  actors.push(admin);
+  await login(admin, base, demo.admin);
+  await admin.page.goto(`${base}/connections`);
+  const embed = admin.page.getByTestId(`webchat-embed-${server.webchatConnectionId}`);
+  await visible(embed);
+  await embed.getByText(t('connections.embed.title'), { exact: true }).click();
+  const snippet = admin.page.getByTestId(`webchat-snippet-${server.webchatConnectionId}`);
+  await visible(snippet);
+  await shot(admin.page, 'phone-connections-embed');
+  // All of it in view: no wider than its box (nothing clipped or scrolled away), its box
+  // within the screen, and the page no wider than the screen.
+  const fit = await snippet.evaluate((el) => ({
+    hidden: el.scrollWidth - el.clientWidth,
+    right: el.getBoundingClientRect().right - window.innerWidth,
+    page: document.documentElement.scrollWidth - window.innerWidth,
+  }));
+  check(fit.hidden <= 0 && fit.right <= 0 && fit.page <= 0, `admin: the embed code does not fit a phone: ${JSON.stringify(fit)}`);
+
   await assertClean(actors);
   await Promise.all(actors.map((a) => a.close()));
 }
