@@ -120,7 +120,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l := a.live
-	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS()},
+	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
+		RefuseCommonPasswords: cfg.Production()},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner},

@@ -84,6 +84,9 @@ type Config struct {
 	Web fs.FS
 	// ReadyTimeout bounds one readiness check; 0 means 2 s.
 	ReadyTimeout time.Duration
+	// RefuseCommonPasswords refuses new passwords found in the embedded list of
+	// common passwords (engine.IsCommonPassword); production mode sets it.
+	RefuseCommonPasswords bool
 }
 
 // Default values of Config.
