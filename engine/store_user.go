@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Stores of users, companies, settings and refresh tokens, and the login rate limiter.
+// Stores of users, companies, settings and refresh tokens, and a failure counter.
 // persistence/store implements the stores on both SQL dialects; persistence/ratelimit
 // implements RateLimiter in process. Every method that takes a companyID reads and
 // writes only that tenant's rows: a row of another tenant is "not found".
@@ -147,8 +147,10 @@ type RefreshTokenStore interface {
 	RevokeUser(ctx context.Context, companyID, userID ID, now time.Time) error
 }
 
-// RateLimiter counts failures per key (a login e-mail, a client address) over a
-// sliding window. Implementations: in process (persistence/ratelimit), Redis later.
+// RateLimiter counts failures per key over a sliding window, checked (Allow) and
+// counted (Fail) in separate steps; a limit that must hold under parallel attempts
+// needs AttemptLimiter instead. Implementations: persistence/ratelimit.Memory and
+// persistence/redisstate.RateLimiter.
 type RateLimiter interface {
 	// Allow reports whether key may try again: false once it has failed as often as
 	// the limit allows within the window.

@@ -125,7 +125,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
-		SignupCompany: cfg.SignupCompany},
+		SignupCompany: cfg.SignupCompany, RefuseCommonPasswords: cfg.Production()},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner},

@@ -207,22 +207,31 @@ func (a *app) syncEndedSessions(log zerolog.Logger, hub *socket.Hub, routines *a
 			case <-t.C:
 			}
 			sctx, scancel := context.WithTimeout(ctx, period)
-			ended, err := a.tokens.Sync(sctx)
-			scancel()
-			if err != nil {
+			if err := a.syncEndedOnce(sctx, log, hub); err != nil {
 				log.Warn().Err(err).Msg("ended sessions not synced")
-				continue
 			}
-			for _, e := range ended {
-				if n := hub.EndSession(e.UserID, e.Session); n > 0 {
-					log.Info().Int64("user_id", e.UserID).Int("sockets", n).Msg("ended session's sockets closed (sync)")
-				}
-			}
+			scancel()
 		}
 	}) {
 		close(done)
 	}
 	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
+}
+
+// syncEndedOnce is one round of syncEndedSessions: the sessions recorded as ended
+// that this node did not know of are refused from now on and their sockets here
+// closed.
+func (a *app) syncEndedOnce(ctx context.Context, log zerolog.Logger, hub *socket.Hub) error {
+	ended, err := a.tokens.Sync(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range ended {
+		if n := hub.EndSession(e.UserID, e.Session); n > 0 {
+			log.Info().Int64("user_id", e.UserID).Int("sockets", n).Msg("ended session's sockets closed (sync)")
+		}
+	}
+	return nil
 }
 
 // announceUserChanges returns the token.Service OnForget hook: every user the REST

@@ -11,9 +11,12 @@ import (
 
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
+	"github.com/rs/zerolog"
 
+	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/store"
 	httpapi "atende/transport/http"
 )
 
@@ -132,5 +135,35 @@ func TestRefreshReuseClosesSockets(t *testing.T) {
 	for _, tok := range []string{ana.token, rotated.token} {
 		(&api{t: t, base: ta.base, token: tok}).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusForbidden, nil)
 	}
+	other.api(t, ta.base).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusOK, nil)
+}
+
+// A node that missed the announcement of an ended session (Redis re-connecting, or
+// the session ended by a node of another process) learns of it from the database at
+// its next sync: the session's tokens are refused and its sockets closed there.
+func TestEndedSessionSyncClosesSockets(t *testing.T) {
+	ta := startApp(t, testConfig(t, dbtest.URL(t, db.SQLite)))
+	ana := loginSession(t, ta.base, "ana@atende.local", "atende123")
+	other := loginSession(t, ta.base, "ana@atende.local", "atende123")
+	s := dialSocket(t, ta.base, ana.token, 0)
+	s2 := dialSocket(t, ta.base, other.token, 0)
+	claims, err := ta.app.tokens.Parse(ana.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// What another node's logout writes, without telling this one.
+	now := time.Now()
+	if err := store.NewEndedSessions(ta.app.db, nil).End(context.Background(), engine.EndedSession{
+		Session: claims.Session, UserID: ana.user, EndedAt: now, ExpiresAt: now.Add(time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	ana.api(t, ta.base).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusOK, nil) // not known here yet
+	stillOpen(t, "before the sync", s)
+	if err := ta.app.syncEndedOnce(context.Background(), zerolog.Nop(), ta.app.live.hub); err != nil {
+		t.Fatal(err)
+	}
+	closedWith(t, "the ended session's socket after the sync", s, 1000)
+	ana.api(t, ta.base).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusForbidden, nil)
+	stillOpen(t, "another session's socket", s2)
 	other.api(t, ta.base).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusOK, nil)
 }

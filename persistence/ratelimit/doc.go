@@ -1,8 +1,12 @@
-// Package ratelimit implements engine.RateLimiter: failure counters per key over a
-// sliding window, used to slow down password guessing at login. Memory is the
-// in-process implementation for one node; a Redis one shares the counts across a
-// cluster (later).
+// Package ratelimit holds the in-process limiters of one node; persistence/redisstate
+// has the Redis ones a cluster shares, checked by the same conformance suite.
 //
-// A *Memory is safe for concurrent use and starts no goroutines: expired keys are
-// swept while recording failures.
+//   - Attempts implements engine.AttemptLimiter: attempts per key under an
+//     engine.AttemptPolicy (a ceiling per window, progressive delays), each checked
+//     and counted in one step. Login counts its attempts with it.
+//   - Memory implements engine.RateLimiter: failure counters per key over a sliding
+//     window, checked (Allow) and counted (Fail) in separate steps.
+//
+// Both are safe for concurrent use and start no goroutines: expired keys are swept
+// while counting, and the number of keys is bounded.
 package ratelimit

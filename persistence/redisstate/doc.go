@@ -1,19 +1,21 @@
 // Package redisstate keeps what the nodes of a cluster share: presence
 // (engine.Presence), token revocations (engine.Revocations), web-hook de-duplication
-// keys (engine.DedupeKeys) and login rate limits (engine.RateLimiter).
+// keys (engine.DedupeKeys), login attempt limits (engine.AttemptLimiter) and failure
+// counters (engine.RateLimiter).
 //
 // Two implementations of each, behind the same engine interfaces and checked by one
 // conformance suite (conformance_test.go), which runs every behaviour against both:
 //
 //   - Redis (github.com/redis/go-redis/v9), for a cluster: Open a *Redis, then take
-//     Presence, Revocations, DedupeKeys and RateLimiter from it. Writes that must be
-//     atomic (presence leases, rate-limit windows) are Lua scripts; lease expiry uses
+//     Presence, Revocations, DedupeKeys, AttemptLimiter and RateLimiter from it.
+//     Writes that must be atomic (presence leases, rate-limit windows, an attempt's
+//     check and count) are Lua scripts; lease expiry uses
 //     the Redis server's clock, rate-limit windows the caller's engine.Clock (so every
 //     node must keep its clock in sync, as NTP does; skew of a few ms against a window
 //     of minutes does not matter).
 //   - Memory…, in process, for a single node (MemoryPresence, MemoryRevocations,
-//     MemoryDedupe). The in-process rate limiter is persistence/ratelimit.Memory; it is
-//     not repeated here.
+//     MemoryDedupe). The in-process limiters are persistence/ratelimit.Attempts and
+//     .Memory; they are not repeated here.
 //
 // InboundDedupe puts engine.DedupeKeys to work: it decorates the engine.ChannelSink
 // the web-hook handlers deliver to, so that a provider's re-delivery of an inbound

@@ -46,7 +46,7 @@ return 1
 `)
 
 // RateLimiter returns a limiter allowing limit failures per window per key. name
-// separates limiters that count different things ("login-account", "login-address");
+// separates limiters that count different things ("webchat-address", "webchat-connection");
 // every node must give the same name, limit and window. clock nil is the system clock.
 func (r *Redis) RateLimiter(name string, limit int, window time.Duration, clock engine.Clock) (*RateLimiter, error) {
 	if err := checkName("rate limiter", name); err != nil {

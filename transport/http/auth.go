@@ -287,6 +287,47 @@ func randomHex(n int) (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
+// newPasswordHash hashes a password a user is given (created, changed or reset):
+// with Config.RefuseCommonPasswords a common one is refused first (400 ERR_VALIDATION,
+// password "Too common").
+func (s *Server) newPasswordHash(pw string) (string, error) {
+	if s.cfg.RefuseCommonPasswords {
+		if err := engine.CheckNotCommon("password", pw); err != nil {
+			return "", err
+		}
+	}
+	return s.hashPassword(pw)
+}
+
+// checkCurrentPassword is the proof a user gives to change their own password: the
+// current one. Guesses count with the login's: one attempt of the (address,
+// e-mail) pair each, refused with 429 and Retry-After under the same delays; a
+// right answer forgets the pair's failures. Missing is currentPassword "Required",
+// wrong is currentPassword "Wrong password" (400 ERR_VALIDATION).
+func (s *Server) checkCurrentPassword(w http.ResponseWriter, r *http.Request, u engine.User, current string) error {
+	if current == "" {
+		return &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"currentPassword": engine.MsgRequired}}
+	}
+	ctx := r.Context()
+	pairKey := keyLoginPair + s.clientAddr(r) + " " + u.Email
+	_, wait, err := s.deps.PairLimiter.Reserve(ctx, pairKey)
+	if err != nil {
+		return fmt.Errorf("password change rate limit: %w", err)
+	}
+	if wait > 0 {
+		w.Header().Set("Retry-After", strconv.FormatInt(int64((wait+time.Second-1)/time.Second), 10))
+		return engine.E(engine.ErrTooManyAttempts)
+	}
+	if len(current) > engine.MaxPasswordBytes || bcrypt.CompareHashAndPassword([]byte(u.PasswordHash), []byte(current)) != nil {
+		s.reqLog(r).Info().Str("remote", s.clientAddr(r)).Msg("password change refused: wrong current password")
+		return &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{"currentPassword": engine.MsgWrongPassword}}
+	}
+	if err := s.deps.PairLimiter.Reset(ctx, pairKey); err != nil {
+		return fmt.Errorf("password change rate limit reset: %w", err)
+	}
+	return nil
+}
+
 // hashPassword hashes a new password with the configured bcrypt cost.
 func (s *Server) hashPassword(pw string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(pw), s.cfg.BcryptCost)

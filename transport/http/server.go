@@ -104,6 +104,9 @@ type Config struct {
 	// SignupCompany is the tenant POST /auth/signup adds users to (whaticket's public
 	// sign-up page), while its setting userCreation is "enabled". 0 turns sign-up off.
 	SignupCompany engine.ID
+	// RefuseCommonPasswords refuses new passwords found in the embedded list of
+	// common passwords (engine.IsCommonPassword); production mode sets it.
+	RefuseCommonPasswords bool
 }
 
 // Default values of Config.

@@ -134,12 +134,14 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, p engine.Princi
 // userBody is the body of POST and PUT /users. Profile, queueIds and whatsappId
 // remember whether they were sent: on update an absent field is left unchanged.
 type userBody struct {
-	Name       string   `json:"name"`
-	Email      string   `json:"email"`
-	Password   string   `json:"password"`
-	Profile    *string  `json:"profile"`
-	QueueIDs   *[]int64 `json:"queueIds"`
-	WhatsappID idField  `json:"whatsappId"`
+	Name     string `json:"name"`
+	Email    string `json:"email"`
+	Password string `json:"password"`
+	// CurrentPassword proves a change of one's own password (updateUser).
+	CurrentPassword string   `json:"currentPassword"`
+	Profile         *string  `json:"profile"`
+	QueueIDs        *[]int64 `json:"queueIds"`
+	WhatsappID      idField  `json:"whatsappId"`
 }
 
 // check refuses a whatsappId that is no id (whaticket's own false, "" and null
@@ -205,7 +207,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 	if (len(in.QueueIDs) > 0 || in.WhatsappID != 0) && !p.Can(engine.ActEditUserQueues) {
 		return engine.E(engine.ErrNoPermission)
 	}
-	hash, err := s.hashPassword(in.Password)
+	hash, err := s.newPasswordHash(in.Password)
 	if err != nil {
 		return err
 	}
@@ -236,8 +238,11 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 //   - a new profile: user-modal:editProfile and at most the caller's own profile;
 //   - new queues or default connection: user-modal:editQueues.
 //
-// A password set by someone else signs the user out everywhere (every refresh-token
-// family revoked); one changed by its owner keeps their sessions.
+// A new password of one's own needs the current one in currentPassword (see
+// checkCurrentPassword); one set by someone else (users:manage) does not, and signs
+// the user out everywhere (every refresh-token family revoked); one changed by its
+// owner keeps their sessions. With Config.RefuseCommonPasswords a common password is
+// refused.
 func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	id, err := pathID(r, "id", engine.ErrNoUserFound)
 	if err != nil {
@@ -295,9 +300,14 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 		ch.WhatsappID = &in.WhatsappID
 	}
 	if in.Password != "" {
-		hash, err := s.hashPassword(in.Password)
+		hash, err := s.newPasswordHash(in.Password)
 		if err != nil {
 			return err
+		}
+		if self {
+			if err := s.checkCurrentPassword(w, r, cur, body.CurrentPassword); err != nil {
+				return err
+			}
 		}
 		ch.PasswordHash = &hash
 	}

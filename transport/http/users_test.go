@@ -323,7 +323,8 @@ func TestUpdateUser(t *testing.T) {
 		}
 		t.Run("self: name and password", func(t *testing.T) {
 			e.pub.take()
-			r := e.put(e.tok("ana"), path("ana"), form("ana", map[string]any{"name": "Ana Maria", "password": "newpass1"}))
+			r := e.put(e.tok("ana"), path("ana"), form("ana", map[string]any{"name": "Ana Maria", "password": "newpass1",
+				"currentPassword": testPassword}))
 			r.wantStatus(t, 200)
 			var u userJSON
 			r.json(t, &u)
@@ -415,7 +416,7 @@ func TestUpdateUser(t *testing.T) {
 		t.Run("own password keeps the session", func(t *testing.T) {
 			tok, c, lr := e.login("manager@example.com", testPassword)
 			lr.wantStatus(t, 200)
-			e.put(tok, path("manager"), form("manager", map[string]any{"password": "mine1234"})).wantStatus(t, 200)
+			e.put(tok, path("manager"), form("manager", map[string]any{"password": "mine1234", "currentPassword": testPassword})).wantStatus(t, 200)
 			e.do(req{method: "POST", path: "/auth/refresh_token", cookie: c}).wantStatus(t, 200)
 		})
 		t.Run("validation", func(t *testing.T) {

@@ -5,13 +5,16 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
   readonly fields: Record<string, string> | undefined;
+  // Seconds to wait before trying again (a 429's Retry-After), when the server said.
+  readonly retryAfter: number | undefined;
 
-  constructor(status: number, code?: string, message?: string, fields?: Record<string, string>) {
+  constructor(status: number, code?: string, message?: string, fields?: Record<string, string>, retryAfter?: number) {
     super(message || code || `HTTP ${status}`);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.retryAfter = retryAfter;
   }
 }
 

@@ -126,6 +126,15 @@ describe('HttpClient', () => {
     });
   });
 
+  it('reads the wait of a 429 from Retry-After', async () => {
+    const { client } = setup(() =>
+      json(429, { error: 'ERR_TOO_MANY_ATTEMPTS', message: 'ERR_TOO_MANY_ATTEMPTS', retryAfter: 90 }, { 'Retry-After': '90' }),
+    );
+    await expect(client.post('/auth/login', { body: {} })).rejects.toMatchObject({ status: 429, retryAfter: 90 });
+    const { client: noHeader } = setup(() => json(429, { error: 'ERR_TOO_MANY_ATTEMPTS' }));
+    await expect(noHeader.post('/auth/login', { body: {} })).rejects.toMatchObject({ retryAfter: undefined });
+  });
+
   it('sends multipart bodies untouched', async () => {
     let seenBody: unknown;
     let seenType: string | undefined;

@@ -1,7 +1,10 @@
-// The REST client: fetch with the bearer token of local storage and the session rules
-// of spec section 4 —
-//   * 403 → refresh the token once (one refresh shared by every caller waiting on it),
-//     store the new token, retry the call once;
+// The REST client: fetch with the bearer token of the store (in the app, the access
+// token lives in memory only: see memoryTokenStore) and the session rules of spec
+// section 4 —
+//   * 403 → refresh the token once (one refresh shared by every caller waiting on it,
+//     and refreshes of all the tabs taken one at a time, because the server ends the
+//     session when one refresh token is presented twice), store the new token, retry
+//     the call once;
 //   * 401 → clear the token and report the sign-out.
 // Calls to /auth/* are exempt: a 401 there is a wrong password, not an expired session.
 // No React here; the app wires onSignedOut / onRefreshed to the session machine.
@@ -101,7 +104,7 @@ export class HttpClient {
     if (!this.refreshing) {
       this.refreshing = (async () => {
         try {
-          const res = await this.send('POST', refreshPath, {});
+          const res = await oneTabAtATime(() => this.send('POST', refreshPath, {}));
           if (res.status === 401 || res.status === 403) {
             const err = await readError(res);
             this.signOut();
@@ -173,6 +176,16 @@ export class HttpClient {
   }
 }
 
+// oneTabAtATime runs fn under the browser's Web Lock "atende-refresh", so that two
+// tabs of the same browser never present the same refresh cookie at once (that looks
+// like a stolen token to the server, which then ends the session): the second waits
+// and sends the cookie the first one's answer rotated. Without Web Locks it just runs.
+function oneTabAtATime<T>(fn: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  if (!locks) return fn();
+  return locks.request('atende-refresh', () => fn()) as Promise<T>;
+}
+
 export function queryString(q?: Query): string {
   if (!q) return '';
   const p = new URLSearchParams();
@@ -207,12 +220,22 @@ async function readError(res: Response): Promise<ApiError> {
     data = undefined;
   }
   if (data && typeof data === 'object') {
-    const d = data as { error?: unknown; message?: unknown; fields?: unknown };
+    const d = data as { error?: unknown; message?: unknown; fields?: unknown; retryAfter?: unknown };
     const code = typeof d.error === 'string' ? d.error : undefined;
     const message = typeof d.message === 'string' ? d.message : undefined;
     const fields =
       d.fields && typeof d.fields === 'object' ? (d.fields as Record<string, string>) : undefined;
-    return new ApiError(res.status, code, message, fields);
+    // The login's 429 also says the wait in its body.
+    const bodyWait = typeof d.retryAfter === 'number' && d.retryAfter > 0 ? Math.ceil(d.retryAfter) : undefined;
+    return new ApiError(res.status, code, message, fields, retryAfterOf(res) ?? bodyWait);
   }
-  return new ApiError(res.status, undefined, typeof data === 'string' ? data : undefined);
+  return new ApiError(res.status, undefined, typeof data === 'string' ? data : undefined, undefined, retryAfterOf(res));
+}
+
+// retryAfterOf reads a Retry-After header given in seconds (the only form the server
+// sends); undefined when absent or not a number.
+function retryAfterOf(res: Response): number | undefined {
+  const v = res.headers.get('Retry-After');
+  if (!v || !/^\d+$/.test(v.trim())) return undefined;
+  return Number(v.trim());
 }

@@ -26,6 +26,26 @@ export function memoryStore(): KeyValueStore {
   };
 }
 
+// memoryTokenStore keeps the access token in memory only, never in base: a script
+// injected into the page cannot read it from localStorage, and it is gone when the
+// tab closes (the httpOnly refresh cookie restores it on reload). Every other key
+// goes to base. A token an earlier version left in base is removed.
+export function memoryTokenStore(base: KeyValueStore): KeyValueStore {
+  let token: string | null = null;
+  base.removeItem(storageKeys.token);
+  return {
+    getItem: (k) => (k === storageKeys.token ? token : base.getItem(k)),
+    setItem: (k, v) => {
+      if (k === storageKeys.token) token = v;
+      else base.setItem(k, v);
+    },
+    removeItem: (k) => {
+      if (k === storageKeys.token) token = null;
+      else base.removeItem(k);
+    },
+  };
+}
+
 export function browserStore(): KeyValueStore {
   try {
     if (typeof window !== 'undefined' && window.localStorage) return window.localStorage;

@@ -56,6 +56,8 @@ export interface UserInput {
   name: string;
   email: string;
   password?: string;
+  // Proves a change of one's own password (the server requires it then).
+  currentPassword?: string;
   profile?: Profile | string;
   queueIds?: ID[];
   whatsappId?: ID | null;

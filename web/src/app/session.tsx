@@ -8,7 +8,8 @@ import { fromPromise, type ActorRefFrom } from 'xstate';
 import { useTranslation } from 'react-i18next';
 import { sessionMachine } from '../machines/session.machine';
 import { authApi } from '../api/endpoints';
-import { http } from '../api/client';
+import { http, store } from '../api/client';
+import { storageKeys } from '../api/storage';
 import { sessionBus } from '../api/sessionBus';
 import { toast } from '../components/toast/toastStore';
 import { permissionsOf } from './permissions';
@@ -16,7 +17,9 @@ import { toastError } from './errors';
 import type { SessionUser } from '../api/types';
 
 export const liveSessionMachine = sessionMachine.provide({
-  guards: { hasStoredToken: () => !!http.token },
+  // The access token lives in memory only, so after a reload there is none: the
+  // user id kept at login (cleared on sign-out) says a refresh cookie may restore it.
+  guards: { hasStoredToken: () => !!http.token || !!store.getItem(storageKeys.userId) },
   actions: { clearToken: () => http.clearAuth() },
   actors: {
     refresh: fromPromise(() => authApi.refresh()),

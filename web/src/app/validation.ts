@@ -12,7 +12,9 @@ export type ValidationKey =
   | 'validation.invalidColor'
   | 'validation.invalidTime'
   | 'validation.invalidValue'
-  | 'validation.alreadyExists';
+  | 'validation.alreadyExists'
+  | 'validation.commonPassword'
+  | 'validation.wrongPassword';
 
 export type Rule = (value: string) => ValidationKey | null;
 
@@ -66,6 +68,8 @@ const serverTexts: Record<string, ValidationKey> = {
   'Invalid time': 'validation.invalidTime',
   'Invalid value': 'validation.invalidValue',
   'Already exists': 'validation.alreadyExists',
+  'Too common': 'validation.commonPassword',
+  'Wrong password': 'validation.wrongPassword',
 };
 
 export function serverFieldKey(text: string): ValidationKey | null {

@@ -1,5 +1,5 @@
 import { createActor, fromPromise } from 'xstate';
-import { connectionActor, socketMachine } from './socket.machine';
+import { authBackoffMs, connectionActor, socketMachine } from './socket.machine';
 import type { RealtimeHandlers, RealtimeTransport, ServerEventName, SocketAuth } from '../api/socket';
 
 // A fake transport: records every handshake's auth and every emitted frame, and lets the
@@ -10,12 +10,14 @@ function fakeTransport() {
     emitted: [] as [string, unknown][],
     acks: [] as ((answer: unknown) => void)[],
     closed: 0,
+    opened: 0,
     h: null as RealtimeHandlers | null,
     getAuth: null as (() => SocketAuth) | null,
   };
   const transport: RealtimeTransport = (getAuth, h) => {
     state.h = h;
     state.getAuth = getAuth;
+    state.opened++;
     return {
       emit: (event, arg, onAck) => {
         state.emitted.push([event, arg]);
@@ -153,6 +155,41 @@ describe('socket machine', () => {
     await vi.waitFor(() => expect(actor.getSnapshot().matches({ active: 'connecting' })).toBe(true));
     server.connect();
     expect(state.handshakes.at(-1)?.token).toBe('tok-2');
+  });
+
+  it('backs off when the server refuses again and again, and forgets after a connect', async () => {
+    vi.useFakeTimers();
+    try {
+      const { actor, server, state } = build();
+      actor.send({ type: 'socket.start' });
+      server.connect();
+      const opened = () => state.opened;
+      // First refusal: refresh, then retry at once.
+      server.refuse();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(actor.getSnapshot().matches({ active: 'connecting' })).toBe(true);
+      // Second and third in a row: 1 s, then 2 s before the next handshake.
+      for (const wait of [1000, 2000]) {
+        const before = opened();
+        server.refuse();
+        await vi.advanceTimersByTimeAsync(wait - 1);
+        expect(actor.getSnapshot().matches('waiting')).toBe(true);
+        expect(opened()).toBe(before);
+        await vi.advanceTimersByTimeAsync(1);
+        expect(actor.getSnapshot().matches({ active: 'connecting' })).toBe(true);
+      }
+      server.connect();
+      expect(actor.getSnapshot().context.authFailures).toBe(0);
+      server.refuse();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(actor.getSnapshot().matches({ active: 'connecting' })).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('caps the back-off at 30 s', () => {
+    expect([1, 2, 3, 4, 6, 7, 20].map(authBackoffMs)).toEqual([0, 1000, 2000, 4000, 16000, 30000, 30000]);
   });
 
   it('stops when the refresh fails', async () => {

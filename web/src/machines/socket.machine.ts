@@ -2,8 +2,15 @@
 //
 //   idle ──socket.start──▶ active.connecting ──connected──▶ active.connected
 //   active.connected ──dropped──▶ active.reconnecting ──connected──▶ active.connected
-//   active.* ──auth refused──▶ refreshing ──token ok──▶ active.connecting / ──fail──▶ idle
+//   active.* ──auth refused──▶ refreshing ──token ok──▶ waiting ──▶ active.connecting
+//                                         └──fail──▶ idle
 //   * ──socket.stop──▶ idle
+//
+// The server keeps a connected socket open after its access token expires, so a
+// refusal happens only at a (re)connect with an old token: one refresh and one retry.
+// Should the server refuse again and again (a session ended elsewhere but the refresh
+// cookie still working, a clock gone wrong), waiting backs off — immediately after
+// the first refusal, then 1 s, 2 s, 4 s… up to 30 s — so a tab never loops at speed.
 //
 // Every server event carries a `seq`. The machine remembers the highest one and the
 // transport hands it to the server on each reconnect (`auth.lastSeq`), so the server
@@ -46,6 +53,13 @@ export interface SocketContext {
   lastSeq: number;
   rooms: Record<string, Room>;
   attempts: number;
+  // Handshakes refused in a row since the last successful connect.
+  authFailures: number;
+}
+
+// authBackoffMs is the wait before reconnecting after the n-th refusal in a row.
+export function authBackoffMs(n: number): number {
+  return n <= 1 ? 0 : Math.min(30_000, 1000 * 2 ** (n - 2));
 }
 
 type ConnEvent =
@@ -125,6 +139,9 @@ export const socketMachine = setup({
       throw new Error('socket: provide actors.refreshToken');
     }),
   },
+  delays: {
+    authBackoff: ({ context }) => authBackoffMs(context.authFailures),
+  },
   guards: {
     isNew: ({ context, event }) => {
       if (event.type !== 'conn.event') return false;
@@ -176,13 +193,14 @@ export const socketMachine = setup({
       }
     }),
     countAttempt: assign({ attempts: ({ context }) => context.attempts + 1 }),
-    resetAttempts: assign({ attempts: 0 }),
+    resetAttempts: assign({ attempts: 0, authFailures: 0 }),
+    countAuthFailure: assign({ authFailures: ({ context }) => context.authFailures + 1 }),
     announceUp: emit({ type: 'status' as const, connected: true }),
     announceDown: emit({ type: 'status' as const, connected: false }),
   },
 }).createMachine({
   id: 'socket',
-  context: { lastSeq: 0, rooms: {}, attempts: 0 },
+  context: { lastSeq: 0, rooms: {}, attempts: 0, authFailures: 0 },
   initial: 'idle',
   on: {
     'socket.join': { actions: 'addRoom' },
@@ -205,7 +223,7 @@ export const socketMachine = setup({
           { guard: 'isNew', actions: ['trackSeq', 'forward'] },
           // A replayed event this tab has seen already: dropped.
         ],
-        'conn.authFailed': 'refreshing',
+        'conn.authFailed': { target: 'refreshing', actions: 'countAuthFailure' },
         // A join's ack says the room is complete up to its seq.
         'conn.ack': { actions: 'trackSeq' },
       },
@@ -237,9 +255,14 @@ export const socketMachine = setup({
       tags: ['offline'],
       invoke: {
         src: 'refreshToken',
-        onDone: 'active',
+        onDone: 'waiting',
         onError: 'idle',
       },
+      on: { 'socket.stop': 'idle' },
+    },
+    waiting: {
+      tags: ['offline'],
+      after: { authBackoff: 'active' },
       on: { 'socket.stop': 'idle' },
     },
   },

@@ -1,10 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { http } from '../api/client';
 
 afterEach(() => {
   cleanup();
   window.localStorage.clear();
+  http.setToken(null); // the access token lives in memory, not in localStorage
 });
 
 // jsdom has no layout: give react-window and the layout hooks what they need.

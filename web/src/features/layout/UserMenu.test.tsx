@@ -11,7 +11,7 @@ async function openProfile() {
 }
 
 describe('UserMenu', () => {
-  it('shows the translated profile and edits the user’s own name and password; the e-mail (the login) is read-only', async () => {
+  it('shows the translated profile and edits the user’s own name and password (proved by the current one); the e-mail (the login) is read-only', async () => {
     const { calls } = mockFetch(
       route('PUT', '/users/7', (c) => ({
         body: { id: 7, profile: 'user', companyId: 1, queues: [], ...(c.body as object) },
@@ -37,10 +37,11 @@ describe('UserMenu', () => {
     const login = (email as HTMLInputElement).value;
     await userEvent.type(email, 'x');
     expect(email).toHaveValue(login);
+    await userEvent.type(within(dialog).getByLabelText(/^Senha atual/), 'velha12');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls).toEqual([
-      { method: 'PUT', url: '/users/7', body: { name: 'Ana Souza', email: login, password: 'nova123' } },
+      { method: 'PUT', url: '/users/7', body: { name: 'Ana Souza', email: login, password: 'nova123', currentPassword: 'velha12' } },
     ]);
     // The session shows the new name at once.
     await userEvent.click(screen.getByRole('button', { name: 'Menu do usuário' }));

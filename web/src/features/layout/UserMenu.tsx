@@ -80,6 +80,7 @@ export function UserMenu() {
           canEditProfile={false}
           canEditQueues={can(perms.editUserQueues)}
           canEditEmail={can(perms.manageUsers)}
+          self
           onClose={() => setProfileOpen(false)}
           onSaved={onSaved}
         />

@@ -8,6 +8,7 @@ import { theme } from '../../theme';
 import { routes } from '../../app/routes';
 import { mockFetch, route } from '../../test/fetch';
 import { toastDurationMs, toastStore } from '../../components/toast/toastStore';
+import { http } from '../../api/client';
 
 // The socket is the api layer's other door: keep it shut in page tests.
 vi.mock('../../api/socket', () => ({
@@ -79,7 +80,9 @@ describe('LoginPage', () => {
     expect(await screen.findByText('Login efetuado com sucesso!')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/tickets'));
     expect(calls.find((c) => c.url === '/auth/login')?.body).toEqual({ email: 'ana@atende.dev', password: 's3cret!' });
-    expect(window.localStorage.getItem('token')).toBe('jwt-1');
+    // The access token is kept in memory only; the user id marks a session to restore.
+    expect(http.token).toBe('jwt-1');
+    expect(window.localStorage.getItem('token')).toBeNull();
     expect(window.localStorage.getItem('userId')).toBe('7');
     // The main layout greets the user by name.
     expect(await screen.findByText(/Ana Souza/)).toBeInTheDocument();
@@ -93,16 +96,32 @@ describe('LoginPage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
     expect(await screen.findByText('Erro de autenticação. Tente novamente.')).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
-    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(http.token).toBeNull();
   });
 
-  it('sends a signed-in visitor of /login to the inbox after the start-up refresh', async () => {
-    window.localStorage.setItem('token', 'old');
+  it('says how long to wait when the server refuses more attempts', async () => {
+    mockFetch(
+      (c) =>
+        c.url === '/auth/login'
+          ? { status: 429, body: { error: 'ERR_TOO_MANY_ATTEMPTS', message: 'ERR_TOO_MANY_ATTEMPTS', retryAfter: 120 } }
+          : undefined,
+      ...inbox,
+    );
+    app();
+    await userEvent.type(await screen.findByLabelText('E-mail'), 'ana@atende.dev');
+    await userEvent.type(screen.getByLabelText('Senha'), 'nope');
+    await userEvent.click(screen.getByRole('button', { name: 'Entrar' }));
+    expect(await screen.findByText('Muitas tentativas. Aguarde um pouco e tente de novo. Tente de novo em 2 minutos.')).toBeInTheDocument();
+  });
+
+  it('after a reload restores the session from the refresh cookie and sends a visitor of /login to the inbox', async () => {
+    window.localStorage.setItem('userId', '7'); // what the earlier page left; its token died with it
     const { calls } = mockFetch(route('POST', '/auth/refresh_token', { body: { token: 'new', user } }), ...inbox);
     const router = app();
     await waitFor(() => expect(router.state.location.pathname).toBe('/'));
     expect(calls[0].url).toBe('/auth/refresh_token');
-    expect(window.localStorage.getItem('token')).toBe('new');
+    expect(http.token).toBe('new');
+    expect(window.localStorage.getItem('token')).toBeNull();
   });
 });
 

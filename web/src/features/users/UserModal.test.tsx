@@ -121,6 +121,40 @@ describe('UserModal', () => {
     expect(calls).toEqual([{ method: 'PUT', url: '/users/9', body: { name: 'Carla Dias', email: 'carla@atende.dev', profile: 'userplus' } }]);
   });
 
+  it('asks for the current password when one changes one\'s own, and shows the server\'s answer on it', async () => {
+    const { calls } = mockFetch(
+      route('PUT', '/users/9', (c) =>
+        (c.body as { currentPassword?: string }).currentPassword === 'velha-1'
+          ? { body: carla }
+          : { status: 400, body: { error: 'ERR_VALIDATION', message: 'Wrong password', fields: { currentPassword: 'Wrong password' } } },
+      ),
+    );
+    const { onClose } = open({ user: carla, self: true });
+    await userEvent.type(screen.getByLabelText('Senha'), 'nova-senha-2');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    // Nothing sent without it.
+    expect(await screen.findByRole('alert')).toHaveTextContent('Obrigatório');
+    expect(calls).toEqual([]);
+    await userEvent.type(screen.getByLabelText(/^Senha atual/), 'errada');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Senha incorreta'));
+    await userEvent.clear(screen.getByLabelText(/^Senha atual/));
+    await userEvent.type(screen.getByLabelText(/^Senha atual/), 'velha-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls.at(-1)).toEqual({
+      method: 'PUT',
+      url: '/users/9',
+      body: { name: 'Carla', email: 'carla@atende.dev', password: 'nova-senha-2', currentPassword: 'velha-1' },
+    });
+  });
+
+  it('does not ask for a current password when editing someone else', () => {
+    mockFetch();
+    open({ user: carla });
+    expect(screen.queryByLabelText(/^Senha atual/)).toBeNull();
+  });
+
   it('puts server field errors on their fields and shows other codes as translated toasts', async () => {
     mockFetch(route('PUT', '/users/9', { status: 409, body: { error: 'ERR_EMAIL_ALREADY_EXISTS', message: 'ERR_EMAIL_ALREADY_EXISTS' } }));
     const { onClose } = open({ user: carla });

@@ -17,7 +17,7 @@ import type { Connection, ID, Queue, User, UserInput } from '../../api/types';
 import { profilesFor } from './profiles';
 import { Check, Dot, Fieldset, Form, Hint, PasswordBox, Tab, Tabs } from './style';
 
-type TextField = 'name' | 'password' | 'email';
+type TextField = 'name' | 'password' | 'email' | 'currentPassword';
 type ErrorField = TextField | 'profile';
 
 export interface UserModalProps {
@@ -27,18 +27,31 @@ export interface UserModalProps {
   canEditQueues: boolean;
   /** The e-mail is the login: only users:manage changes it (false: shown read-only). */
   canEditEmail?: boolean;
+  /** The user edits themselves: a new password needs the current one. */
+  self?: boolean;
   onClose: () => void;
   onSaved: (u: User) => void;
 }
 
-export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, canEditEmail = true, onClose, onSaved }: UserModalProps) {
+export function UserModal({
+  user,
+  callerProfile,
+  canEditProfile,
+  canEditQueues,
+  canEditEmail = true,
+  self = false,
+  onClose,
+  onSaved,
+}: UserModalProps) {
   const { t } = useTranslation();
   const creating = !user;
   const [values, setValues] = useState<Record<TextField, string>>({
     name: user?.name ?? '',
     password: '',
     email: user?.email ?? '',
+    currentPassword: '',
   });
+  const needsCurrent = self && !!user;
   const [profile, setProfile] = useState<string>(user?.profile ?? 'user');
   const [queueIds, setQueueIds] = useState<ID[]>(user?.queues?.map((q) => q.id) ?? []);
   const [whatsappId, setWhatsappId] = useState<ID | null>(user?.whatsappId ?? null);
@@ -69,10 +82,12 @@ export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const found: Partial<Record<ErrorField, ValidationKey>> = validate(values, userRules(creating));
+    if (needsCurrent && values.password && !values.currentPassword) found.currentPassword = 'validation.required';
     setErrors(found);
     if (Object.keys(found).length) return;
     const body: UserInput = { name: values.name.trim(), email: values.email.trim() };
     if (values.password) body.password = values.password;
+    if (needsCurrent && values.password) body.currentPassword = values.currentPassword;
     if (canEditProfile) body.profile = profile;
     else if (creating) body.profile = 'user';
     if (canEditQueues) {
@@ -89,7 +104,7 @@ export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, 
         const mapped: Partial<Record<ErrorField, ValidationKey>> = {};
         for (const [k, v] of Object.entries(err.fields)) {
           const key = serverFieldKey(v);
-          if (key && (k === 'name' || k === 'password' || k === 'email' || k === 'profile')) mapped[k] = key;
+          if (key && (k === 'name' || k === 'password' || k === 'email' || k === 'profile' || k === 'currentPassword')) mapped[k] = key;
         }
         setErrors(mapped);
       }
@@ -161,6 +176,21 @@ export function UserModal({ user, callerProfile, canEditProfile, canEditQueues, 
           {!creating && <Hint>{t('users.form.passwordKeep')}</Hint>}
           {error('password')}
         </Field>
+        {needsCurrent && (
+          <Field>
+            {t('users.form.currentPassword')}
+            <Input
+              type={showPassword ? 'text' : 'password'}
+              value={values.currentPassword}
+              onChange={set('currentPassword')}
+              aria-invalid={!!errors.currentPassword}
+              name="currentPassword"
+              autoComplete="current-password"
+            />
+            <Hint>{t('users.form.currentPasswordHint')}</Hint>
+            {error('currentPassword')}
+          </Field>
+        )}
         <Field>
           {t('users.form.email')}
           <Input type="email" value={values.email} onChange={set('email')} aria-invalid={!!errors.email} name="email" autoComplete="off" readOnly={!canEditEmail} />

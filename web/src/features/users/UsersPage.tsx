@@ -120,6 +120,7 @@ export default function UsersPage() {
           callerProfile={me.profile}
           canEditProfile={can(perms.editUserProfile) && !self}
           canEditQueues={can(perms.editUserQueues)}
+          self={self}
           onClose={() => setEditing(null)}
           onSaved={upsert}
         />
