@@ -3,6 +3,7 @@
 #               conversations, serve on :8080 (SQLite; HTTP_ADDR=:9090 make run for another port)
 #   make test   every test: Go (unit + integration on real PostgreSQL and Redis), web, e2e;
 #               ends with one line per suite (GO_TEST_TIMEOUT bounds each Go package)
+#   make audit  known vulnerabilities (govulncheck, offline database), staticcheck, npm audit
 #   make bench  the benchmarks of ../shared/BENCHMARKS.md, written to docs/benchmarks.md
 #               (BENCH_PKGS, BENCH_RUN: regexps of packages, benchmarks; BENCH_COUNT runs;
 #               BENCH_BROWSER=0 skips B8)
@@ -15,12 +16,25 @@ VERSION ?= 6.0.2
 COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
+# The toolchain line of go.mod (a Go release with the known standard-library fixes) is
+# used even where the user's go env says GOTOOLCHAIN=local; the go command downloads
+# it once through the module proxy.
+export GOTOOLCHAIN := auto
+
+# Pinned tools of `make audit` and `make vulncheck` (docs/security.md, "Dependencies").
+# VULNDB_VERSION is the golang.org/x/vulndb module whose data/osv files become the
+# offline vulnerability database: move it forward to learn of new vulnerabilities.
+GOVULNCHECK_VERSION := v1.9.0
+STATICCHECK_VERSION := v0.8.2
+VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
+VULNDB_DIR := .tools/vulndb-$(VULNDB_VERSION)
+
 # protoactor-go's actor and cluster code (and the binary that runs it) does not pass
 # the race detector: those
 # packages run without -race; everything else runs with it.
 NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 
-.PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean
+.PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean audit vulncheck staticcheck audit-web vulndb
 
 # Each step says what it does: a first `make run` on a fresh clone downloads the web
 # packages and the Go modules and compiles everything (about a minute and a half).
@@ -54,7 +68,7 @@ services:
 
 # The suites of `make test`, each run to its end; scripts/test-suites.sh prints one
 # line per suite (ok or FAILED, time, counts) at the end and fails if any failed.
-TEST_SUITES := lint test-go test-web test-e2e
+TEST_SUITES := lint vulncheck test-go test-web test-e2e
 test: services
 	@MAKE="$(MAKE)" ./scripts/test-suites.sh $(TEST_SUITES)
 
@@ -85,6 +99,32 @@ test-e2e:
 	@if [ -f web/e2e/run.mjs ]; then \
 	   ./scripts/test-services.sh chromium && $(MAKE) web && $(MAKE) server && cd web && node e2e/run.mjs; \
 	 else echo "test-e2e: no browser suite yet"; fi
+
+# Known vulnerabilities, offline: the database is built from the golang.org/x/vulndb
+# module (its data/osv entries, indexed by its own cmd/indexdb) because vuln.go.dev is
+# not reachable from every build machine. govulncheck exits non-zero when a
+# vulnerability is reachable from our code, which fails `make test`.
+vulndb: $(VULNDB_DIR)/index/db.json
+
+$(VULNDB_DIR)/index/db.json:
+	$(GO) mod download golang.org/x/vulndb@$(VULNDB_VERSION)
+	rm -rf $(VULNDB_DIR).part
+	$(GO) run golang.org/x/vulndb/cmd/indexdb@$(VULNDB_VERSION) \
+	  -vulns "$$($(GO) env GOMODCACHE)/golang.org/x/vulndb@$(VULNDB_VERSION)/data/osv" -out $(VULNDB_DIR).part
+	rm -rf $(VULNDB_DIR) && mv $(VULNDB_DIR).part $(VULNDB_DIR)
+
+vulncheck: vulndb
+	$(GO) run golang.org/x/vuln/cmd/govulncheck@$(GOVULNCHECK_VERSION) -db file://$(abspath $(VULNDB_DIR)) ./...
+
+staticcheck:
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# The web app's dependencies against the npm registry's advisories (needs the registry).
+audit-web: web/node_modules
+	cd web && $(NPM) audit --audit-level=moderate
+
+audit: vulncheck staticcheck audit-web
+	@echo "make audit: no known vulnerabilities, staticcheck clean"
 
 # Fuzz every wire parser for a while (not part of `make test`; seeds run there).
 FUZZTIME ?= 30s

@@ -111,7 +111,6 @@ type env struct {
 	pub      *recPublisher
 	logs     *syncBuffer
 	metrics  *prometheus.Registry
-	ready    func(context.Context) error
 	ids      map[string]engine.ID // fixture users by e-mail local part
 	// built is what the server was built from, for restart.
 	built struct {

@@ -282,7 +282,6 @@ func (s *Server) securityHeaders(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Permissions-Policy", permissionsPolicy)
-	h.Set("Cross-Origin-Opener-Policy", "same-origin-allow-popups")
 	if s.cfg.Web != nil && s.servesPage(r) {
 		h.Set("Content-Security-Policy", s.cspApp)
 	} else {

@@ -102,6 +102,7 @@ export async function assertClean(actors) {
   for (const a of actors) {
     issues.push(...a.problems);
     for (const text of await a.alerts()) issues.push(`${a.name}: error shown to the user: ${text}`);
+    for (const v of (await a.cspViolations?.()) ?? []) issues.push(`${a.name}: Content-Security-Policy violation: ${v}`);
   }
   check(issues.length === 0, issues.join('\n'));
 }

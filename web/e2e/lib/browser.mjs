@@ -44,6 +44,9 @@ export async function newActor(browser, { name, lng, viewport = viewports.deskto
         // storage disabled: the app falls back to its default language
       }
       window.__e2eAlerts = [];
+      // Content-Security-Policy violations of the page (docs/security.md, "Headers").
+      window.__e2eCSP = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__e2eCSP.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`));
       const seen = new WeakSet();
       const scan = () => {
         for (const el of document.querySelectorAll('[role="alert"]')) {
@@ -58,6 +61,10 @@ export async function newActor(browser, { name, lng, viewport = viewports.deskto
   );
   const problems = [];
   context.on('weberror', (e) => problems.push(`${name}: page error: ${e.error().message}`));
+  // Chromium reports every blocked load or inline script on the console too.
+  context.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) problems.push(`${name}: CSP violation: ${msg.text()}`);
+  });
   context.on('response', (res) => {
     const req = res.request();
     const url = new URL(res.url());
@@ -76,6 +83,12 @@ export async function newActor(browser, { name, lng, viewport = viewports.deskto
     async alerts() {
       const out = [];
       for (const p of context.pages()) out.push(...(await p.evaluate(() => window.__e2eAlerts ?? []).catch(() => [])));
+      return out;
+    },
+    // Content-Security-Policy violations seen so far, on every page of the context.
+    async cspViolations() {
+      const out = [];
+      for (const p of context.pages()) out.push(...(await p.evaluate(() => window.__e2eCSP ?? []).catch(() => [])));
       return out;
     },
     close: () => context.close(),

@@ -36,7 +36,9 @@ export async function startServer(opts = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} not found: run \`make server\` first`);
   const ownDir = !opts.dataDir;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'atende-e2e-'));
-  const port = await freePort();
+  // opts.port: a port chosen beforehand (a flow that must name the server's URL in its
+  // own arguments, e.g. --public-url).
+  const port = opts.port ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const logPath = join(dataDir, 'server.log');
   const log = createWriteStream(logPath);
