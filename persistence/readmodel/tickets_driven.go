@@ -41,15 +41,21 @@ type driver struct {
 	ids   []engine.ID
 	split []engine.ID
 	words []string
+	// or is a second set the page is also read from: a plain search is the tickets of
+	// the matching contacts or those whose messages hold the words.
+	or *driver
 }
 
 // sql is the driver's condition over alias t; it enforces the search itself.
 func (d *driver) sql(a *args) string {
 	cond := d.col + " = ANY(" + a.add(d.ids) + ")"
-	if len(d.split) == 0 {
-		return cond
+	if len(d.split) != 0 {
+		cond = "(" + cond + " OR (t.id = ANY(" + a.add(d.split) + ") AND " + wordsSQL(a, d.words) + "))"
 	}
-	return "(" + cond + " OR (t.id = ANY(" + a.add(d.split) + ") AND " + wordsSQL(a, d.words) + "))"
+	if d.or != nil {
+		cond = "(" + cond + " OR " + d.or.sql(a) + ")"
+	}
+	return cond
 }
 
 // minDriven: up to this many matching rows, the driven plan is always cheap.
@@ -79,20 +85,31 @@ func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.
 		if search.Kind == engine.SearchPhone {
 			where += ` AND c.number LIKE $2 ESCAPE '\'`
 		}
+		// A walk that also tests the words of a plain search does not read its count
+		// (as a word walk).
+		wordsWalk := len(search.Words) > 0
 		limit := math.MaxInt32
 		switch s.searchMode {
 		case searchModeWalk:
-			return nil, false, nil
+			return nil, wordsWalk, nil
 		case searchModeAuto:
 			if limit, err = s.drivenLimit(ctx, "contacts", `SELECT 1 FROM contacts c WHERE `+where, company, pat); err != nil || limit == 0 {
-				return nil, false, err
+				return nil, err == nil && wordsWalk, err
 			}
 		}
 		ids, err := s.readIDs(ctx, `SELECT c.id FROM contacts c WHERE `+where+` LIMIT $3`, limit, company, pat)
 		if err != nil || ids == nil {
-			return nil, false, err
+			return nil, err == nil && wordsWalk, err
 		}
-		return &driver{col: "t.contact_id", ids: ids}, false, nil
+		drv := &driver{col: "t.contact_id", ids: ids}
+		if len(search.Words) == 0 {
+			return drv, false, nil
+		}
+		// A plain search: the tickets of those contacts, or of the messages' words.
+		if drv.or, err = s.planWords(ctx, company, search.Words); err != nil || drv.or == nil {
+			return nil, err == nil, err
+		}
+		return drv, false, nil
 	}
 	return nil, false, nil
 }

@@ -61,9 +61,14 @@ func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s e
 	switch s.Kind {
 	case engine.SearchContact:
 		// contacts.search is name_norm, number and e-mail joined by U+001F (migration
-		// 0151); on PostgreSQL a trigram index serves the LIKE.
-		return "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
+		// 0151); on PostgreSQL a trigram index serves the LIKE. Plain text also finds
+		// the tickets whose messages hold its words (whaticket's search box).
+		contact := "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
 			" AND c.search LIKE " + a.add(likeContains(s.Text)) + ` ESCAPE '\')`
+		if len(s.Words) == 0 {
+			return contact
+		}
+		return "(" + contact + " OR " + wordsCond(a, d, company, s.Words) + ")"
 	case engine.SearchPhone:
 		pat := a.add(likeContains(s.Text))
 		return "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
@@ -77,19 +82,24 @@ func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s e
 		r := dayRange(s.Day, loc)
 		return "t.created_at >= " + a.add(tsArg(d, r[0])) + " AND t.created_at < " + a.add(tsArg(d, r[1]))
 	case engine.SearchWord:
-		// Every word must occur in the ticket (migration 0212).
-		if d == db.Postgres {
-			return wordsSQL(a, s.Words)
-		}
-		c := a.add(company)
-		parts := make([]string, len(s.Words))
-		for i, w := range s.Words {
-			parts[i] = "SELECT m.ticket_id FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH " +
-				a.add(ftsTerm(w, i == len(s.Words)-1)) + " AND m.company_id = " + c + " AND m.is_deleted = FALSE"
-		}
-		return "t.id IN (" + strings.Join(parts, " INTERSECT ") + ")"
+		return wordsCond(a, d, company, s.Words)
 	}
 	return ""
+}
+
+// wordsCond is "every word occurs in ticket t's messages" (migration 0212): the word
+// index on PostgreSQL, FTS5 on SQLite.
+func wordsCond(a *args, d db.Dialect, company engine.ID, words []string) string {
+	if d == db.Postgres {
+		return wordsSQL(a, words)
+	}
+	c := a.add(company)
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = "SELECT m.ticket_id FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH " +
+			a.add(ftsTerm(w, i == len(words)-1)) + " AND m.company_id = " + c + " AND m.is_deleted = FALSE"
+	}
+	return "t.id IN (" + strings.Join(parts, " INTERSECT ") + ")"
 }
 
 // wordsSQL is, on PostgreSQL, "ticket t holds every word": one probe per word of the
