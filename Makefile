@@ -18,7 +18,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 # packages run without -race; everything else runs with it.
 NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 
-.PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean
+.PHONY: run build web server test test-go test-web test-e2e test-socketio test-whaticket lint bench fuzz services clean
 
 run: build
 	./$(BIN) serve --seed-demo
@@ -38,7 +38,7 @@ server:
 services:
 	./scripts/test-services.sh postgres redis
 
-test: services lint test-go test-web test-e2e
+test: services lint test-go test-web test-whaticket test-e2e
 	@echo "make test: all suites passed"
 
 lint:
@@ -55,6 +55,10 @@ test-web:
 	@if [ -f web/package.json ]; then $(MAKE) web/node_modules && \
 	   cd web && $(NPM) run typecheck && $(NPM) test && $(NPM) run build; \
 	 else echo "test-web: no web app yet"; fi
+
+# whaticket's socket wire, driven with socket.io-client 3 against a real `atende serve`.
+test-whaticket: server
+	cd test/whaticket && $(NPM) ci --no-audit --no-fund && ATENDE_BIN=../../$(BIN) node --test --test-concurrency=1 whaticket.test.mjs
 
 # The binary embeds web/dist: build the app first so the browser tests see the current one.
 test-e2e:
