@@ -71,14 +71,16 @@ const (
 
 // planSearch returns the driver of a search on PostgreSQL, or nil for the walk.
 // wordWalk reports a word search that walks (its count is not read, see count).
-func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.TicketSearch) (drv *driver, wordWalk bool, err error) {
+// contacts, when not nil, are the contacts a plain search matched, read already: a
+// walk tests them by id instead of running the contact search again.
+func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.TicketSearch) (drv *driver, wordWalk bool, contacts []engine.ID, err error) {
 	if s.db.Dialect != db.Postgres {
-		return nil, false, nil
+		return nil, false, nil, nil
 	}
 	switch search.Kind {
 	case engine.SearchWord:
 		drv, err = s.planWords(ctx, company, search.Words)
-		return drv, err == nil && drv == nil, err
+		return drv, err == nil && drv == nil, nil, err
 	case engine.SearchContact, engine.SearchPhone:
 		pat := likeContains(search.Text)
 		where := `c.company_id = $1 AND c.search LIKE $2 ESCAPE '\'`
@@ -91,27 +93,33 @@ func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.
 		limit := math.MaxInt32
 		switch s.searchMode {
 		case searchModeWalk:
-			return nil, wordsWalk, nil
+			return nil, wordsWalk, nil, nil
 		case searchModeAuto:
 			if limit, err = s.drivenLimit(ctx, "contacts", `SELECT 1 FROM contacts c WHERE `+where, company, pat); err != nil || limit == 0 {
-				return nil, err == nil && wordsWalk, err
+				return nil, err == nil && wordsWalk, nil, err
 			}
 		}
 		ids, err := s.readIDs(ctx, `SELECT c.id FROM contacts c WHERE `+where+` LIMIT $3`, limit, company, pat)
 		if err != nil || ids == nil {
-			return nil, err == nil && wordsWalk, err
+			return nil, err == nil && wordsWalk, nil, err
 		}
 		drv := &driver{col: "t.contact_id", ids: ids}
 		if len(search.Words) == 0 {
-			return drv, false, nil
+			return drv, false, nil, nil
 		}
 		// A plain search: the tickets of those contacts, or of the messages' words.
-		if drv.or, err = s.planWords(ctx, company, search.Words); err != nil || drv.or == nil {
-			return nil, err == nil, err
+		if drv.or, err = s.planWords(ctx, company, search.Words); err != nil {
+			return nil, false, nil, err
 		}
-		return drv, false, nil
+		if drv.or == nil {
+			// Common words: walk, testing the contacts found by id (the contact
+			// search inside the walk's OR made the planner leave the list's index:
+			// ~0.7 s instead of a few ms on 100k tickets).
+			return nil, true, ids, nil
+		}
+		return drv, false, nil, nil
 	}
-	return nil, false, nil
+	return nil, false, nil, nil
 }
 
 // planWords drives a word search from the tickets holding every word. The GIN index

@@ -21,6 +21,9 @@ type filters struct {
 	driver *driver
 	// wordWalk: a common word is searched by walking the list; its count is not read.
 	wordWalk bool
+	// contacts, when not nil, are the contacts a plain search matched (planSearch):
+	// the walk tests contact_id against them instead of searching contacts again.
+	contacts []engine.ID
 }
 
 // dimensional reports whether the query is scope only, so that its count can be read
@@ -42,7 +45,7 @@ func (f filters) sql(a *args, d db.Dialect, loc *time.Location) string {
 		conj = append(conj, "t.unread_messages > 0")
 	}
 	if !f.driver.covers() {
-		if s := searchSQL(a, d, loc, f.company, f.search); s != "" {
+		if s := searchSQL(a, d, loc, f.company, f.search, f.contacts); s != "" {
 			conj = append(conj, s)
 		}
 	}
@@ -56,13 +59,23 @@ func dayRange(day time.Time, loc *time.Location) [2]time.Time {
 	return [2]time.Time{start, time.Date(y, m, d+1, 0, 0, 0, 0, loc)}
 }
 
-// searchSQL is the condition of a parsed searchParam.
-func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s engine.TicketSearch) string {
+// searchSQL is the condition of a parsed searchParam; contacts, when not nil, are the
+// contacts a plain search matched, found already (PostgreSQL only).
+func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s engine.TicketSearch, contacts []engine.ID) string {
 	switch s.Kind {
 	case engine.SearchContact:
 		// contacts.search is name_norm, number and e-mail joined by U+001F (migration
 		// 0151); on PostgreSQL a trigram index serves the LIKE. Plain text also finds
 		// the tickets whose messages hold its words (whaticket's search box).
+		// (Placeholders are added only for the parts the condition keeps: PostgreSQL
+		// refuses a parameter no part of the query uses.)
+		if len(s.Words) > 0 && contacts != nil {
+			words := wordsCond(a, d, company, s.Words)
+			if len(contacts) == 0 {
+				return words
+			}
+			return "(t.contact_id = ANY(" + a.add(contacts) + ") OR " + words + ")"
+		}
 		contact := "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
 			" AND c.search LIKE " + a.add(likeContains(s.Text)) + ` ESCAPE '\')`
 		if len(s.Words) == 0 {
