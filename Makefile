@@ -34,7 +34,7 @@ VULNDB_DIR := .tools/vulndb-$(VULNDB_VERSION)
 # packages run without -race; everything else runs with it.
 NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 
-.PHONY: run build web server test test-go test-web test-e2e test-socketio lint bench fuzz services clean audit vulncheck staticcheck audit-web vulndb
+.PHONY: run build web server test test-go test-web test-e2e test-socketio test-whaticket lint bench fuzz services clean audit vulncheck staticcheck audit-web vulndb
 
 # Each step says what it does: a first `make run` on a fresh clone downloads the web
 # packages and the Go modules and compiles everything (about a minute and a half).
@@ -68,7 +68,7 @@ services:
 
 # The suites of `make test`, each run to its end; scripts/test-suites.sh prints one
 # line per suite (ok or FAILED, time, counts) at the end and fails if any failed.
-TEST_SUITES := lint vulncheck test-go test-web test-e2e
+TEST_SUITES := lint vulncheck test-go test-web test-whaticket test-e2e
 test: services
 	@MAKE="$(MAKE)" ./scripts/test-suites.sh $(TEST_SUITES)
 
@@ -92,6 +92,10 @@ test-web:
 	@if [ -f web/package.json ]; then $(MAKE) web/node_modules && \
 	   (cd web && $(NPM) run typecheck && $(NPM) test) && $(MAKE) web; \
 	 else echo "test-web: no web app yet"; fi
+
+# whaticket's socket wire, driven with socket.io-client 3 against a real `atende serve`.
+test-whaticket: server
+	cd test/whaticket && $(NPM) ci --no-audit --no-fund && ATENDE_BIN=../../$(BIN) node --test --test-concurrency=1 whaticket.test.mjs
 
 # The binary embeds web/dist: the app is built first (unless test-web just did) so the
 # browser tests see the current one.

@@ -51,6 +51,11 @@ const (
 	// CmdConnectionWipe ends the session and wipes the credentials the channel keeps
 	// (engine.CredentialWiper), so the next start pairs afresh.
 	CmdConnectionWipe = "connection.wipe"
+	// CmdConnectionContacts reads the address book of the channel's session
+	// (engine.ContactLister): the reply is the []engine.PhoneContact. A channel
+	// without one answers ErrNoDefWappFound, a session not started or not paired
+	// ErrWappNotInitialized.
+	CmdConnectionContacts = "connection.contacts"
 )
 
 // DeliverRequest asks a connection to send one message of a ticket.
@@ -276,6 +281,14 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 			return
 		}
 		a.answer(ctx, a.onStatus(st))
+	case CmdConnectionContacts:
+		a.ensureLoaded(ctx)
+		list, err := a.phoneContacts()
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		ctx.Respond(a.okReply(list))
 	case CmdConnectionStop, CmdConnectionWipe:
 		a.ensureLoaded(ctx)
 		a.endChannel()
@@ -340,6 +353,23 @@ func (a *connActor) wipeCredentials() error {
 	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
 	defer cancel()
 	return w.WipeCredentials(ctx)
+}
+
+// phoneContacts reads the address book of the running channel's session.
+func (a *connActor) phoneContacts() ([]engine.PhoneContact, error) {
+	if !a.loaded {
+		return nil, engine.Wrap(engine.ErrNoWappFound, fmt.Errorf("connection %d", a.id))
+	}
+	lister, ok := a.channel.(engine.ContactLister)
+	if !ok {
+		return nil, engine.Wrap(engine.ErrNoDefWappFound, fmt.Errorf("channel %s of connection %d keeps no address book", a.conn.Channel, a.id))
+	}
+	if !a.started {
+		return nil, engine.Wrap(engine.ErrWappNotInitialized, fmt.Errorf("connection %d not started", a.id))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+	defer cancel()
+	return lister.PhoneContacts(ctx)
 }
 
 func (a *connActor) okReply(v any) *wire.Reply {

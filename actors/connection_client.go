@@ -53,6 +53,14 @@ func (c Connections) Stop(ctx context.Context, id engine.ID) error {
 	return c.call(ctx, id, 0, CmdConnectionStop, nil, nil)
 }
 
+// PhoneContacts reads the address book of connection id's session
+// (CmdConnectionContacts).
+func (c Connections) PhoneContacts(ctx context.Context, id engine.ID) ([]engine.PhoneContact, error) {
+	var out []engine.PhoneContact
+	err := c.call(ctx, id, 0, CmdConnectionContacts, nil, &out)
+	return out, err
+}
+
 // Wipe ends connection id's session and wipes its credentials (DELETE /whatsappcreds).
 func (c Connections) Wipe(ctx context.Context, id engine.ID) error {
 	return c.call(ctx, id, 0, CmdConnectionWipe, nil, nil)

@@ -31,6 +31,14 @@ type recChannel struct {
 	// onSend, when set, runs first in every Send, outside the lock; an error it
 	// returns is Send's.
 	onSend func(ctx context.Context, m engine.OutboundMessage) error
+	// book is the session's address book (engine.ContactLister).
+	book []engine.PhoneContact
+}
+
+func (c *recChannel) PhoneContacts(context.Context) ([]engine.PhoneContact, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.book, nil
 }
 
 func (c *recChannel) Start(_ context.Context, sink engine.ChannelSink) error {

@@ -133,6 +133,19 @@ type CredentialWiper interface {
 	WipeCredentials(ctx context.Context) error
 }
 
+// PhoneContact is one entry of a channel session's address book.
+type PhoneContact struct {
+	Number string `json:"number"` // digits, country code included
+	Name   string `json:"name"`   // the name the phone knows; the number when it knows none
+}
+
+// ContactLister is implemented by channels whose session holds an address book (a
+// paired WhatsApp phone syncs its contacts to the device): POST /contacts/import
+// reads it. A session that is not paired answers ErrWappNotInitialized.
+type ContactLister interface {
+	PhoneContacts(ctx context.Context) ([]PhoneContact, error)
+}
+
 // ProviderLocator finds a message of a connection by the channel's id of it, in the
 // durable record (the message read model): what a connection actor asks when its
 // memory does not know a provider id — after a restart or a hand-over to another

@@ -238,7 +238,9 @@ type TicketSearch struct {
 	// reads as a phone number, its digits; for SearchPhone the digits; for
 	// SearchProtocol the protocol prefix as typed.
 	Text string
-	// Words are the folded words of a SearchWord, at most MaxSearchWords.
+	// Words are the folded words of a SearchWord, at most MaxSearchWords. A plain
+	// SearchContact carries them too: like whaticket's search box, plain text also
+	// finds the tickets whose messages hold every word.
 	Words []string
 	// Day is the civil date of a SearchDate, at 00:00 UTC (read it with Date()).
 	Day time.Time
@@ -248,7 +250,9 @@ type TicketSearch struct {
 // either case; whatever follows it is the value (spaces around it are ignored).
 //
 //	joão silva       contact name, number or e-mail contains the text (accents and
-//	                 case ignored; "(65) 9999-0000" is read as digits)
+//	                 case ignored; "(65) 9999-0000" is read as digits), or, for
+//	                 text, the ticket's messages contain every word (as m: below) —
+//	                 whaticket's search box finds both
 //	m:boleto vencido the ticket's messages contain every word, not necessarily in the
 //	                 same message (whole words, the last one also as a prefix when it
 //	                 has 3 or more characters: "m:bol" finds "boleto"); accents and
@@ -311,11 +315,18 @@ func ParseTicketSearch(raw string) TicketSearch {
 	if digits, ok := NormalizePhone(raw); ok && digits != "" {
 		return TicketSearch{Kind: SearchContact, Text: digits}
 	}
+	words := SearchWords(raw)
+	if len(words) > MaxSearchWords {
+		words = words[:MaxSearchWords]
+	}
+	if len(words) == 0 {
+		words = nil
+	}
 	folded := FoldSearchText(raw)
 	if folded == "" {
 		return TicketSearch{Kind: SearchNothing}
 	}
-	return TicketSearch{Kind: SearchContact, Text: folded}
+	return TicketSearch{Kind: SearchContact, Text: folded, Words: words}
 }
 
 // Date gives the civil date of a SearchDate.

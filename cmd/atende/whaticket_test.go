@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"atende/actors"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	httpapi "atende/transport/http"
 )
 
 // whaticket's client joins "notification" from every list, attendants included, for
@@ -42,3 +44,7 @@ func TestWhaticketJoinNotificationForAttendants(t *testing.T) {
 		}
 	}
 }
+
+// The connection actors read address books for POST /contacts/import (the route
+// finds the capability by type assertion: this keeps it from silently going away).
+var _ httpapi.PhoneBook = actors.Connections{}

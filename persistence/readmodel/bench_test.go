@@ -96,6 +96,10 @@ func b6Run(b *testing.B, d *db.DB, scale b6Scale) {
 		{"word-common", user, engine.TicketQuery{SearchParam: "m:pal0000"}},
 		{"word-two", user, engine.TicketQuery{SearchParam: "m:pal0000 pal0100"}},
 		{"contact-name", user, engine.TicketQuery{SearchParam: "silva"}},
+		// whaticket's search box: plain text is contact or message words.
+		{"plain-word-rare", user, engine.TicketQuery{SearchParam: "pal4000"}},
+		{"plain-word-medium", user, engine.TicketQuery{SearchParam: "pal0100"}},
+		{"plain-word-common", user, engine.TicketQuery{SearchParam: "pal0000"}},
 		{"contact-phone", user, engine.TicketQuery{SearchParam: "t:65000012"}},
 		{"protocol", user, engine.TicketQuery{SearchParam: "p:2026"}},
 	}

@@ -41,15 +41,21 @@ type driver struct {
 	ids   []engine.ID
 	split []engine.ID
 	words []string
+	// or is a second set the page is also read from: a plain search is the tickets of
+	// the matching contacts or those whose messages hold the words.
+	or *driver
 }
 
 // sql is the driver's condition over alias t; it enforces the search itself.
 func (d *driver) sql(a *args) string {
 	cond := d.col + " = ANY(" + a.add(d.ids) + ")"
-	if len(d.split) == 0 {
-		return cond
+	if len(d.split) != 0 {
+		cond = "(" + cond + " OR (t.id = ANY(" + a.add(d.split) + ") AND " + wordsSQL(a, d.words) + "))"
 	}
-	return "(" + cond + " OR (t.id = ANY(" + a.add(d.split) + ") AND " + wordsSQL(a, d.words) + "))"
+	if d.or != nil {
+		cond = "(" + cond + " OR " + d.or.sql(a) + ")"
+	}
+	return cond
 }
 
 // minDriven: up to this many matching rows, the driven plan is always cheap.
@@ -65,36 +71,55 @@ const (
 
 // planSearch returns the driver of a search on PostgreSQL, or nil for the walk.
 // wordWalk reports a word search that walks (its count is not read, see count).
-func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.TicketSearch) (drv *driver, wordWalk bool, err error) {
+// contacts, when not nil, are the contacts a plain search matched, read already: a
+// walk tests them by id instead of running the contact search again.
+func (s *call) planSearch(ctx context.Context, company engine.ID, search engine.TicketSearch) (drv *driver, wordWalk bool, contacts []engine.ID, err error) {
 	if s.db.Dialect != db.Postgres {
-		return nil, false, nil
+		return nil, false, nil, nil
 	}
 	switch search.Kind {
 	case engine.SearchWord:
 		drv, err = s.planWords(ctx, company, search.Words)
-		return drv, err == nil && drv == nil, err
+		return drv, err == nil && drv == nil, nil, err
 	case engine.SearchContact, engine.SearchPhone:
 		pat := likeContains(search.Text)
 		where := `c.company_id = $1 AND c.search LIKE $2 ESCAPE '\'`
 		if search.Kind == engine.SearchPhone {
 			where += ` AND c.number LIKE $2 ESCAPE '\'`
 		}
+		// A walk that also tests the words of a plain search does not read its count
+		// (as a word walk).
+		wordsWalk := len(search.Words) > 0
 		limit := math.MaxInt32
 		switch s.searchMode {
 		case searchModeWalk:
-			return nil, false, nil
+			return nil, wordsWalk, nil, nil
 		case searchModeAuto:
 			if limit, err = s.drivenLimit(ctx, "contacts", `SELECT 1 FROM contacts c WHERE `+where, company, pat); err != nil || limit == 0 {
-				return nil, false, err
+				return nil, err == nil && wordsWalk, nil, err
 			}
 		}
 		ids, err := s.readIDs(ctx, `SELECT c.id FROM contacts c WHERE `+where+` LIMIT $3`, limit, company, pat)
 		if err != nil || ids == nil {
-			return nil, false, err
+			return nil, err == nil && wordsWalk, nil, err
 		}
-		return &driver{col: "t.contact_id", ids: ids}, false, nil
+		drv := &driver{col: "t.contact_id", ids: ids}
+		if len(search.Words) == 0 {
+			return drv, false, nil, nil
+		}
+		// A plain search: the tickets of those contacts, or of the messages' words.
+		if drv.or, err = s.planWords(ctx, company, search.Words); err != nil {
+			return nil, false, nil, err
+		}
+		if drv.or == nil {
+			// Common words: walk, testing the contacts found by id (the contact
+			// search inside the walk's OR made the planner leave the list's index:
+			// ~0.7 s instead of a few ms on 100k tickets).
+			return nil, true, ids, nil
+		}
+		return drv, false, nil, nil
 	}
-	return nil, false, nil
+	return nil, false, nil, nil
 }
 
 // planWords drives a word search from the tickets holding every word. The GIN index

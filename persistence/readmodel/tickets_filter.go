@@ -21,6 +21,9 @@ type filters struct {
 	driver *driver
 	// wordWalk: a common word is searched by walking the list; its count is not read.
 	wordWalk bool
+	// contacts, when not nil, are the contacts a plain search matched (planSearch):
+	// the walk tests contact_id against them instead of searching contacts again.
+	contacts []engine.ID
 }
 
 // dimensional reports whether the query is scope only, so that its count can be read
@@ -42,7 +45,7 @@ func (f filters) sql(a *args, d db.Dialect, loc *time.Location) string {
 		conj = append(conj, "t.unread_messages > 0")
 	}
 	if !f.driver.covers() {
-		if s := searchSQL(a, d, loc, f.company, f.search); s != "" {
+		if s := searchSQL(a, d, loc, f.company, f.search, f.contacts); s != "" {
 			conj = append(conj, s)
 		}
 	}
@@ -56,14 +59,29 @@ func dayRange(day time.Time, loc *time.Location) [2]time.Time {
 	return [2]time.Time{start, time.Date(y, m, d+1, 0, 0, 0, 0, loc)}
 }
 
-// searchSQL is the condition of a parsed searchParam.
-func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s engine.TicketSearch) string {
+// searchSQL is the condition of a parsed searchParam; contacts, when not nil, are the
+// contacts a plain search matched, found already (PostgreSQL only).
+func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s engine.TicketSearch, contacts []engine.ID) string {
 	switch s.Kind {
 	case engine.SearchContact:
 		// contacts.search is name_norm, number and e-mail joined by U+001F (migration
-		// 0151); on PostgreSQL a trigram index serves the LIKE.
-		return "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
+		// 0151); on PostgreSQL a trigram index serves the LIKE. Plain text also finds
+		// the tickets whose messages hold its words (whaticket's search box).
+		// (Placeholders are added only for the parts the condition keeps: PostgreSQL
+		// refuses a parameter no part of the query uses.)
+		if len(s.Words) > 0 && contacts != nil {
+			words := wordsCond(a, d, company, s.Words)
+			if len(contacts) == 0 {
+				return words
+			}
+			return "(t.contact_id = ANY(" + a.add(contacts) + ") OR " + words + ")"
+		}
+		contact := "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
 			" AND c.search LIKE " + a.add(likeContains(s.Text)) + ` ESCAPE '\')`
+		if len(s.Words) == 0 {
+			return contact
+		}
+		return "(" + contact + " OR " + wordsCond(a, d, company, s.Words) + ")"
 	case engine.SearchPhone:
 		pat := a.add(likeContains(s.Text))
 		return "t.contact_id IN (SELECT c.id FROM contacts c WHERE c.company_id = " + a.add(company) +
@@ -77,19 +95,24 @@ func searchSQL(a *args, d db.Dialect, loc *time.Location, company engine.ID, s e
 		r := dayRange(s.Day, loc)
 		return "t.created_at >= " + a.add(tsArg(d, r[0])) + " AND t.created_at < " + a.add(tsArg(d, r[1]))
 	case engine.SearchWord:
-		// Every word must occur in the ticket (migration 0212).
-		if d == db.Postgres {
-			return wordsSQL(a, s.Words)
-		}
-		c := a.add(company)
-		parts := make([]string, len(s.Words))
-		for i, w := range s.Words {
-			parts[i] = "SELECT m.ticket_id FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH " +
-				a.add(ftsTerm(w, i == len(s.Words)-1)) + " AND m.company_id = " + c + " AND m.is_deleted = FALSE"
-		}
-		return "t.id IN (" + strings.Join(parts, " INTERSECT ") + ")"
+		return wordsCond(a, d, company, s.Words)
 	}
 	return ""
+}
+
+// wordsCond is "every word occurs in ticket t's messages" (migration 0212): the word
+// index on PostgreSQL, FTS5 on SQLite.
+func wordsCond(a *args, d db.Dialect, company engine.ID, words []string) string {
+	if d == db.Postgres {
+		return wordsSQL(a, words)
+	}
+	c := a.add(company)
+	parts := make([]string, len(words))
+	for i, w := range words {
+		parts[i] = "SELECT m.ticket_id FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE messages_fts MATCH " +
+			a.add(ftsTerm(w, i == len(words)-1)) + " AND m.company_id = " + c + " AND m.is_deleted = FALSE"
+	}
+	return "t.id IN (" + strings.Join(parts, " INTERSECT ") + ")"
 }
 
 // wordsSQL is, on PostgreSQL, "ticket t holds every word": one probe per word of the

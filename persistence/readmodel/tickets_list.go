@@ -59,7 +59,7 @@ func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.Tic
 	}
 	f := s.filters(p.CompanyID, q, search)
 	var err error
-	if f.driver, f.wordWalk, err = s.planSearch(ctx, p.CompanyID, search); err != nil {
+	if f.driver, f.wordWalk, f.contacts, err = s.planSearch(ctx, p.CompanyID, search); err != nil {
 		return page, fmt.Errorf("list tickets of company %d: %w", p.CompanyID, err)
 	}
 	scs := scopes(p, q, search.Kind != engine.SearchNone)

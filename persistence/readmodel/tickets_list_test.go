@@ -179,6 +179,15 @@ func contactCases(search func(string) engine.TicketQuery) []listCase {
 		{"unicode folded", ana, search("zoe"), []engine.ID{4}, -1},
 		{"search with status", ana, engine.TicketQuery{SearchParam: "maria", Status: engine.StatusClosed}, []engine.ID{8}, -1},
 		{"search shows others' open tickets", ana, engine.TicketQuery{SearchParam: "joao", Status: engine.StatusOpen}, []engine.ID{9}, -1},
+		// whaticket's search box: plain text also finds the tickets whose messages
+		// hold every word (m: is the shortcut for messages only).
+		{"whaticket plain text finds messages", ana, search("boleto"), []engine.ID{9, 1}, -1},
+		{"whaticket plain words in different messages", ana, search("Obrigado  novembro"), []engine.ID{1}, -1},
+		{"whaticket plain prefix of the last word", ana, search("preciso do bol"), []engine.ID{1}, -1},
+		{"whaticket plain name or message", ana, search("fernanda"), []engine.ID{6}, -1},
+		{"whaticket plain contact or message", ana, search("maria"), []engine.ID{8, 2}, -1},
+		{"whaticket plain deleted message not searched", ana, search("xyzzy"), nil, -1},
+		{"whaticket plain other tenant", outside, search("boleto"), []engine.ID{11}, -1},
 		// t: phone digits.
 		{"phone", ana, search("t:65 99999"), []engine.ID{9, 1}, -1},
 		{"phone upper-case prefix", ana, search("T:+55 11 97777"), []engine.ID{3}, -1},

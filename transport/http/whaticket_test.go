@@ -7,6 +7,7 @@ package httpapi_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"atende/engine"
@@ -185,5 +186,58 @@ func TestWhaticketNewQrCodeIsPutWhatsappSession(t *testing.T) {
 		e.put(e.tok("ana"), fmt.Sprintf("/whatsappsession/%d", c.ID), nil).wantErr(t, http.StatusForbidden, engine.ErrNoPermission)
 		e.put(admin, "/whatsappsession/424242", nil).wantErr(t, http.StatusNotFound, engine.ErrNoWappFound)
 		e.wantCalls(t)
+	})
+}
+
+// whaticket's contacts page imports the phone's address book with POST
+// /contacts/import (then reloads): the numbers the tenant lacks are added, named as
+// the phone names them; a tenant without a WhatsApp connection gets a clear error.
+func TestWhaticketImportContactsFromThePhone(t *testing.T) {
+	eachConnEnv(t, func(t *testing.T, e *connEnv) {
+		ana := e.tok("ana")
+		admin := e.tok("admin")
+		// Only a web chat: no address book to read.
+		connOf(t, e.post(admin, "/whatsapp", map[string]any{"name": "Site", "channel": "socket", "isDefault": true}), http.StatusCreated)
+		e.post(ana, "/contacts/import", nil).wantErr(t, http.StatusNotFound, engine.ErrNoDefWappFound)
+
+		zap := connOf(t, e.post(admin, "/whatsapp", map[string]any{"name": "Zap", "channel": "whatsapp"}), http.StatusCreated)
+		e.actors.take()
+		// Not paired yet: the actor's answer reaches the client as it is.
+		e.actors.bookErr = engine.E(engine.ErrWappNotInitialized)
+		e.post(ana, "/contacts/import", nil).wantErr(t, http.StatusBadRequest, engine.ErrWappNotInitialized)
+		e.wantCalls(t, fmt.Sprintf("contacts %d", zap.ID))
+
+		e.post(admin, "/contacts", map[string]any{"name": "Já Conhecido", "number": "5565999990001"}).wantStatus(t, http.StatusCreated)
+		e.actors.bookErr = nil
+		e.actors.book = []engine.PhoneContact{
+			{Number: "5565999990001", Name: "Outro nome"},            // known: left alone
+			{Number: "5565988880002", Name: "Maria do Phone"},        // new
+			{Number: "5565977770003", Name: "X"},                     // a name too short: the number
+			{Number: "5565966660004", Name: strings.Repeat("é", 80)}, // cut to the form's limit
+			{Number: "12", Name: "Curto"},                            // not a valid number: skipped
+		}
+		r := e.post(ana, "/contacts/import", nil)
+		r.wantStatus(t, http.StatusOK)
+		var res struct {
+			Message  string `json:"message"`
+			Imported int    `json:"imported"`
+			Skipped  int    `json:"skipped"`
+		}
+		r.json(t, &res)
+		if res.Message != "contacts imported" || res.Imported != 3 || res.Skipped != 2 {
+			t.Fatalf("answer %s", r.Body)
+		}
+		var page struct {
+			Contacts []engine.Contact `json:"contacts"`
+		}
+		e.get(ana, "/contacts?searchParam=55659").json(t, &page)
+		names := map[string]string{}
+		for _, c := range page.Contacts {
+			names[c.Number] = c.Name
+		}
+		if names["5565999990001"] != "Já Conhecido" || names["5565988880002"] != "Maria do Phone" ||
+			names["5565977770003"] != "5565977770003" || names["5565966660004"] != strings.Repeat("é", 50) || len(names) != 4 {
+			t.Fatalf("contacts after import %v", names)
+		}
 	})
 }

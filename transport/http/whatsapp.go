@@ -94,6 +94,7 @@ func (s *Server) connectionRoutes() {
 	actors := wired && s.deps.Actors != nil
 	s.refRoute("POST /whatsappsession/{id}", actors, s.sessionCommand("restart", ConnectionActors.Restart))
 	s.refRoute("PUT /whatsappsession/{id}", actors, s.sessionCommand("new QR code", newPairing))
+	s.refRoute("POST /contacts/import", actors && s.deps.Contacts != nil, s.importContacts)
 	s.refRoute("DELETE /whatsappsession/{id}", actors, s.sessionCommand("stop", ConnectionActors.Stop))
 	s.refRoute("DELETE /whatsappcreds/{id}", actors, s.sessionCommand("wipe", ConnectionActors.Wipe))
 }

@@ -26,8 +26,20 @@ import (
 // fakeActors records the session commands the connection routes send.
 type fakeActors struct {
 	mu    sync.Mutex
-	calls []string // "start 5", "restart 5", "stop 5", "wipe 5"
+	calls []string // "start 5", "restart 5", "stop 5", "wipe 5", "contacts 5"
 	err   error
+	// book is what PhoneContacts answers, bookErr its error.
+	book    []engine.PhoneContact
+	bookErr error
+}
+
+func (a *fakeActors) PhoneContacts(_ context.Context, id engine.ID) ([]engine.PhoneContact, error) {
+	if err := a.rec("contacts", id); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.book, a.bookErr
 }
 
 func (a *fakeActors) rec(cmd string, id engine.ID) error {
@@ -73,7 +85,7 @@ func newConnEnv(t *testing.T, d *db.DB) *connEnv {
 	ce.refEnv = &refEnv{}
 	ce.env = newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
 		ce.queues, ce.conns = store.NewQueues(d, e.clock), connection.New(d, e.clock)
-		deps.RefDeps = httpapi.RefDeps{Queues: ce.queues}
+		deps.RefDeps = httpapi.RefDeps{Queues: ce.queues, Contacts: store.NewContacts(d, e.clock)}
 		deps.TicketDeps = httpapi.TicketDeps{Media: removingStore{Store: ms, dir: ce.mediaDir}}
 		deps.ConnectionDeps = httpapi.ConnectionDeps{Connections: ce.conns, Actors: ce.actors, MaxConnectionUploadBytes: testMaxConnUpload}
 	}))

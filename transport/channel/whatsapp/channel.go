@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -400,6 +402,50 @@ func (c *Channel) retry(ctx context.Context, what string, fn func(context.Contex
 		}
 		pause *= 2
 	}
+}
+
+// PhoneContacts implements engine.ContactLister: the contacts the paired phone
+// synced to this device (whatsmeow's contact store), phone numbers only (groups,
+// broadcast lists and hidden ids left out), sorted by number. The name is the one
+// the phone's owner saved, else the contact's own profile or business name, else the
+// number.
+func (c *Channel) PhoneContacts(ctx context.Context) ([]engine.PhoneContact, error) {
+	c.mu.Lock()
+	dev := c.dev
+	c.mu.Unlock()
+	if dev == nil || dev.ID == nil || dev.Contacts == nil {
+		return nil, engine.E(engine.ErrWappNotInitialized)
+	}
+	all, err := dev.Contacts.GetAllContacts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the phone's contacts: %w", err)
+	}
+	out := make([]engine.PhoneContact, 0, len(all))
+	for jid, info := range all {
+		if jid.Server != types.DefaultUserServer || !isDigits(jid.User) {
+			continue
+		}
+		name := jid.User
+		for _, n := range []string{info.FullName, info.FirstName, info.PushName, info.BusinessName} {
+			if n = strings.TrimSpace(n); n != "" {
+				name = n
+				break
+			}
+		}
+		out = append(out, engine.PhoneContact{Number: jid.User, Name: name})
+	}
+	slices.SortFunc(out, func(a, b engine.PhoneContact) int { return strings.Compare(a.Number, b.Number) })
+	return out, nil
+}
+
+// isDigits reports whether s is a non-empty string of ASCII digits.
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func (c *Channel) ownNumber() string {
