@@ -83,7 +83,7 @@ export const ticketsApi = {
     body: { status?: TicketStatus; userId?: ID | null; queueId?: ID | null; whatsappId?: ID | null },
   ): Promise<Ticket> => http.put<Ticket>(`/tickets/${id}`, { body }),
   remove: (id: ID): Promise<void> => http.delete<void>(`/tickets/${id}`),
-  create: (body: { contactId: ID; userId: ID; status: TicketStatus }): Promise<Ticket> =>
+  create: (body: { contactId: ID; userId: ID; status: TicketStatus; whatsappId?: ID }): Promise<Ticket> =>
     http.post<Ticket>('/tickets', { body }),
   history: (id: ID): Promise<HistoryEntry[]> => http.post<HistoryEntry[]>(`/tickets/${id}`),
 };

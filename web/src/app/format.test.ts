@@ -8,16 +8,26 @@ describe('format', () => {
     expect(formatCuiaba('not a date')).toBe('');
   });
 
-  it('formats HH:mm and dd/MM/yyyy in local time', () => {
-    const d = new Date(2026, 10, 2, 7, 5);
-    expect(formatTime(d)).toBe('07:05');
-    expect(formatDay(d)).toBe('02/11/2026');
+  // One zone for the tenant everywhere: the chat's HH:mm and day separators agree with
+  // the history's dd/MM/yyyy HH:mm whatever zone the browser runs in.
+  it('formats HH:mm and dd/MM/yyyy in the tenant zone, like the history', () => {
+    expect(formatTime('2026-11-02T11:05:00Z')).toBe('07:05');
+    expect(formatDay('2026-11-02T11:05:00Z')).toBe('02/11/2026');
+    // 02:30 UTC is still the evening before in Cuiabá.
+    expect(formatDay('2026-11-03T02:30:00Z')).toBe('02/11/2026');
+    expect(formatTime('2026-11-03T02:30:00Z')).toBe('22:30');
+    for (const iso of ['2026-11-02T11:05:00Z', '2026-11-03T02:30:00Z', '2026-07-01T04:05:00Z']) {
+      expect(formatCuiaba(iso)).toBe(`${formatDay(iso)} ${formatTime(iso)}`);
+    }
+    expect(formatTime('nope')).toBe('');
+    expect(formatDay('nope')).toBe('');
   });
 
-  it('shows the time for today and the date before', () => {
-    const now = new Date(2026, 10, 22, 15, 0).getTime();
-    expect(formatListTime(new Date(2026, 10, 22, 9, 30).toISOString(), now)).toBe('09:30');
-    expect(formatListTime(new Date(2026, 10, 21, 9, 30).toISOString(), now)).toBe('21/11/2026');
+  it('shows the time for today and the date before, days counted in the tenant zone', () => {
+    const now = Date.parse('2026-11-22T19:00:00Z'); // 15:00 in Cuiabá
+    expect(formatListTime('2026-11-22T13:30:00Z', now)).toBe('09:30');
+    expect(formatListTime('2026-11-21T13:30:00Z', now)).toBe('21/11/2026');
+    expect(formatListTime('2026-11-22T03:30:00Z', now)).toBe('21/11/2026'); // 23:30 the day before
   });
 
   it.each([

@@ -1,19 +1,68 @@
 // Date and duration formatting of spec section 9: message times HH:mm, day separators
-// dd/MM/yyyy, history in the Brazilian locale and the Cuiabá time zone.
+// dd/MM/yyyy, history dd/MM/yyyy HH:mm. Every date is shown in the tenant's time zone
+// (Cuiabá, the zone the server's date filters use), whatever the browser's zone: a
+// message time in the chat and the same moment in the ticket history always agree.
 import { storageKeys } from '../api/storage';
+
+// tenantTimeZone is the zone of every date the app shows (engine.QueueTimeZone).
+export const tenantTimeZone = 'America/Cuiaba';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-export function formatTime(iso: string | Date): string {
+const partsFormat = new Intl.DateTimeFormat('en-GB', {
+  timeZone: tenantTimeZone,
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  hourCycle: 'h23',
+});
+
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+// Rows format the same minutes over and over (a list re-renders as it scrolls): the
+// wall-clock parts are kept per minute, in a bounded cache.
+const wallCache = new Map<number, Wall>();
+const maxWalls = 5000;
+
+// tenantWall is the wall-clock reading of d in the tenant's zone.
+export function tenantWall(d: Date): Wall {
+  const minute = Math.floor(d.getTime() / 60000);
+  let w = wallCache.get(minute);
+  if (!w) {
+    const v: Record<string, number> = {};
+    for (const p of partsFormat.formatToParts(d)) if (p.type !== 'literal') v[p.type] = Number(p.value);
+    w = { year: v.year, month: v.month, day: v.day, hour: v.hour % 24, minute: v.minute };
+    if (wallCache.size >= maxWalls) wallCache.clear();
+    wallCache.set(minute, w);
+  }
+  return w;
+}
+
+function toDate(iso: string | Date): Date | null {
   const d = typeof iso === 'string' ? new Date(iso) : iso;
-  if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+export function formatTime(iso: string | Date): string {
+  const d = toDate(iso);
+  if (!d) return '';
+  const w = tenantWall(d);
+  return `${pad(w.hour)}:${pad(w.minute)}`;
 }
 
 export function formatDay(iso: string | Date): string {
-  const d = typeof iso === 'string' ? new Date(iso) : iso;
-  if (Number.isNaN(d.getTime())) return '';
-  return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()}`;
+  const d = toDate(iso);
+  if (!d) return '';
+  const w = tenantWall(d);
+  return `${pad(w.day)}/${pad(w.month)}/${w.year}`;
 }
 
 export function sameDay(a: string | Date, b: string | Date): boolean {
@@ -25,22 +74,12 @@ export function formatListTime(iso: string, now: number): string {
   return sameDay(iso, new Date(now)) ? formatTime(iso) : formatDay(iso);
 }
 
-// A moment in the product's time zone (spec sections 2 and 9: Cuiabá), dd/MM/yyyy HH:mm
-// (the ticket history, a connection's last update); '' for a missing or unreadable date.
-const cuiaba = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Cuiaba',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
+// A moment as dd/MM/yyyy HH:mm (the ticket history, a connection's last update); ''
+// for a missing or unreadable date.
 export function formatCuiaba(iso: string | undefined): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : cuiaba.format(d).replace(',', '');
+  const d = toDate(iso);
+  return d ? `${formatDay(d)} ${formatTime(d)}` : '';
 }
 
 // clientTimestampDiff (ms, client minus server) as stored at login/refresh.

@@ -11,5 +11,8 @@ export const GlobalStyle = createGlobalStyle`
     -webkit-font-smoothing: antialiased;
   }
   button, input, textarea, select { font: inherit; color: inherit; }
+  /* Links in the app's colour, not the browser's default blue and purple. */
+  a, a:link, a:visited { color: ${({ theme }) => theme.colors.primary}; text-underline-offset: 2px; }
+  a:hover { color: ${({ theme }) => theme.colors.primaryDark}; }
   :focus-visible { outline: 2px solid ${({ theme }) => theme.colors.primary}; outline-offset: 1px; }
 `;

@@ -25,6 +25,30 @@ function card(c: Partial<Connection> = {}, manage = true) {
 }
 
 describe('ConnectionCard', () => {
+  it("offers 'Conectar ao hub' only on Meta connections (the server has no hub for the others)", () => {
+    card({ id: 1, channel: 'whatsapp' });
+    card({ id: 2, channel: 'socket' });
+    card({ id: 3, channel: 'telegram' });
+    card({ id: 4, channel: 'facebook' });
+    card({ id: 5, channel: 'instagram' });
+    card({ id: 6, channel: 'waba' });
+    for (const id of [1, 2, 3]) expect(within(screen.getByTestId(`connection-card-${id}`)).queryByRole('button', { name: 'Conectar ao hub' })).toBeNull();
+    for (const id of [4, 5, 6]) expect(within(screen.getByTestId(`connection-card-${id}`)).getByRole('button', { name: 'Conectar ao hub' })).toBeInTheDocument();
+  });
+
+  it("makes 'Apagar credenciais' a secondary action, placed last (the page confirms it)", async () => {
+    const { onAction, el } = card({ status: 'CONNECTED' });
+    const buttons = within(el).getAllByRole('button').map((b) => b.textContent);
+    const wipe = within(el).getByRole('button', { name: 'Apagar credenciais' });
+    const disconnect = within(el).getByRole('button', { name: 'Desconectar' });
+    // Drawn like its neighbours, not as the card's red primary button.
+    expect(getComputedStyle(wipe).backgroundColor).toBe(getComputedStyle(disconnect).backgroundColor);
+    expect(wipe.className).toBe(disconnect.className);
+    expect(buttons.indexOf('Apagar credenciais')).toBeGreaterThan(buttons.indexOf('Desconectar'));
+    await userEvent.click(wipe);
+    expect(onAction).toHaveBeenCalledWith('wipe', expect.objectContaining({ id: 7 }));
+  });
+
   it('labels the default, the outbound and the other connections', () => {
     card({ id: 1, isDefault: true, outChannel: true });
     card({ id: 2, outChannel: true });
@@ -73,7 +97,6 @@ describe('ConnectionCard', () => {
       'QR Code',
       'Novo QR Code',
       'Desconectar',
-      'Conectar ao hub',
       'Editar',
       'Excluir',
     ]);

@@ -43,6 +43,21 @@ export function sessionActions(status: string): CardAction[] {
   }
 }
 
+// Channels whose connection subscribes to Meta's web-hooks (POST /hubregister/): the
+// others have no hub, and the server answers 404 for them.
+const hubChannels = new Set(['facebook', 'instagram', 'waba']);
+
+export function cardActions(c: Pick<Connection, 'status' | 'channel'>): CardAction[] {
+  const session = sessionActions(c.status);
+  // Wiping the credentials ends the session for good (a new QR code, a new token): a
+  // rare, confirmed action, placed last and drawn like the others rather than as the
+  // card's loudest button.
+  const out: CardAction[] = session.filter((a) => a !== 'wipe');
+  if (hubChannels.has(c.channel ?? '')) out.push('hub');
+  if (session.includes('wipe')) out.push('wipe');
+  return out;
+}
+
 export interface ConnectionCardProps {
   connection: Connection;
   manage: boolean; // connections:manage: session and edit buttons
@@ -56,8 +71,8 @@ export const ConnectionCard = memo(function ConnectionCard({ connection: c, mana
   const tip = t(`connections.status.${status}`);
   const role = roleOf(c);
   const updated = formatCuiaba(c.updatedAt);
-  const button = (a: CardAction, danger = false) => (
-    <Button key={a} type="button" $small $variant={danger ? 'danger' : 'ghost'} onClick={() => onAction(a, c)}>
+  const button = (a: CardAction) => (
+    <Button key={a} type="button" $small $variant="ghost" onClick={() => onAction(a, c)}>
       {t(`connections.actions.${a}`)}
     </Button>
   );
@@ -85,8 +100,7 @@ export const ConnectionCard = memo(function ConnectionCard({ connection: c, mana
       {c.channel === 'socket' && <WebChatEmbed connection={c} />}
       {manage && (
         <Actions>
-          {sessionActions(c.status).map((a) => button(a, a === 'wipe'))}
-          {button('hub')}
+          {cardActions(c).map(button)}
           <RowActions
             editLabel={t('connections.actions.edit')}
             deleteLabel={t('connections.actions.delete')}

@@ -66,7 +66,10 @@ describe('ConnectionModal', () => {
     await userEvent.click(screen.getByRole('switch', { name: 'Disparo' }));
     await userEvent.type(screen.getByLabelText('Mensagem de saudação'), 'Olá! 1 vendas 2 suporte');
     await userEvent.type(screen.getByLabelText('Mensagem de despedida'), 'Até logo');
+    // The image fields are the app's translated pickers, not the browser's "Choose File".
+    expect(screen.getAllByText('Escolher arquivo')).toHaveLength(2);
     await userEvent.upload(screen.getByLabelText('Imagem de saudação'), new File(['png'], 'oi.png', { type: 'image/png' }));
+    expect(screen.getByText('oi.png')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: /Nenhuma fila/ }));
     await userEvent.click(await screen.findByRole('checkbox', { name: 'Suporte' }));
     await userEvent.click(screen.getByRole('checkbox', { name: 'Vendas' }));

@@ -2,6 +2,7 @@
 // 50: 'Too Short!', 'Too Long!', 'Required'), number, dailyMax, isDefault, outChannel,
 // greeting and farewell texts and images, and the queues. Sent as multipart (POST or
 // PUT /whatsapp). Server field errors land on their fields; other errors are toasts.
+import { FilePicker } from '../../components/FilePicker';
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
@@ -94,15 +95,11 @@ export function ConnectionModal({ connection: c, onClose, onSaved }: ConnectionM
         <span>{label}</span>
         <ImageRow>
           {current && !removed[which] && !images[which] && <img src={current} alt={label} />}
-          <input
-            type="file"
+          <FilePicker
             accept="image/png,image/jpeg,image/gif,image/webp"
-            aria-label={label}
+            label={label}
             name={`${which}Media`}
-            onChange={(e) => {
-              const file = e.target.files?.[0] ?? null;
-              setImages((v) => ({ ...v, [which]: file }));
-            }}
+            onChange={(file) => setImages((v) => ({ ...v, [which]: file }))}
           />
           {current && !removed[which] && (
             <Button type="button" $small $variant="ghost" onClick={() => setRemoved((r) => ({ ...r, [which]: true }))}>

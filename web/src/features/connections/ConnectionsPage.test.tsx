@@ -55,6 +55,20 @@ describe('ConnectionsPage', () => {
     expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
   });
 
+  it("asks before wiping a connection's credentials; cancelling sends nothing", async () => {
+    const { calls } = mockFetch(
+      route('GET', '/whatsapp/', { body: [conn(1, { status: 'CONNECTED', number: '5565' })] }),
+      route('DELETE', '/whatsappcreds/1', { body: conn(1, { status: 'DISCONNECTED' }) }),
+    );
+    renderPage(<ConnectionsPage />);
+    const card = await screen.findByTestId('connection-card-1');
+    await userEvent.click(within(card).getByRole('button', { name: 'Apagar credenciais' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Apagar credenciais?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
   it('keeps a QR code that arrived before the create answer', async () => {
     mockFetch(
       route('GET', '/whatsapp/', { body: [] }),

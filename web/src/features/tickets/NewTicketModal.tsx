@@ -9,9 +9,11 @@ import { Avatar } from '../../components/Avatar';
 import { useDebounced } from '../../app/hooks';
 import { useUser } from '../../app/session';
 import { toastError } from '../../app/errors';
-import { contactsApi, ticketsApi } from '../../api/endpoints';
+import { connectionsApi, contactsApi, ticketsApi } from '../../api/endpoints';
 import { ticketStore } from '../../machines/ticketStore';
+import { toast } from '../../components/toast/toastStore';
 import type { Contact } from '../../api/types';
+import { reachingConnection } from './reach';
 
 export const contactSearchMinChars = 3;
 
@@ -42,7 +44,14 @@ export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () =
   const create = async (c: Contact) => {
     setBusy(true);
     try {
-      const ticket = await ticketsApi.create({ contactId: c.id, userId: user.id, status: 'open' });
+      // The connection is chosen by what can reach the contact, not left to the
+      // tenant's default (which may be the web chat, useless for a phone number).
+      const whatsappId = reachingConnection(c.number, await connectionsApi.list());
+      if (whatsappId === null) {
+        toast.error(t('tickets.newTicket.noChannel', { name: c.name }));
+        return;
+      }
+      const ticket = await ticketsApi.create({ contactId: c.id, userId: user.id, status: 'open', whatsappId });
       ticketStore.upsert(ticket);
       onClose();
       navigate(`/tickets/${ticket.id}`);
