@@ -176,12 +176,14 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			if err != nil {
 				return socket.Principal{}, err
 			}
-			// No ExpiresAt: the socket outlives its access token and stays open while
-			// its user and session are valid. A logout or a reused refresh token
-			// (Hub.EndSession) and a changed or deleted user (Hub.Reauthenticate) close
-			// it at once; see subscribeRevocations and syncEndedSessions.
+			// The socket outlives its access token and stays open while its user and
+			// session are valid: a logout or a reused refresh token (Hub.EndSession)
+			// and a changed or deleted user (Hub.Reauthenticate) close it at once; see
+			// subscribeRevocations and syncEndedSessions. A session that simply lapses
+			// (its refresh token unused for RefreshTTL) ends nowhere, so a socket must
+			// authenticate again after that long (4003, then a refresh or a sign-out).
 			return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
-				Session: c.Session}, nil
+				Session: c.Session, ExpiresAt: time.Now().Add(a.cfg.RefreshTTL)}, nil
 		}),
 		Authorizer: socket.AuthorizerFunc(l.authorizeJoin),
 	}); err != nil {

@@ -64,6 +64,11 @@ func TestOwnPasswordChangeNeedsTheCurrentOne(t *testing.T) {
 			"password": "trocada-3"}).wantStatus(t, http.StatusOK)
 		_, _, lr = e.login("bruno@example.com", "trocada-3")
 		lr.wantStatus(t, http.StatusOK)
+		// A supervisor setting an attendant's password does not need it either.
+		e.put(e.tok("superv"), ana, map[string]any{"name": "Ana User", "email": "ana@example.com",
+			"password": "da-supervisora-4"}).wantStatus(t, http.StatusOK)
+		_, _, lr = e.login("ana@example.com", "da-supervisora-4")
+		lr.wantStatus(t, http.StatusOK)
 		// A name change without a new password needs no proof.
 		e.put(e.tok("ana"), ana, selfForm("Ana Maria", "ana@example.com", "", "")).wantStatus(t, http.StatusOK)
 	})

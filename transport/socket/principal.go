@@ -15,8 +15,9 @@ type Principal struct {
 	QueueIDs  []int64 // the user's queues
 	// ExpiresAt, when set, is when the socket must authenticate again: it is closed
 	// with CloseReauthenticate then (checked on every ping, so within
-	// Config.PingInterval). Zero: never. cmd/atende leaves it zero, so that a socket
-	// outlives its access token while its user and session are valid.
+	// Config.PingInterval). Zero: never. cmd/atende sets it one refresh-token
+	// lifetime ahead, not the access token's expiry: a socket outlives its access
+	// token while its user and session are valid.
 	ExpiresAt time.Time
 	// Session is the login the socket's token belongs to (token.Claims.Session):
 	// Hub.EndSession closes the sockets of one session on logout. Empty: none.

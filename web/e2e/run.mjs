@@ -13,12 +13,14 @@ import { responsiveFlow } from './flows/responsive.mjs';
 import { adminFlow } from './flows/admin.mjs';
 import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
+import { sessionFlow } from './flows/session.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
 
 const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `inbox flow (${lng}): web chat → accept → reply → transfer → accept → resolve`, run: (ctx) => inboxFlow({ ...ctx, lng }) })),
+  { name: 'session (pt-BR): no token in localStorage; a reload restores the session; logout holds across a reload', run: (ctx) => sessionFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },

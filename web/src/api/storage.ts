@@ -1,4 +1,5 @@
-// Local storage keys of spec section 3, in one place.
+// Local storage keys of spec section 3, in one place. The app keeps `token` in memory
+// instead (memoryTokenStore below; docs/security.md, "Sessions").
 export const storageKeys = {
   token: 'token',
   userId: 'userId',
