@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // ID identifies a row of any entity. IDs are positive; zero means "none" (a ticket
 // without a user, a ticket without a queue). JSON numbers stay below 2^53 so browsers
@@ -133,6 +136,24 @@ type QuotedMessage struct {
 	FromMe      bool   `json:"fromMe"`
 	Body        string `json:"body"`
 	ContactName string `json:"contactName,omitempty"`
+}
+
+// MarshalJSON writes the quote with its author's name twice: as contactName, and as
+// contact.name, where whaticket's chat reads the name of a quoted customer.
+func (q QuotedMessage) MarshalJSON() ([]byte, error) {
+	type plain QuotedMessage
+	v := struct {
+		plain
+		Contact *struct {
+			Name string `json:"name"`
+		} `json:"contact,omitempty"`
+	}{plain: plain(q)}
+	if q.ContactName != "" {
+		v.Contact = &struct {
+			Name string `json:"name"`
+		}{q.ContactName}
+	}
+	return json.Marshal(v)
 }
 
 // Contact types (spec section 3).

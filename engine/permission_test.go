@@ -22,7 +22,7 @@ var wantGrants = map[string][]string{
 	ActCloseAllTickets:     {"superv", "manager", "admin", "super"},
 	ActShowAllTickets:      {"superv", "manager", "admin", "super"},
 	ActEditUserProfile:     {"superv", "manager", "admin", "super"},
-	ActViewNotifications:   {"superv", "manager", "admin", "super"},
+	ActViewNotifications:   {"user", "userplus", "superv", "manager", "admin", "super"},
 	ActManageTags:          {"superv", "manager", "admin", "super"},
 	ActManageUsers:         {"superv", "manager", "admin", "super"},
 	ActManageQueues:        {"superv", "manager", "admin", "super"},

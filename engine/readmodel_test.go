@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -137,4 +138,34 @@ func ExampleParseTicketSearch() {
 	// phone 6599999
 	// date 2026-11-22
 	// contact x:y
+}
+
+// whaticket's chat shows a quoted customer's name from quotedMsg.contact.name.
+func TestWhaticketQuotedMessageCarriesContactName(t *testing.T) {
+	b, err := json.Marshal(engine.Message{ID: 2, QuotedMsg: &engine.QuotedMessage{ID: 1, Body: "Oi", ContactName: "Maria"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		QuotedMsg map[string]any `json:"quotedMsg"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := m.QuotedMsg["contact"].(map[string]any)
+	if c == nil || c["name"] != "Maria" || m.QuotedMsg["contactName"] != "Maria" || m.QuotedMsg["body"] != "Oi" ||
+		m.QuotedMsg["id"] != float64(1) || m.QuotedMsg["fromMe"] != false {
+		t.Fatalf("quotedMsg %s", b)
+	}
+	// Our own message quoted has no contact.
+	b, _ = json.Marshal(engine.QuotedMessage{ID: 3, FromMe: true, Body: "Olá"})
+	if string(b) != `{"id":3,"fromMe":true,"body":"Olá"}` {
+		t.Fatalf("own quote %s", b)
+	}
+	// It reads back as it was written.
+	var back engine.QuotedMessage
+	if err := json.Unmarshal([]byte(`{"id":1,"fromMe":false,"body":"Oi","contactName":"Maria","contact":{"name":"Maria"}}`), &back); err != nil ||
+		back != (engine.QuotedMessage{ID: 1, Body: "Oi", ContactName: "Maria"}) {
+		t.Fatalf("read back %+v, %v", back, err)
+	}
 }

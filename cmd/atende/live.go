@@ -221,12 +221,10 @@ func (l *live) activateConnections(ctx context.Context, log zerolog.Logger) {
 }
 
 // authorizeJoin decides the socket joins: any member of staff may watch a ticket of
-// their tenant (reading is open to all, spec section 6), the ticket tabs and the
-// notification room. Every client joins notification for its bell and sound
-// (whaticket's joins it from every list); what an attendant receives there is held
-// to the tickets they may see by each event's visibility filter (their queues,
-// tickets without a queue, their own), so the room itself needs no permission beyond
-// a known profile.
+// their tenant (reading is open to all, spec section 6) and the ticket tabs; the
+// notification room needs notifications:view, which every profile has (whaticket's
+// client joins it from every list): what an attendant receives there is held to the
+// tickets they may see by each event's visibility filter.
 func (l *live) authorizeJoin(ctx context.Context, p socket.Principal, room socket.Room) error {
 	switch room.Kind {
 	case socket.RoomChatBox:
@@ -243,7 +241,7 @@ func (l *live) authorizeJoin(ctx context.Context, p socket.Principal, room socke
 		}
 		return engine.E(engine.ErrValidation)
 	case socket.RoomNotification:
-		if !engine.IsProfile(p.Profile) {
+		if !engine.Can(p.Profile, engine.ActViewNotifications) {
 			return engine.E(engine.ErrNoPermission)
 		}
 		return nil

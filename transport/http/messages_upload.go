@@ -31,7 +31,8 @@ type mediaRemover interface {
 
 // upload is what a multipart send carried.
 type upload struct {
-	body   string
+	body   string   // the first body field
+	bodies []string // every body field, in order
 	quoted engine.ID
 	files  []engine.MediaFile
 }
@@ -39,7 +40,9 @@ type upload struct {
 // sendFiles: multipart POST /messages/{ticketId} with fields medias (files, at most
 // MaxMessageFiles), body, quotedMsgId or quotedMsg ({"id":…} or an id) and fromMe
 // (ignored). Each file becomes one message, in order; body is the caption of the
-// first, and a document without a caption is captioned with its file name. Without
+// first (with one body per file, as whaticket sends them, each file gets its own; a
+// body equal to the file's name is no caption), and a document without a caption is
+// captioned with its file name. Without
 // files, body is sent as a text message (required). Recorded audio (audio/webm,
 // audio/ogg, mp3…) is a file like any other: its type comes from its content.
 //
@@ -65,9 +68,11 @@ func (s *Server) sendFiles(w http.ResponseWriter, r *http.Request, p engine.Prin
 		return err
 	}
 	outs := up.outgoing()
-	if err := checkBody(up.body, len(up.files) == 0); err != nil {
-		s.discardMedia(r, p, outs)
-		return err
+	for _, b := range append([]string{up.body}, up.bodies...) {
+		if err := checkBody(b, len(up.files) == 0); err != nil {
+			s.discardMedia(r, p, outs)
+			return err
+		}
 	}
 	msgs, n, err := s.send(r, p, ticketID, outs)
 	if err != nil {
@@ -144,7 +149,10 @@ func (s *Server) readPart(ctx context.Context, p engine.Principal, part *multipa
 			return fieldError(name, engine.MsgInvalidValue)
 		}
 		if name == "body" {
-			up.body = string(b)
+			if len(up.bodies) == 0 {
+				up.body = string(b)
+			}
+			up.bodies = append(up.bodies, string(b))
 			return nil
 		}
 		id, ok := formID(string(b))
@@ -186,11 +194,22 @@ func (up upload) outgoing() []outgoing {
 	if len(up.files) == 0 {
 		return []outgoing{{body: up.body, quoted: up.quoted}}
 	}
+	// whaticket's composer appends a body per file, the file's name: several files
+	// with as many bodies pair them in order.
+	perFile := len(up.files) > 1 && len(up.bodies) == len(up.files)
 	outs := make([]outgoing, len(up.files))
 	for i, f := range up.files {
 		o := outgoing{mediaType: f.Type, mediaPath: f.Path}
 		if i == 0 {
 			o.body, o.quoted = up.body, up.quoted
+		}
+		if perFile {
+			o.body = up.bodies[i]
+		}
+		// A body that is the file's own name labels it (whaticket's form) rather
+		// than captions it: an image is not sent captioned with "IMG_0042.jpg".
+		if strings.TrimSpace(o.body) == f.Name {
+			o.body = ""
 		}
 		if strings.TrimSpace(o.body) == "" && f.Type == engine.MediaDocument {
 			o.body = f.Name

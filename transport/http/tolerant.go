@@ -16,8 +16,8 @@ import (
 // what no client means (an object where a flag or an id is expected) with a field
 // error instead of dropping it silently.
 
-// flexBool is a flag sent as true/false, a number (0 is false, any other true), a
-// string of those ("true", "false", "1", "0", "" for false) or null (unset).
+// flexBool is a flag sent as true/false, a JSON number (0 is false, any other true), one
+// of the strings "true", "false", "1", "0" ("" is false) or null (unset).
 type flexBool struct {
 	Set   bool // present and not null
 	Bad   bool // present but not a flag
@@ -33,15 +33,21 @@ func (f *flexBool) UnmarshalJSON(b []byte) error {
 	}
 	f.Set = true
 	if strings.HasPrefix(raw, `"`) {
+		// A string holds only the flag words: ParseFloat would also take "NaN",
+		// "Inf" or "0x1p3", which no form sends.
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {
 			f.Bad = true
 			return nil
 		}
-		raw = strings.ToLower(strings.TrimSpace(s))
-		if raw == "" {
-			return nil
+		switch strings.ToLower(strings.TrimSpace(s)) {
+		case "true", "1":
+			f.Value = true
+		case "false", "0", "":
+		default:
+			f.Bad = true
 		}
+		return nil
 	}
 	switch raw {
 	case "true":
@@ -50,8 +56,10 @@ func (f *flexBool) UnmarshalJSON(b []byte) error {
 	case "false":
 		return nil
 	}
+	// A JSON number (the decoder has checked the syntax); one out of float64's range
+	// is refused.
 	n, err := strconv.ParseFloat(raw, 64)
-	if err != nil {
+	if err != nil || len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
 		f.Bad = true
 		return nil
 	}

@@ -241,3 +241,37 @@ func TestWhaticketImportContactsFromThePhone(t *testing.T) {
 		}
 	})
 }
+
+// whaticket's composer uploads files as FormData: fromMe, then for each file "medias"
+// and "body" set to the file's name.
+func TestWhaticketComposerUploadsOneBodyPerFile(t *testing.T) {
+	eachTicketEnv(t, func(t *testing.T, e *ticketEnv) {
+		e.fixtures(t)
+		r := e.postForm(e.tok("ana"), "/messages/"+id(tOpenAna),
+			formPart{name: "fromMe", data: []byte("true")},
+			formPart{name: "medias", fileName: "foto.png", contentType: "image/png", data: pngFile},
+			formPart{name: "body", data: []byte("foto.png")},
+			formPart{name: "medias", fileName: "contrato.pdf", contentType: "application/pdf", data: pdfFile},
+			formPart{name: "body", data: []byte("contrato.pdf")},
+		)
+		r.wantStatus(t, http.StatusCreated)
+		ms := sent(t, e.w.takeCalls())
+		if len(ms) != 2 || ms[0].MediaType != engine.MediaImage || ms[1].MediaType != engine.MediaDocument {
+			t.Fatalf("sent %+v", ms)
+		}
+		// The image goes without a caption (its name is no caption), the document
+		// named as documents are; neither takes the other's name.
+		if ms[0].Body != "" || ms[1].Body != "contrato.pdf" {
+			t.Fatalf("bodies %q, %q", ms[0].Body, ms[1].Body)
+		}
+		// One file with a real caption keeps it.
+		e.fixtures(t)
+		e.postForm(e.tok("ana"), "/messages/"+id(tOpenAna),
+			formPart{name: "medias", fileName: "foto.png", contentType: "image/png", data: pngFile},
+			formPart{name: "body", data: []byte("segue a foto")},
+		).wantStatus(t, http.StatusCreated)
+		if ms := sent(t, e.w.takeCalls()); len(ms) != 1 || ms[0].Body != "segue a foto" {
+			t.Fatalf("sent %+v", ms)
+		}
+	})
+}

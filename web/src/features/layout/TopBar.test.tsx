@@ -19,6 +19,15 @@ const ferias = {
 describe('TopBar', () => {
   beforeEach(() => clearResources());
 
+  it('gives an attendant the notification bell (whaticket joins notification from every list)', async () => {
+    mockFetch(
+      route('GET', '/announcements/', { body: { records: [], count: 0, hasMore: false } }),
+      route('GET', '/tickets', { body: { tickets: [], count: 0, hasMore: false } }),
+    );
+    renderPage(<TopBar onMenu={() => {}} />, { profile: 'user' });
+    expect(await screen.findByRole('button', { name: /atendimentos? com mensagens não lidas/ })).toBeInTheDocument();
+  });
+
   it('greets by time of day when there is no active announcement', async () => {
     const { calls } = mockFetch(route('GET', '/announcements/', { body: { records: [], count: 0, hasMore: false } }));
     renderPage(<TopBar onMenu={() => {}} />, { profile: 'user' });
