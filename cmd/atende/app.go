@@ -115,7 +115,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l := a.live
-	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS()},
+	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
+		TrustForwardedFor: cfg.Limits.TrustForwardedFor},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner},
@@ -137,7 +138,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
 	l.channelRoutes(a.api)
-	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	a.http = cfg.Limits.httpServer(a.api.Handler())
 	return a, nil
 }
 

@@ -55,6 +55,9 @@ type Config struct {
 	// TLS certificate and its noise root key in hex.
 	WhatsAppFake, WhatsAppWSURL, WhatsAppCAFile, WhatsAppCertKey string
 
+	// Network limits (docs/security.md, "Network limits" and "Web chat limits").
+	Limits Limits
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
@@ -125,6 +128,7 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&probeInterval, "gossip-probe-interval", env("GOSSIP_PROBE_INTERVAL", cluster.DefaultProbeInterval.String()), "failure detector: probe interval (GOSSIP_PROBE_INTERVAL)")
 	fs.StringVar(&probeTimeout, "gossip-probe-timeout", env("GOSSIP_PROBE_TIMEOUT", cluster.DefaultProbeTimeout.String()), "failure detector: direct probe timeout (GOSSIP_PROBE_TIMEOUT)")
 	fs.StringVar(&suspicionMult, "gossip-suspicion-mult", env("GOSSIP_SUSPICION_MULT", strconv.Itoa(cluster.DefaultSuspicionMult)), "failure detector: suspicion multiplier (GOSSIP_SUSPICION_MULT)")
+	limits := c.Limits.flags(fs, env)
 	var access, refresh, shutdown, dedupeTTL string
 	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
@@ -151,6 +155,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.WebhookDedupeTTL, err = parsePositive("webhook-dedupe-ttl", dedupeTTL); err != nil {
+		return Config{}, err
+	}
+	if err := limits(); err != nil {
 		return Config{}, err
 	}
 	if err := c.parseGossip(gossipKey, probeInterval, probeTimeout, suspicionMult); err != nil {

@@ -94,7 +94,14 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		// Visitor messages go through retrySink: 1 s attempts, 4 s in all.
 		sinkTimeout = clusterSinkTimeout
 	}
+	webchatGate, err := a.cfg.Limits.Webchat.Gate()
+	if err != nil {
+		return err
+	}
+	newPerAddress, newPerConnection := a.cfg.Limits.newVisitorRates()
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
+		Gate: webchatGate, ClientAddr: a.cfg.Limits.clientAddr,
+		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
 		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
@@ -162,7 +169,12 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.startPresence(l.hub, l.routines)
+	socketGate, err := a.cfg.Limits.Socket.Gate()
+	if err != nil {
+		return err
+	}
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
+		Gate: socketGate, ClientAddr: a.cfg.Limits.clientAddr,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
 			p, c, err := a.tokens.AuthenticateClaims(ctx, tok)
 			if err != nil {

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+)
+
+// raiseFDLimit lifts the soft limit on open files to at least n (within the hard
+// limit), or skips the test when the machine cannot give that many.
+func raiseFDLimit(t *testing.T, n uint64) {
+	t.Helper()
+	var rl syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		t.Fatalf("getrlimit: %v", err)
+	}
+	if rl.Cur >= n {
+		return
+	}
+	if rl.Max < n {
+		t.Skipf("open file hard limit %d is below the %d this test needs", rl.Max, n)
+	}
+	old := rl
+	rl.Cur = n
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl); err != nil {
+		t.Fatalf("setrlimit: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &old) })
+}
+
+// slowClient is a connection that declared a request body and trickles it.
+type slowClient struct {
+	nc       net.Conn
+	openedAt time.Time
+	closedAt time.Time // when the server was seen to close it; zero while open
+}
+
+// TestSlowClientsDoNotTakeTheNodeDown is the attack of issue 17: thousands of
+// connections that declare a body and send a byte now and then. The node keeps
+// answering /healthz and logins while they hold their connections, and cuts every
+// one of them once its body falls below the minimum rate.
+func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("5,000 connections")
+	}
+	const slow = 5000
+	const grace = 30 * time.Second
+	raiseFDLimit(t, 2*slow+2000) // both ends of each connection live in this process
+	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
+	cfg.Limits = Limits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Minute, WriteTimeout: time.Minute,
+		IdleTimeout: time.Minute, BodyGrace: grace, MinBodyRate: 1024}
+	ta := startApp(t, cfg)
+	addr := strings.TrimPrefix(ta.base, "http://")
+
+	// Open them with a few hundred dialers (the listen backlog is finite), each
+	// sending a login request that announces a 1 MB body and its first byte.
+	clients := make([]*slowClient, slow)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	var dialErr error
+	var errMu sync.Mutex
+	for range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				nc, err := net.DialTimeout("tcp", addr, 30*time.Second)
+				if err == nil {
+					_, err = fmt.Fprintf(nc, "POST /auth/login HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{", addr)
+				}
+				if err != nil {
+					errMu.Lock()
+					dialErr = errors.Join(dialErr, err)
+					errMu.Unlock()
+					continue
+				}
+				clients[i] = &slowClient{nc: nc, openedAt: time.Now()}
+			}
+		}()
+	}
+	for i := range slow {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	t.Cleanup(func() {
+		for _, c := range clients {
+			if c != nil {
+				_ = c.nc.Close()
+			}
+		}
+	})
+	if dialErr != nil {
+		t.Fatalf("opening the slow clients: %v", dialErr)
+	}
+	opened := time.Now()
+
+	// While they hold their connections, the node serves everyone else.
+	hc := &http.Client{Timeout: 20 * time.Second}
+	resp, err := hc.Get(ta.base + "/healthz")
+	if err != nil {
+		t.Fatalf("/healthz with %d slow clients connected: %v", slow, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz with %d slow clients connected: %d", slow, resp.StatusCode)
+	}
+	login(t, ta.base, "admin@atende.local", "admin123")
+	// Checked while every slow client still held its connection: none can have
+	// been cut before its grace.
+	if held := poll(clients); held != slow {
+		t.Fatalf("%d of %d slow clients held on while /healthz and login were checked", held, slow)
+	}
+	t.Logf("%d slow clients opened in %v; /healthz and login answered while they held on", slow, opened.Sub(clients[0].openedAt))
+
+	// Trickle a byte a second into each until the server has cut them all.
+	deadline := time.Now().Add(grace + 3*time.Minute)
+	for {
+		if held := poll(clients); held == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d slow bodies still open %v after the grace", poll(clients), time.Since(opened)-grace)
+		}
+		for _, c := range clients {
+			if c.closedAt.IsZero() {
+				_ = c.nc.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+				_, _ = c.nc.Write([]byte{' '})
+			}
+		}
+		time.Sleep(time.Second)
+	}
+	var last time.Duration
+	for i, c := range clients {
+		held := c.closedAt.Sub(c.openedAt)
+		if held < grace {
+			t.Fatalf("slow client %d cut after %v, before the %v grace", i, held, grace)
+		}
+		last = max(last, held)
+	}
+	t.Logf("every slow body cut; the longest held %v", last)
+	resp, err = hc.Get(ta.base + "/healthz")
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("/healthz after the attack: %v %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+// poll notes the clients the server has closed (a read finds the end of the
+// stream, or a reset) and returns how many are still open.
+func poll(clients []*slowClient) int {
+	open := 0
+	buf := make([]byte, 4096)
+	for _, c := range clients {
+		if !c.closedAt.IsZero() {
+			continue
+		}
+		for {
+			_ = c.nc.SetReadDeadline(time.Now().Add(time.Millisecond))
+			_, err := c.nc.Read(buf) // the server's 400 for a broken body, then its close
+			if err == nil {
+				continue
+			}
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				open++
+			} else {
+				c.closedAt = time.Now()
+			}
+			break
+		}
+	}
+	return open
+}
+
+// TestIdleSocketsOutliveHTTPTimeouts: the HTTP server's read, write, idle and body
+// timeouts do not touch a healthy websocket that is quiet for longer than all of
+// them: its own ping deadlines govern it.
+func TestIdleSocketsOutliveHTTPTimeouts(t *testing.T) {
+	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
+	// Short, but not so short that a login (bcrypt, under the race detector, on a
+	// loaded machine) misses the write timeout, which counts the handler's time.
+	cfg.Limits = Limits{ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 4 * time.Second, WriteTimeout: 8 * time.Second,
+		IdleTimeout: 2 * time.Second, BodyGrace: time.Second, MinBodyRate: 1024}
+	ta := startApp(t, cfg)
+	admin := login(t, ta.base, "admin@atende.local", "admin123")
+	sock := dialSocket(t, ta.base, admin.token, 0)
+	if ack := sock.emit("joinTickets", "pending"); !strings.Contains(ack, `"ok":true`) {
+		t.Fatalf("joinTickets: %s", ack)
+	}
+	visitor := dialCustomer(t, ta.base, ta.webChatID(t), "")
+
+	time.Sleep(10 * time.Second) // quiet for longer than every HTTP timeout
+
+	select {
+	case <-sock.closed:
+		t.Fatalf("the attendant's socket was closed while idle: %v", sock.closeErr)
+	default:
+	}
+	visitor.say("idle-1", "still there?")
+	sock.waitEvent("the visitor's ticket on the idle attendant socket", func(ev sioEvent) bool {
+		return ev.Name == "ticket" && ticketOf(ev) != nil
+	})
+}
