@@ -212,3 +212,64 @@ func TestIdleSocketsOutliveHTTPTimeouts(t *testing.T) {
 		return ev.Name == "ticket" && ticketOf(ev) != nil
 	})
 }
+
+// TestWebChatFloodStaysWithinLimits is the flood of issue 17 on a whole node with a
+// real database: one address opens visitor after visitor, each saying something.
+// The contacts and pending tickets created stay within the address's new-visitor
+// limit, each refused visitor is told why and when to try again, and a visitor of
+// another address still gets through.
+func TestWebChatFloodStaysWithinLimits(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) {
+			cfg := testConfig(t, dbtest.URL(t, dialect))
+			cfg.Limits.WebchatNewPerMinute, cfg.Limits.WebchatNewBurst, cfg.Limits.WebchatNewPerConnection = 1, 10, 120
+			ta := startApp(t, cfg)
+			connID := ta.webChatID(t)
+			waitFor(t, "the web chat connection to start", func() bool { return ta.app.live.webchat.Stats().Connections > 0 })
+			count := func(query string) int {
+				t.Helper()
+				var n int
+				if err := ta.app.db.SQL.QueryRow(query).Scan(&n); err != nil {
+					t.Fatalf("%s: %v", query, err)
+				}
+				return n
+			}
+			contacts := func() int { return count(`SELECT count(*) FROM contacts WHERE number LIKE 'webchat:%'`) }
+			pending := func() int {
+				return count(fmt.Sprintf(`SELECT count(*) FROM tickets WHERE status = 'pending' AND whatsapp_id = %d`, connID))
+			}
+			contacts0, pending0 := contacts(), pending()
+
+			acked, refused := 0, 0
+			for i := range 40 {
+				c := dialCustomerFrom(t, ta.base, connID, "", "127.0.0.1")
+				id := fmt.Sprintf("flood-%d", i)
+				c.send(map[string]string{"type": "message", "id": id, "body": "flood"})
+				f := c.wait("an answer to "+id, func(f map[string]any) bool { return f["id"] == id })
+				switch {
+				case f["type"] == "ack":
+					acked++
+				case f["type"] == "error" && f["code"] == "ERR_TOO_MANY_ATTEMPTS" && f["limit"] == "newVisitor":
+					if s, _ := f["retryAfter"].(float64); s < 1 {
+						t.Fatalf("refusal without a wait: %v", f)
+					}
+					refused++
+				default:
+					t.Fatalf("visitor %d got %v", i, f)
+				}
+				_ = c.conn.Close()
+			}
+			if acked != 10 || refused != 30 {
+				t.Fatalf("40 new visitors from one address: %d acked, %d refused; want 10 and 30", acked, refused)
+			}
+			other := dialCustomerFrom(t, ta.base, connID, "", "127.0.0.2")
+			other.say("elsewhere-1", "hello from another address")
+
+			waitFor(t, "11 web chat contacts and pending tickets", func() bool {
+				return contacts()-contacts0 == 11 && pending()-pending0 == 11
+			})
+			t.Logf("%s: flood of 40 from one address: %d contacts and %d pending tickets created (10 + 1 from elsewhere)",
+				dialect, contacts()-contacts0, pending()-pending0)
+		})
+	}
+}
