@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"atende/transport/channel/webchat"
 	"atende/transport/netlimit"
 )
 
@@ -32,6 +33,7 @@ type Limits struct {
 	WebchatNewPerMinute     float64 // WEBCHAT_NEW_VISITORS_PER_MINUTE: 10 per client address
 	WebchatNewBurst         int     // WEBCHAT_NEW_VISITOR_BURST: 10 per client address
 	WebchatNewPerConnection float64 // WEBCHAT_NEW_VISITORS_PER_CONNECTION: 120 a minute (and at once) per web chat connection
+	WebchatProofBits        int     // WEBCHAT_PROOF_OF_WORK_BITS: 0 (off); a new visitor's proof of work, in zero bits
 }
 
 // GateLimits shape one websocket endpoint's netlimit.Gate.
@@ -127,6 +129,15 @@ func (l *Limits) flags(fs *flag.FlagSet, env func(key, def string) string) func(
 	add("webchat-new-visitors-per-minute", "WEBCHAT_NEW_VISITORS_PER_MINUTE", "10", "conversations new web chat visitors of one client address start per minute (0: no limit)", rate("webchat-new-visitors-per-minute", &l.WebchatNewPerMinute))
 	add("webchat-new-visitor-burst", "WEBCHAT_NEW_VISITOR_BURST", "10", "of those, how many at once", count("webchat-new-visitor-burst", &l.WebchatNewBurst))
 	add("webchat-new-visitors-per-connection", "WEBCHAT_NEW_VISITORS_PER_CONNECTION", "120", "conversations new visitors start per minute (and at once) on one web chat connection (0: no limit)", rate("webchat-new-visitors-per-connection", &l.WebchatNewPerConnection))
+	add("webchat-proof-of-work-bits", "WEBCHAT_PROOF_OF_WORK_BITS", "0", "proof of work a new web chat visitor solves before its first message, in leading zero bits of SHA-256 (0: none; 16 is about 65,000 hashes)", func(v string) error {
+		if err := count("webchat-proof-of-work-bits", &l.WebchatProofBits)(v); err != nil {
+			return err
+		}
+		if l.WebchatProofBits > webchat.MaxProofOfWorkBits {
+			return fmt.Errorf("config: WEBCHAT_PROOF_OF_WORK_BITS must be at most %d, got %d", webchat.MaxProofOfWorkBits, l.WebchatProofBits)
+		}
+		return nil
+	})
 	return func() error {
 		for _, s := range all {
 			if err := s.parse(*s.v); err != nil {

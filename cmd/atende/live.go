@@ -102,7 +102,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
 		Gate: webchatGate, ClientAddr: a.cfg.Limits.clientAddr,
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
-		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
+		ProofOfWorkBits: a.cfg.Limits.WebchatProofBits,
+		Cluster:         wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
 		}}); err != nil {

@@ -33,8 +33,9 @@ func get(t *testing.T, e *env, path string, header map[string]string) (*http.Res
 
 func TestWidgetScript(t *testing.T) {
 	e := newEnv(t, nil)
-	if len(widgetJS) >= 15<<10 {
-		t.Fatalf("widget.js is %d bytes, the budget is 15 KiB", len(widgetJS))
+	// 16 KiB since the proof of work and the new-visitor notice (about 6 KiB gzipped).
+	if len(widgetJS) >= 16<<10 {
+		t.Fatalf("widget.js is %d bytes, the budget is 16 KiB", len(widgetJS))
 	}
 	resp, body := get(t, e, "/webchat/widget.js", nil)
 	if resp.StatusCode != 200 || !bytes.Equal(body, widgetJS) {

@@ -66,7 +66,12 @@ func (sk *socket) welcome() {
 		}
 		history = append(history, f)
 	}
-	sk.out.open(textFrame(encode(welcomeFrame{Type: "welcome", Visitor: sk.token, History: history})))
+	welcome := welcomeFrame{Type: "welcome", Visitor: sk.token, History: history}
+	if sk.fresh && srv.cfg.ProofOfWorkBits > 0 {
+		sk.seed = newSeed()
+		welcome.Challenge = &challengeFrame{Seed: sk.seed, Bits: srv.cfg.ProofOfWorkBits}
+	}
+	sk.out.open(textFrame(encode(welcome)))
 }
 
 // historyFrame is the wire form of a history item. The visitor's messages keep the
@@ -134,6 +139,12 @@ func (sk *socket) handle(buf []byte) {
 	case FrameRead:
 		sk.touch(now)
 		sk.read(f.IDs)
+	case FrameProof:
+		if sk.seed == "" || !proofOK(sk.seed, f.Nonce, cfg.ProofOfWorkBits) {
+			sk.refuseFrame(invalid("nonce", engine.MsgInvalidValue), "")
+			return
+		}
+		sk.proven = true
 	}
 	sk.strikes = 0
 }
@@ -148,6 +159,14 @@ func (sk *socket) admit(id string) bool {
 		return true
 	}
 	srv := sk.srv
+	if sk.seed != "" && !sk.proven {
+		sk.strikes++
+		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id, Limit: limitProof})))
+		if sk.strikes >= srv.cfg.MaxStrikes {
+			sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
+		}
+		return false
+	}
 	ok, wait := srv.newByAddr.Take(sk.addr)
 	if ok {
 		ok, wait = srv.newByConn.Take(strconv.FormatInt(sk.ep.conn.ID, 10))
