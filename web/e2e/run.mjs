@@ -12,6 +12,7 @@ import { inboxFlow } from './flows/inbox.mjs';
 import { responsiveFlow } from './flows/responsive.mjs';
 import { adminFlow } from './flows/admin.mjs';
 import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
+import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -20,6 +21,7 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `inbox flow (${lng}): web chat → accept → reply → transfer → accept → resolve`, run: (ctx) => inboxFlow({ ...ctx, lng }) })),
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
   // The browser half needs the connections screen (web/src/features/connections).
   ...(existsSync(new URL('../src/features/connections', import.meta.url))
