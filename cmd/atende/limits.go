@@ -38,10 +38,10 @@ type Limits struct {
 
 // GateLimits shape one websocket endpoint's netlimit.Gate.
 type GateLimits struct {
-	MaxConnections        int     // <P>_MAX_CONNECTIONS: open sockets of the node
-	MaxPerAddress         int     // <P>_MAX_CONNECTIONS_PER_ADDRESS: open sockets of one client address
-	HandshakesPerMinute   float64 // <P>_HANDSHAKES_PER_MINUTE: new sockets of one address (burst as many)
-	NodeHandshakesPerSecs float64 // <P>_HANDSHAKES_PER_SECOND: new sockets of the node (burst twice as many)
+	MaxConnections          int     // <P>_MAX_CONNECTIONS: open sockets of the node
+	MaxPerAddress           int     // <P>_MAX_CONNECTIONS_PER_ADDRESS: open sockets of one client address
+	HandshakesPerMinute     float64 // <P>_HANDSHAKES_PER_MINUTE: new sockets of one address (burst as many)
+	NodeHandshakesPerSecond float64 // <P>_HANDSHAKES_PER_SECOND: new sockets of the node (burst twice as many)
 }
 
 // Gate builds the endpoint's gate.
@@ -50,14 +50,14 @@ func (g GateLimits) Gate() (*netlimit.Gate, error) {
 		MaxConnections: g.MaxConnections,
 		MaxPerAddress:  g.MaxPerAddress,
 		AddressRate:    netlimit.PerMinute(g.HandshakesPerMinute, int(max(1, g.HandshakesPerMinute))),
-		Rate:           netlimit.Rate{PerSecond: g.NodeHandshakesPerSecs, Burst: int(max(1, 2*g.NodeHandshakesPerSecs))},
+		Rate:           netlimit.Rate{PerSecond: g.NodeHandshakesPerSecond, Burst: int(max(1, 2*g.NodeHandshakesPerSecond))},
 	})
 }
 
 // Default limits.
 var (
-	defaultSocketLimits  = GateLimits{MaxConnections: 10000, MaxPerAddress: 200, HandshakesPerMinute: 120, NodeHandshakesPerSecs: 100}
-	defaultWebchatLimits = GateLimits{MaxConnections: 10000, MaxPerAddress: 20, HandshakesPerMinute: 60, NodeHandshakesPerSecs: 100}
+	defaultSocketLimits  = GateLimits{MaxConnections: 10000, MaxPerAddress: 200, HandshakesPerMinute: 120, NodeHandshakesPerSecond: 100}
+	defaultWebchatLimits = GateLimits{MaxConnections: 10000, MaxPerAddress: 20, HandshakesPerMinute: 60, NodeHandshakesPerSecond: 100}
 )
 
 // flags declares the limits' flags on fs (defaults from env) and returns the
@@ -122,7 +122,7 @@ func (l *Limits) flags(fs *flag.FlagSet, env func(key, def string) string) func(
 		add(p+"-max-connections", prefix+"_MAX_CONNECTIONS", strconv.Itoa(def.MaxConnections), "open "+what+" sockets of the node (0: no limit)", count(p+"-max-connections", &g.MaxConnections))
 		add(p+"-max-connections-per-address", prefix+"_MAX_CONNECTIONS_PER_ADDRESS", strconv.Itoa(def.MaxPerAddress), "open "+what+" sockets of one client address (0: no limit)", count(p+"-max-connections-per-address", &g.MaxPerAddress))
 		add(p+"-handshakes-per-minute", prefix+"_HANDSHAKES_PER_MINUTE", strconv.FormatFloat(def.HandshakesPerMinute, 'f', -1, 64), "new "+what+" sockets of one client address per minute, as many at once (0: no limit)", rate(p+"-handshakes-per-minute", &g.HandshakesPerMinute))
-		add(p+"-handshakes-per-second", prefix+"_HANDSHAKES_PER_SECOND", strconv.FormatFloat(def.NodeHandshakesPerSecs, 'f', -1, 64), "new "+what+" sockets of the node per second, twice as many at once (0: no limit)", rate(p+"-handshakes-per-second", &g.NodeHandshakesPerSecs))
+		add(p+"-handshakes-per-second", prefix+"_HANDSHAKES_PER_SECOND", strconv.FormatFloat(def.NodeHandshakesPerSecond, 'f', -1, 64), "new "+what+" sockets of the node per second, twice as many at once (0: no limit)", rate(p+"-handshakes-per-second", &g.NodeHandshakesPerSecond))
 	}
 	gate("SOCKET", "realtime", &l.Socket, defaultSocketLimits)
 	gate("WEBCHAT", "web chat", &l.Webchat, defaultWebchatLimits)
