@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -276,5 +277,44 @@ func TestWebChatFloodStaysWithinLimits(t *testing.T) {
 			t.Logf("%s: flood of 40 from one address: %d contacts and %d pending tickets created (10 + 1 from elsewhere)",
 				dialect, contacts()-contacts0, pending()-pending0)
 		})
+	}
+}
+
+// TestWebChatNewVisitorLimitSharedByRedis: two nodes with one REDIS_URL (and prefix)
+// hold one per-address new-visitor limit between them.
+func TestWebChatNewVisitorLimitSharedByRedis(t *testing.T) {
+	redisURL := os.Getenv("TEST_REDIS_URL")
+	if redisURL == "" {
+		redisURL = "redis://127.0.0.1:6379/0"
+	}
+	prefix := fmt.Sprintf("atende-test:%d:", time.Now().UnixNano())
+	node := func() *testApp {
+		cfg := testConfig(t, dbtest.URL(t, db.SQLite))
+		cfg.RedisURL, cfg.RedisPrefix = redisURL, prefix
+		cfg.Limits.WebchatNewPerMinute, cfg.Limits.WebchatNewBurst = 1, 2
+		ta := startApp(t, cfg)
+		waitFor(t, "the web chat connection to start", func() bool { return ta.app.live.webchat.Stats().Connections > 0 })
+		return ta
+	}
+	nodes := []*testApp{node(), node()}
+	t.Cleanup(func() {
+		r := nodes[0].app.redis.Client()
+		if keys, _ := r.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
+			_ = r.Del(context.Background(), keys...).Err()
+		}
+	})
+	acked := 0
+	for i := range 6 {
+		ta := nodes[i%2]
+		c := dialCustomerFrom(t, ta.base, ta.webChatID(t), "", "127.0.0.1")
+		id := fmt.Sprintf("shared-%d", i)
+		c.send(map[string]string{"type": "message", "id": id, "body": "hi"})
+		if f := c.wait("an answer to "+id, func(f map[string]any) bool { return f["id"] == id }); f["type"] == "ack" {
+			acked++
+		}
+		_ = c.conn.Close()
+	}
+	if acked != 2 {
+		t.Fatalf("6 new visitors of one address over two nodes sharing Redis: %d acked, want the burst of 2", acked)
 	}
 }

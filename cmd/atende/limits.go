@@ -160,6 +160,26 @@ func (l Limits) newVisitorRates() (perAddress, perConnection netlimit.Rate) {
 	return perAddress, perConnection
 }
 
+// sharedNewVisitorLimits are the web chat's new-visitor counts kept in Redis, so that
+// every node of a cluster holds one limit; nil without REDIS_URL (or for a lifted
+// limit), where each node counts on its own.
+func (a *app) sharedNewVisitorLimits(perAddress, perConnection netlimit.Rate) (byAddress, byConnection webchat.Limiter, err error) {
+	if a.redis == nil {
+		return nil, nil, nil
+	}
+	if !perAddress.Unlimited() {
+		if byAddress, err = a.redis.TokenBuckets("webchat-new-address", perAddress.PerSecond, perAddress.Burst, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !perConnection.Unlimited() {
+		if byConnection, err = a.redis.TokenBuckets("webchat-new-connection", perConnection.PerSecond, perConnection.Burst, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	return byAddress, byConnection, nil
+}
+
 // clientAddr is the address a request's client is counted under.
 func (l Limits) clientAddr(r *http.Request) string {
 	return netlimit.ClientAddr(r, l.TrustForwardedFor)

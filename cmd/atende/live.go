@@ -99,11 +99,16 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	newPerAddress, newPerConnection := a.cfg.Limits.newVisitorRates()
+	sharedByAddress, sharedByConnection, err := a.sharedNewVisitorLimits(newPerAddress, newPerConnection)
+	if err != nil {
+		return err
+	}
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
 		Gate: webchatGate, ClientAddr: a.cfg.Limits.clientAddr,
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
-		ProofOfWorkBits: a.cfg.Limits.WebchatProofBits,
-		Cluster:         wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
+		ProofOfWorkBits:            a.cfg.Limits.WebchatProofBits,
+		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,
+		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
 		}}); err != nil {

@@ -128,6 +128,13 @@ type Config struct {
 	// connection. A negative PerSecond lifts the limit.
 	NewVisitorRate           netlimit.Rate
 	NewVisitorsPerConnection netlimit.Rate
+	// SharedNewVisitorsByAddress and SharedNewVisitorsByConnection, when set, count
+	// the new-visitor limits instead of this Server's memory: in a cluster, one count
+	// kept in Redis for every node. They must be shaped like NewVisitorRate and
+	// NewVisitorsPerConnection. When one fails (Redis unreachable), this Server's own
+	// count decides, and the failure is logged. Nil: the count is this Server's.
+	SharedNewVisitorsByAddress    Limiter
+	SharedNewVisitorsByConnection Limiter
 	// ProofOfWorkBits, when above 0, makes a new visitor (welcomed without history)
 	// solve a proof of work before its first message: the welcome carries
 	// "challenge":{"seed","bits"}, and the widget answers {"type":"proof","nonce"}
@@ -148,6 +155,13 @@ type Config struct {
 	// connection, wherever its channel runs (see Cluster). Nil: only the visitors of
 	// the connections whose Channel was started on this Server.
 	Cluster Cluster
+}
+
+// Limiter is a token bucket per key shared beyond this Server (Redis's
+// redisstate.TokenBuckets): Take takes a token from key's bucket, or answers false
+// and how long until there is one.
+type Limiter interface {
+	Take(ctx context.Context, key string) (ok bool, wait time.Duration, err error)
 }
 
 // Defaults of the new-visitor limits.

@@ -79,7 +79,9 @@
 // conversation) whose first message would start one beyond either limit gets
 // ERR_TOO_MANY_ATTEMPTS with "limit":"newVisitor" and "retryAfter" in seconds;
 // nothing reaches the sink, and the widget tells the visitor when to try again,
-// keeping the message to resend then. Counts are per node (docs/security.md).
+// keeping the message to resend then. Counts are this Server's, or with
+// Config.SharedNewVisitorsByAddress and …ByConnection a shared one (Redis in a
+// cluster; docs/security.md).
 //
 // With Config.ProofOfWorkBits set, the welcome of such a visitor also carries
 // "challenge":{"seed","bits"}: before its first message the widget sends

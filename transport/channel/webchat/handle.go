@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/transport/netlimit"
 )
 
 // Refusals the reader answers with an error frame.
@@ -167,9 +168,9 @@ func (sk *socket) admit(id string) bool {
 		}
 		return false
 	}
-	ok, wait := srv.newByAddr.Take(sk.addr)
+	ok, wait := srv.takeNew(sk, srv.cfg.SharedNewVisitorsByAddress, srv.newByAddr, sk.addr)
 	if ok {
-		ok, wait = srv.newByConn.Take(strconv.FormatInt(sk.ep.conn.ID, 10))
+		ok, wait = srv.takeNew(sk, srv.cfg.SharedNewVisitorsByConnection, srv.newByConn, strconv.FormatInt(sk.ep.conn.ID, 10))
 	}
 	if !ok {
 		sk.log.Info().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
@@ -183,6 +184,21 @@ func (sk *socket) admit(id string) bool {
 	}
 	sk.vis.started.Store(true)
 	return true
+}
+
+// takeNew takes a new-visitor token for key: from the shared limiter when there is
+// one, else (or when it fails) from this Server's own buckets.
+func (s *Server) takeNew(sk *socket, shared Limiter, local *netlimit.Buckets, key string) (bool, time.Duration) {
+	if shared != nil {
+		ctx, cancel := context.WithTimeout(sk.ep.ctx, s.cfg.SinkTimeout)
+		ok, wait, err := shared.Take(ctx, key)
+		cancel()
+		if err == nil {
+			return ok, wait
+		}
+		sk.log.Warn().Err(err).Msg("webchat shared new-visitor limit unavailable: counting on this node")
+	}
+	return local.Take(key)
 }
 
 // touch records visitor activity (for IdleTimeout).
