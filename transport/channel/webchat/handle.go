@@ -161,11 +161,7 @@ func (sk *socket) admit(id string) bool {
 	}
 	srv := sk.srv
 	if sk.seed != "" && !sk.proven {
-		sk.strikes++
-		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id, Limit: limitProof})))
-		if sk.strikes >= srv.cfg.MaxStrikes {
-			sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
-		}
+		sk.refuseLimit(id, limitProof, 0)
 		return false
 	}
 	ok, wait := srv.takeNew(sk, srv.cfg.SharedNewVisitorsByAddress, srv.newByAddr, sk.addr)
@@ -173,17 +169,23 @@ func (sk *socket) admit(id string) bool {
 		ok, wait = srv.takeNew(sk, srv.cfg.SharedNewVisitorsByConnection, srv.newByConn, strconv.FormatInt(sk.ep.conn.ID, 10))
 	}
 	if !ok {
-		sk.log.Info().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
-		sk.strikes++
-		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id,
-			Limit: limitNewVisitor, RetryAfter: max(1, int((wait+time.Second-1)/time.Second))})))
-		if sk.strikes >= srv.cfg.MaxStrikes {
-			sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
-		}
+		sk.log.Debug().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
+		sk.refuseLimit(id, limitNewVisitor, max(1, int((wait+time.Second-1)/time.Second)))
 		return false
 	}
 	sk.vis.started.Store(true)
 	return true
+}
+
+// refuseLimit answers message id, refused by limit, with ERR_TOO_MANY_ATTEMPTS naming
+// the limit (and when to try again, in seconds, if retryAfter > 0), and closes the
+// socket after Config.MaxStrikes refusals in a row.
+func (sk *socket) refuseLimit(id, limit string, retryAfter int) {
+	sk.strikes++
+	sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id, Limit: limit, RetryAfter: retryAfter})))
+	if sk.strikes >= sk.srv.cfg.MaxStrikes {
+		sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
+	}
 }
 
 // takeNew takes a new-visitor token for key: from the shared limiter when there is
