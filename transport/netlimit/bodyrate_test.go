@@ -126,3 +126,33 @@ func TestBodyRateSkipsBodilessRequests(t *testing.T) {
 		t.Fatal("a GET without a body got a read deadline")
 	}
 }
+
+// A chunked body (no Content-Length) trickling in is cut the same way.
+func TestBodyRateCutsSlowChunkedBody(t *testing.T) {
+	srv := httptest.NewServer(BodyRate{Grace: 300 * time.Millisecond, MinRate: 1000}.Wrap(echoLen))
+	defer srv.Close()
+	nc, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	fmt.Fprint(nc, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+	cut := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, nc)
+		close(cut)
+	}()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	giveUp := time.After(30 * time.Second)
+	for {
+		select {
+		case <-cut:
+			return
+		case <-tick.C:
+			_, _ = io.WriteString(nc, "1\r\nx\r\n")
+		case <-giveUp:
+			t.Fatal("a chunked body trickling at 10 bytes/s was never cut")
+		}
+	}
+}
