@@ -138,7 +138,10 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
 	l.channelRoutes(a.api)
-	a.http = cfg.Limits.httpServer(a.api.Handler())
+	bodiesCut := prometheus.NewCounter(prometheus.CounterOpts{Name: "atende_http_slow_bodies_cut_total",
+		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
+	a.metrics.MustRegister(bodiesCut)
+	a.http = cfg.Limits.httpServer(a.api.Handler(), bodiesCut.Inc)
 	return a, nil
 }
 

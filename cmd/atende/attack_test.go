@@ -156,11 +156,35 @@ func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
 		last = max(last, held)
 	}
 	t.Logf("every slow body cut; the longest held %v", last)
+	if got := metricValue(t, ta, "atende_http_slow_bodies_cut_total"); got != slow {
+		t.Fatalf("atende_http_slow_bodies_cut_total = %v, want %d", got, slow)
+	}
 	resp, err = hc.Get(ta.base + "/healthz")
 	if err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("/healthz after the attack: %v %v", resp, err)
 	}
 	resp.Body.Close()
+}
+
+// metricValue reads a counter or gauge without labels from the node's registry.
+func metricValue(t *testing.T, ta *testApp, name string) float64 {
+	t.Helper()
+	families, err := ta.app.metrics.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != name || len(f.GetMetric()) != 1 {
+			continue
+		}
+		m := f.GetMetric()[0]
+		if c := m.GetCounter(); c != nil {
+			return c.GetValue()
+		}
+		return m.GetGauge().GetValue()
+	}
+	t.Fatalf("no metric %s", name)
+	return 0
 }
 
 // poll notes the clients the server has closed (a read finds the end of the
@@ -267,6 +291,9 @@ func TestWebChatFloodStaysWithinLimits(t *testing.T) {
 			}
 			if acked != 10 || refused != 30 {
 				t.Fatalf("40 new visitors from one address: %d acked, %d refused; want 10 and 30", acked, refused)
+			}
+			if got := metricValue(t, ta, "atende_webchat_new_visitors_refused_total"); got != 30 {
+				t.Fatalf("atende_webchat_new_visitors_refused_total = %v, want 30", got)
 			}
 			other := dialCustomerFrom(t, ta.base, connID, "", "127.0.0.2")
 			other.say("elsewhere-1", "hello from another address")

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"atende/transport/channel/webchat"
 	"atende/transport/netlimit"
 )
@@ -180,6 +182,29 @@ func (a *app) sharedNewVisitorLimits(perAddress, perConnection netlimit.Rate) (b
 	return byAddress, byConnection, nil
 }
 
+// limitCollectors expose on /metrics what the limits refused, so an operator sees an
+// attack (and a limit set too low) and can tune it.
+func limitCollectors(socketGate, webchatGate *netlimit.Gate, wc *webchat.Server) []prometheus.Collector {
+	var out []prometheus.Collector
+	for endpoint, g := range map[string]*netlimit.Gate{"socket": socketGate, "webchat": webchatGate} {
+		labels := prometheus.Labels{"endpoint": endpoint}
+		out = append(out,
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_handshakes_refused_address_total", ConstLabels: labels,
+				Help: "Websocket handshakes refused by a per-address limit (429): open sockets or new ones per minute."},
+				func() float64 { return float64(g.Stats().RefusedAddress) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_handshakes_refused_node_total", ConstLabels: labels,
+				Help: "Websocket handshakes refused by a node-wide limit (503): open sockets or new ones per second."},
+				func() float64 { return float64(g.Stats().RefusedNode) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "atende_gate_open_connections", ConstLabels: labels,
+				Help: "Websockets open through the endpoint's gate."},
+				func() float64 { return float64(g.Stats().Open) }),
+		)
+	}
+	return append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_webchat_new_visitors_refused_total",
+		Help: "Web chat first messages refused by the new-visitor limits."},
+		func() float64 { return float64(wc.Stats().NewVisitorsRefused) }))
+}
+
 // clientAddr is the address a request's client is counted under.
 func (l Limits) clientAddr(r *http.Request) string {
 	return netlimit.ClientAddr(r, l.TrustForwardedFor)
@@ -189,12 +214,12 @@ func (l Limits) clientAddr(r *http.Request) string {
 // body rate on every request with a body. Websockets are exempt from the timeouts:
 // the upgrade clears the connection's deadlines and each socket keeps its own
 // (ping deadlines, write timeouts).
-func (l Limits) httpServer(h http.Handler) *http.Server {
+func (l Limits) httpServer(h http.Handler, onCut func()) *http.Server {
 	if l.ReadHeaderTimeout == 0 { // a Config built without parseConfig (tests)
 		l.ReadHeaderTimeout = 10 * time.Second
 	}
 	return &http.Server{
-		Handler:           netlimit.BodyRate{Grace: l.BodyGrace, MinRate: l.MinBodyRate, Max: l.ReadTimeout}.Wrap(h),
+		Handler:           netlimit.BodyRate{Grace: l.BodyGrace, MinRate: l.MinBodyRate, Max: l.ReadTimeout, OnCut: onCut}.Wrap(h),
 		ReadHeaderTimeout: l.ReadHeaderTimeout,
 		ReadTimeout:       l.ReadTimeout,
 		WriteTimeout:      l.WriteTimeout,

@@ -22,7 +22,7 @@ func TestLimitsDefaults(t *testing.T) {
 	if l.WebchatNewPerMinute != 10 || l.WebchatNewBurst != 10 || l.WebchatNewPerConnection != 120 || l.WebchatProofBits != 0 {
 		t.Fatalf("new visitor limits %+v", l)
 	}
-	srv := l.httpServer(nil)
+	srv := l.httpServer(nil, nil)
 	if srv.ReadTimeout != 10*time.Minute || srv.WriteTimeout != 5*time.Minute || srv.IdleTimeout != time.Minute || srv.ReadHeaderTimeout != 10*time.Second {
 		t.Fatalf("http.Server timeouts %v %v %v %v", srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout)
 	}

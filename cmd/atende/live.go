@@ -179,6 +179,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	a.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
 		Gate: socketGate, ClientAddr: a.cfg.Limits.clientAddr,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -25,7 +26,8 @@ var echoLen = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 })
 
 func TestBodyRateCutsSlowBody(t *testing.T) {
-	srv := httptest.NewServer(BodyRate{Grace: 300 * time.Millisecond, MinRate: 1000}.Wrap(echoLen))
+	var cuts atomic.Int32
+	srv := httptest.NewServer(BodyRate{Grace: 300 * time.Millisecond, MinRate: 1000, OnCut: func() { cuts.Add(1) }}.Wrap(echoLen))
 	defer srv.Close()
 	nc, err := net.Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
@@ -50,6 +52,11 @@ func TestBodyRateCutsSlowBody(t *testing.T) {
 		case at := <-cut:
 			if el := at.Sub(start); el < 300*time.Millisecond {
 				t.Fatalf("cut after %v, before the grace", el)
+			}
+			for deadline := time.Now().Add(10 * time.Second); cuts.Load() != 1; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("OnCut called %d times, want once", cuts.Load())
+				}
 			}
 			return
 		case <-tick.C:

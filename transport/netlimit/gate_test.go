@@ -62,8 +62,8 @@ func TestGateCountsPerAddress(t *testing.T) {
 	if _, ref := g.Enter("10.0.0.1"); ref != nil {
 		t.Fatalf("connection after a release refused: %v", ref)
 	}
-	if st := g.Stats(); st.Open != 5 || st.Addresses != 2 {
-		t.Fatalf("stats %+v, want 5 open from 2 addresses", st)
+	if st := g.Stats(); st.Open != 5 || st.Addresses != 2 || st.RefusedAddress != 1 || st.RefusedNode != 1 {
+		t.Fatalf("stats %+v, want 5 open from 2 addresses, one refusal of each scope", st)
 	}
 }
 

@@ -170,6 +170,7 @@ func (sk *socket) admit(id string) bool {
 	}
 	if !ok {
 		sk.log.Debug().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
+		srv.refusedNew.Add(1)
 		sk.refuseLimit(id, limitNewVisitor, max(1, int((wait+time.Second-1)/time.Second)))
 		return false
 	}

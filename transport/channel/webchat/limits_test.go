@@ -98,6 +98,9 @@ func TestNewVisitorFloodStaysWithinLimits(t *testing.T) {
 	if got := e.visitorsRecorded(); got != 5 {
 		t.Fatalf("the sink recorded %d visitors (contacts, tickets), want 5", got)
 	}
+	if got := e.srv.Stats().NewVisitorsRefused; got != 35 {
+		t.Fatalf("Stats().NewVisitorsRefused = %d, want 35", got)
+	}
 	// A visitor of another address still gets through…
 	if f, _ := e.firstMessage("127.0.0.2", "hello from elsewhere"); f.Type != "ack" {
 		t.Fatalf("visitor from 127.0.0.2: %+v, want an ack", f)
