@@ -125,7 +125,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
-		SignupCompany: cfg.SignupCompany, RefuseCommonPasswords: cfg.Production()},
+		SignupCompany: cfg.SignupCompany, RefuseCommonPasswords: cfg.Production(),
+		TrustForwardedFor: cfg.Limits.TrustForwardedFor},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner},
@@ -147,7 +148,10 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
 	l.channelRoutes(a.api)
-	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	bodiesCut := prometheus.NewCounter(prometheus.CounterOpts{Name: "atende_http_slow_bodies_cut_total",
+		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
+	a.metrics.MustRegister(bodiesCut)
+	a.http = cfg.Limits.httpServer(a.api.Handler(), bodiesCut.Inc)
 	return a, nil
 }
 

@@ -228,11 +228,25 @@ type customer struct {
 
 func dialCustomer(t testing.TB, base string, connID int64, token string) *customer {
 	t.Helper()
+	return dialCustomerFrom(t, base, connID, token, "")
+}
+
+// dialCustomerFrom dials from local address src ("" for any): another loopback
+// address is another client address to the server's limits.
+func dialCustomerFrom(t testing.TB, base string, connID int64, token, src string) *customer {
+	t.Helper()
 	u := fmt.Sprintf("%s/webchat/ws?c=%d", strings.Replace(base, "http://", "ws://", 1), connID)
 	if token != "" {
 		u += "&v=" + token
 	}
-	conn, br, _, err := ws.Dial(context.Background(), u)
+	var d ws.Dialer
+	if src != "" {
+		d.NetDial = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			nd := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(src)}}
+			return nd.DialContext(ctx, network, addr)
+		}
+	}
+	conn, br, _, err := d.Dial(context.Background(), u)
 	if err != nil {
 		t.Fatalf("dial web chat: %v", err)
 	}

@@ -74,6 +74,9 @@ type Config struct {
 	// TLS certificate and its noise root key in hex.
 	WhatsAppFake, WhatsAppWSURL, WhatsAppCAFile, WhatsAppCertKey string
 
+	// Network limits (docs/security.md, "Network limits" and "Web chat limits").
+	Limits Limits
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
@@ -95,13 +98,18 @@ type Config struct {
 func (c Config) Production() bool { return c.Env == "production" }
 
 func parseConfig(args []string, getenv func(string) string) (Config, error) {
+	return parseConfigOn(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
+}
+
+// parseConfigOn declares every setting on fs, then parses args: the README test walks
+// fs to hold the configuration table equal to the flags.
+func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) (Config, error) {
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
 		}
 		return def
 	}
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	var c Config
 	fs.StringVar(&c.Env, "env", env("ATENDE_ENV", "development"), "development or production (ATENDE_ENV)")
 	fs.StringVar(&c.HTTPAddr, "http-addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
@@ -151,6 +159,7 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 	fs.StringVar(&probeInterval, "gossip-probe-interval", env("GOSSIP_PROBE_INTERVAL", cluster.DefaultProbeInterval.String()), "failure detector: probe interval (GOSSIP_PROBE_INTERVAL)")
 	fs.StringVar(&probeTimeout, "gossip-probe-timeout", env("GOSSIP_PROBE_TIMEOUT", cluster.DefaultProbeTimeout.String()), "failure detector: direct probe timeout (GOSSIP_PROBE_TIMEOUT)")
 	fs.StringVar(&suspicionMult, "gossip-suspicion-mult", env("GOSSIP_SUSPICION_MULT", strconv.Itoa(cluster.DefaultSuspicionMult)), "failure detector: suspicion multiplier (GOSSIP_SUSPICION_MULT)")
+	limits := c.Limits.flags(fs, env)
 	var access, refresh, shutdown, dedupeTTL string
 	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
@@ -184,6 +193,9 @@ func parseConfig(args []string, getenv func(string) string) (Config, error) {
 		return Config{}, err
 	}
 	if c.WebhookDedupeTTL, err = parsePositive("webhook-dedupe-ttl", dedupeTTL); err != nil {
+		return Config{}, err
+	}
+	if err := limits(); err != nil {
 		return Config{}, err
 	}
 	if err := c.parseGossip(gossipKey, probeInterval, probeTimeout, suspicionMult); err != nil {

@@ -96,7 +96,20 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		// Visitor messages go through retrySink: 1 s attempts, 4 s in all.
 		sinkTimeout = clusterSinkTimeout
 	}
+	webchatGate, err := a.cfg.Limits.Webchat.Gate()
+	if err != nil {
+		return err
+	}
+	newPerAddress, newPerConnection := a.cfg.Limits.newVisitorRates()
+	sharedByAddress, sharedByConnection, err := a.sharedNewVisitorLimits(newPerAddress, newPerConnection)
+	if err != nil {
+		return err
+	}
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
+		Gate: webchatGate, ClientAddr: a.cfg.Limits.clientAddr,
+		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
+		ProofOfWorkBits:            a.cfg.Limits.WebchatProofBits,
+		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,
 		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
@@ -168,7 +181,13 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	socketGate, err := a.cfg.Limits.Socket.Gate()
+	if err != nil {
+		return err
+	}
+	a.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
+		Gate: socketGate, ClientAddr: a.cfg.Limits.clientAddr,
 		// Browser pages of the own origin and CORS_ORIGINS only (docs/security.md).
 		CheckOrigin: origins.Allowed,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {

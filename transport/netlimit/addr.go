@@ -23,8 +23,8 @@ func ClientAddr(r *http.Request, trustForwardedFor bool) string {
 		}
 	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
+	if err != nil || host == "" {
+		return r.RemoteAddr // no host:port, or no host: counted as it is
 	}
 	return host
 }

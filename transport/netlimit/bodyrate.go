@@ -1,8 +1,10 @@
 package netlimit
 
 import (
+	"errors"
 	"io"
 	"net/http"
+	"os"
 	"time"
 )
 
@@ -26,6 +28,8 @@ type BodyRate struct {
 	Max time.Duration
 	// Now is the clock. Nil: time.Now.
 	Now func() time.Time
+	// OnCut, when set, is called once for each body cut (a metric).
+	OnCut func()
 }
 
 // DefaultBodyGrace is BodyRate.Grace's default.
@@ -72,6 +76,7 @@ type rateBody struct {
 	// owned by the handler's goroutine (a body is read by one goroutine)
 	read     int64     // bytes read so far
 	deadline time.Time // the deadline last set
+	cut      bool      // the deadline passed (OnCut was called)
 }
 
 // deadlineStep is how far the deadline must move before it is set again: fewer
@@ -107,6 +112,12 @@ func (rb *rateBody) Read(p []byte) (int, error) {
 	if n > 0 {
 		rb.read += int64(n)
 		_ = rb.move()
+	}
+	if err != nil && !rb.cut && errors.Is(err, os.ErrDeadlineExceeded) {
+		rb.cut = true
+		if rb.cfg.OnCut != nil {
+			rb.cfg.OnCut()
+		}
 	}
 	return n, err
 }

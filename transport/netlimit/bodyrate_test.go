@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -25,7 +26,8 @@ var echoLen = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 })
 
 func TestBodyRateCutsSlowBody(t *testing.T) {
-	srv := httptest.NewServer(BodyRate{Grace: 300 * time.Millisecond, MinRate: 1000}.Wrap(echoLen))
+	var cuts atomic.Int32
+	srv := httptest.NewServer(BodyRate{Grace: 300 * time.Millisecond, MinRate: 1000, OnCut: func() { cuts.Add(1) }}.Wrap(echoLen))
 	defer srv.Close()
 	nc, err := net.Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
@@ -50,6 +52,11 @@ func TestBodyRateCutsSlowBody(t *testing.T) {
 		case at := <-cut:
 			if el := at.Sub(start); el < 300*time.Millisecond {
 				t.Fatalf("cut after %v, before the grace", el)
+			}
+			for deadline := time.Now().Add(10 * time.Second); cuts.Load() != 1; time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("OnCut called %d times, want once", cuts.Load())
+				}
 			}
 			return
 		case <-tick.C:
@@ -124,5 +131,35 @@ func TestBodyRateSkipsBodilessRequests(t *testing.T) {
 	resp.Body.Close()
 	if errors.Is(deadlineErr, os.ErrDeadlineExceeded) {
 		t.Fatal("a GET without a body got a read deadline")
+	}
+}
+
+// A chunked body (no Content-Length) trickling in is cut the same way.
+func TestBodyRateCutsSlowChunkedBody(t *testing.T) {
+	srv := httptest.NewServer(BodyRate{Grace: 300 * time.Millisecond, MinRate: 1000}.Wrap(echoLen))
+	defer srv.Close()
+	nc, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	fmt.Fprint(nc, "POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
+	cut := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, nc)
+		close(cut)
+	}()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	giveUp := time.After(30 * time.Second)
+	for {
+		select {
+		case <-cut:
+			return
+		case <-tick.C:
+			_, _ = io.WriteString(nc, "1\r\nx\r\n")
+		case <-giveUp:
+			t.Fatal("a chunked body trickling at 10 bytes/s was never cut")
+		}
 	}
 }

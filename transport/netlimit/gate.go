@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -37,6 +38,8 @@ type Gate struct {
 	global  bucket
 	addrs   map[string]*entry
 	sweepAt int // len(addrs) at which Enter next sweeps the idle entries
+
+	refusedAddress, refusedNode atomic.Int64 // refusals since start, by scope
 }
 
 // entry is one client address: its open connections and its rate bucket.
@@ -102,6 +105,18 @@ func (g *Gate) Enter(addr string) (*Pass, *Refusal) {
 	if g == nil {
 		return &Pass{}, nil
 	}
+	p, ref := g.enter(addr)
+	switch {
+	case ref == nil:
+	case ref.Status == http.StatusTooManyRequests:
+		g.refusedAddress.Add(1)
+	default:
+		g.refusedNode.Add(1)
+	}
+	return p, ref
+}
+
+func (g *Gate) enter(addr string) (*Pass, *Refusal) {
 	now := g.cfg.Now()
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -165,15 +180,18 @@ func (g *Gate) sweep(now time.Time) {
 
 // GateStats are a Gate's counters.
 type GateStats struct {
-	Open      int // connections holding a Pass
-	Addresses int // addresses tracked
+	Open           int   // connections holding a Pass
+	Addresses      int   // addresses tracked
+	RefusedAddress int64 // refusals by a per-address limit (429) since start
+	RefusedNode    int64 // refusals by a node-wide limit (503) since start
 }
 
 // Stats reads the counters.
 func (g *Gate) Stats() GateStats {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return GateStats{Open: g.open, Addresses: len(g.addrs)}
+	return GateStats{Open: g.open, Addresses: len(g.addrs),
+		RefusedAddress: g.refusedAddress.Load(), RefusedNode: g.refusedNode.Load()}
 }
 
 // OpenFrom is how many connections of addr hold a Pass.

@@ -2,6 +2,7 @@ package netlimit
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -61,8 +62,8 @@ func TestGateCountsPerAddress(t *testing.T) {
 	if _, ref := g.Enter("10.0.0.1"); ref != nil {
 		t.Fatalf("connection after a release refused: %v", ref)
 	}
-	if st := g.Stats(); st.Open != 5 || st.Addresses != 2 {
-		t.Fatalf("stats %+v, want 5 open from 2 addresses", st)
+	if st := g.Stats(); st.Open != 5 || st.Addresses != 2 || st.RefusedAddress != 1 || st.RefusedNode != 1 {
+		t.Fatalf("stats %+v, want 5 open from 2 addresses, one refusal of each scope", st)
 	}
 }
 
@@ -186,4 +187,27 @@ func TestClientAddr(t *testing.T) {
 	if got := ClientAddr(r, true); got != "192.0.2.1" {
 		t.Fatalf("garbage X-Forwarded-For: %q", got)
 	}
+}
+
+// FuzzClientAddress feeds hostile X-Forwarded-For headers and remote addresses: the
+// address is never empty when the remote address is not, and its key is stable.
+func FuzzClientAddress(f *testing.F) {
+	f.Add("203.0.113.9, 198.51.100.4", "192.0.2.1:5555")
+	f.Add("::ffff:1.2.3.4", "[2001:db8::1]:443")
+	f.Add(",,,", "not-an-address")
+	f.Add("2001:db8::1%eth0", "[fe80::1%25eth0]:80")
+	f.Fuzz(func(t *testing.T, xff, remote string) {
+		r, _ := http.NewRequest("GET", "/", nil)
+		r.RemoteAddr = remote
+		r.Header.Set("X-Forwarded-For", xff)
+		for _, trust := range []bool{false, true} {
+			a := ClientAddr(r, trust)
+			if a == "" && remote != "" {
+				t.Fatalf("ClientAddr(%q, %q, %v) is empty", xff, remote, trust)
+			}
+			if k := AddressKey(a); AddressKey(k) != k && !strings.Contains(k, "/") {
+				t.Fatalf("AddressKey(%q) = %q is not stable", a, k)
+			}
+		}
+	})
 }

@@ -14,6 +14,7 @@ import { adminFlow } from './flows/admin.mjs';
 import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
 import { sessionFlow } from './flows/session.mjs';
+import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -24,6 +25,7 @@ const tests = [
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
+  { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
   // The browser half needs the connections screen (web/src/features/connections).
   ...(existsSync(new URL('../src/features/connections', import.meta.url))

@@ -128,6 +128,21 @@ type Config struct {
 	// connection. A negative PerSecond lifts the limit.
 	NewVisitorRate           netlimit.Rate
 	NewVisitorsPerConnection netlimit.Rate
+	// SharedNewVisitorsByAddress and SharedNewVisitorsByConnection, when set, count
+	// the new-visitor limits instead of this Server's memory: in a cluster, one count
+	// kept in Redis for every node. They must be shaped like NewVisitorRate and
+	// NewVisitorsPerConnection. When one fails (Redis unreachable), this Server's own
+	// count decides, and the failure is logged. Nil: the count is this Server's.
+	SharedNewVisitorsByAddress    Limiter
+	SharedNewVisitorsByConnection Limiter
+	// ProofOfWorkBits, when above 0, makes a new visitor (welcomed without history)
+	// solve a proof of work before its first message: the welcome carries
+	// "challenge":{"seed","bits"}, and the widget answers {"type":"proof","nonce"}
+	// such that SHA-256(seed ":" nonce) starts with that many zero bits. A first
+	// message without it gets ERR_TOO_MANY_ATTEMPTS with "limit":"proof". Each bit
+	// doubles the visitor's work: 16 is about 65,000 hashes. Zero: no proof asked.
+	// At most 28.
+	ProofOfWorkBits int
 	// MaxSocketsPerVisitor bounds one visitor's open sockets (tabs); one more gets
 	// ERR_TOO_MANY_ATTEMPTS and CloseTooManySockets. Zero: 8.
 	MaxSocketsPerVisitor int
@@ -140,6 +155,13 @@ type Config struct {
 	// connection, wherever its channel runs (see Cluster). Nil: only the visitors of
 	// the connections whose Channel was started on this Server.
 	Cluster Cluster
+}
+
+// Limiter is a token bucket per key shared beyond this Server (Redis's
+// redisstate.TokenBuckets): Take takes a token from key's bucket, or answers false
+// and how long until there is one.
+type Limiter interface {
+	Take(ctx context.Context, key string) (ok bool, wait time.Duration, err error)
 }
 
 // Defaults of the new-visitor limits.
@@ -218,6 +240,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("webchat config: MaxBodyLength %d is below 1", c.MaxBodyLength)
 	case c.MessageRate < 0 || c.FrameRate < 0 || c.MessageBurst < 1 || c.FrameBurst < 1:
 		return c, errors.New("webchat config: rates must be positive and bursts at least 1")
+	case c.ProofOfWorkBits < 0 || c.ProofOfWorkBits > MaxProofOfWorkBits:
+		return c, fmt.Errorf("webchat config: ProofOfWorkBits %d is outside 0..%d", c.ProofOfWorkBits, MaxProofOfWorkBits)
 	case c.MaxStrikes < 1 || c.QueueSize < 4 || c.HistoryLimit < 0 || c.MaxConnections < 0 || c.MaxSocketsPerVisitor < 1:
 		return c, errors.New("webchat config: MaxStrikes ≥ 1, QueueSize ≥ 4, MaxSocketsPerVisitor ≥ 1, no negative limits")
 	}

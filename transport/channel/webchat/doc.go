@@ -34,10 +34,11 @@
 //	{"type":"message","id":"<client id>","body":"Olá"}       id: 1-64 of [A-Za-z0-9_-], unique per visitor
 //	{"type":"read","ids":["wc-out:42", …]}                    attendant messages displayed (≤ 100)
 //	{"type":"ping"}
+//	{"type":"proof","nonce":"1z9"}                         answers the welcome's challenge (Config.ProofOfWorkBits)
 //
 // Server → client:
 //
-//	{"type":"welcome","visitor":"<token>","timeZone":"America/Cuiaba","history":[{"id":…,"body":…,"fromMe":…,"at":…,"media":…}, …]}
+//	{"type":"welcome","visitor":"<token>","timeZone":"America/Cuiaba","history":[{"id":…,"body":…,"fromMe":…,"at":…,"media":…}, …],"challenge":{"seed":"…","bits":16}}
 //	{"type":"message","id":"wc-out:42","body":"Oi!","fromMe":true,"at":"2026-11-22T13:04:05.123Z","media":{"type":"image","url":…,"name":…}}
 //	{"type":"ack","id":"<client id>"}
 //	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…},"limit":"newVisitor","retryAfter":42}
@@ -80,7 +81,16 @@
 // conversation) whose first message would start one beyond either limit gets
 // ERR_TOO_MANY_ATTEMPTS with "limit":"newVisitor" and "retryAfter" in seconds;
 // nothing reaches the sink, and the widget tells the visitor when to try again,
-// keeping the message to resend then. Counts are per node (docs/security.md).
+// keeping the message to resend then. Counts are this Server's, or with
+// Config.SharedNewVisitorsByAddress and …ByConnection a shared one (Redis in a
+// cluster; docs/security.md).
+//
+// With Config.ProofOfWorkBits set, the welcome of such a visitor also carries
+// "challenge":{"seed","bits"}: before its first message the widget sends
+// {"type":"proof","nonce"} such that SHA-256(seed ":" nonce) starts with bits zero
+// bits. A first message before that gets ERR_TOO_MANY_ATTEMPTS with "limit":"proof";
+// a wrong nonce, ERR_VALIDATION on "nonce". The proof is checked before the
+// new-visitor limits, so an unsolved flood spends none of them.
 //
 // # Cluster
 //

@@ -20,6 +20,7 @@ const (
 	FrameMessage = "message"
 	FramePing    = "ping"
 	FrameRead    = "read"
+	FrameProof   = "proof"
 )
 
 // Limits of client frames. Config.MaxFrameSize and Config.MaxBodyLength override the
@@ -43,6 +44,7 @@ type ClientFrame struct {
 	ID    string   // message: the client's id of the message, unique per visitor
 	Body  string   // message: the text, trimmed, "\r" removed
 	IDs   []string // read: ids of attendant messages the widget displayed
+	Nonce string   // proof: the answer to the welcome's challenge
 }
 
 // fieldsOf lists the keys each frame type may carry besides "type".
@@ -51,6 +53,7 @@ var fieldsOf = map[string][]string{
 	FrameMessage: {"id", "body"},
 	FramePing:    {},
 	FrameRead:    {"ids"},
+	FrameProof:   {"nonce"},
 }
 
 // ParseClientFrame parses one text frame from the widget with the default limits.
@@ -122,6 +125,12 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 			return ClientFrame{}, invalid("body", engine.MsgInvalidValue)
 		}
 		f.Body = body
+	case FrameProof:
+		nonce, _ := raw["nonce"].(string)
+		if !validClientID(nonce) {
+			return ClientFrame{}, invalid("nonce", engine.MsgInvalidValue)
+		}
+		f.Nonce = nonce
 	case FrameRead:
 		ids, _ := raw["ids"].([]string)
 		if len(ids) == 0 {
@@ -307,6 +316,16 @@ type welcomeFrame struct {
 	// TimeZone is the IANA zone the widget shows message times in: the tenant's.
 	TimeZone string         `json:"timeZone"`
 	History  []messageFrame `json:"history"`
+	// Challenge is the proof of work a new visitor solves before its first message
+	// (Config.ProofOfWorkBits); absent when none is asked.
+	Challenge *challengeFrame `json:"challenge,omitempty"`
+}
+
+// challengeFrame asks for a nonce such that SHA-256(seed ":" nonce) starts with
+// bits zero bits.
+type challengeFrame struct {
+	Seed string `json:"seed"`
+	Bits int    `json:"bits"`
 }
 
 type ackFrame struct {
@@ -325,8 +344,12 @@ type errorFrame struct {
 	RetryAfter int    `json:"retryAfter,omitempty"`
 }
 
-// limitNewVisitor is the Limit of a refusal by the new-visitor limits.
-const limitNewVisitor = "newVisitor"
+// Limits an ERR_TOO_MANY_ATTEMPTS names: the new-visitor limits, and a first
+// message sent before the welcome's challenge was solved.
+const (
+	limitNewVisitor = "newVisitor"
+	limitProof      = "proof"
+)
 
 var pongPayload = []byte(`{"type":"pong"}`)
 

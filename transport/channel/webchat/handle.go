@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/transport/netlimit"
 )
 
 // Refusals the reader answers with an error frame.
@@ -66,7 +67,12 @@ func (sk *socket) welcome() {
 		}
 		history = append(history, f)
 	}
-	sk.out.open(textFrame(encode(welcomeFrame{Type: "welcome", Visitor: sk.token, TimeZone: engine.QueueTimeZone, History: history})))
+	welcome := welcomeFrame{Type: "welcome", Visitor: sk.token, TimeZone: engine.QueueTimeZone, History: history}
+	if sk.fresh && srv.cfg.ProofOfWorkBits > 0 {
+		sk.seed = newSeed()
+		welcome.Challenge = &challengeFrame{Seed: sk.seed, Bits: srv.cfg.ProofOfWorkBits}
+	}
+	sk.out.open(textFrame(encode(welcome)))
 }
 
 // historyFrame is the wire form of a history item. The visitor's messages keep the
@@ -134,6 +140,12 @@ func (sk *socket) handle(buf []byte) {
 	case FrameRead:
 		sk.touch(now)
 		sk.read(f.IDs)
+	case FrameProof:
+		if sk.seed == "" || !proofOK(sk.seed, f.Nonce, cfg.ProofOfWorkBits) {
+			sk.refuseFrame(invalid("nonce", engine.MsgInvalidValue), "")
+			return
+		}
+		sk.proven = true
 	}
 	sk.strikes = 0
 }
@@ -148,22 +160,48 @@ func (sk *socket) admit(id string) bool {
 		return true
 	}
 	srv := sk.srv
-	ok, wait := srv.newByAddr.Take(sk.addr)
+	if sk.seed != "" && !sk.proven {
+		sk.refuseLimit(id, limitProof, 0)
+		return false
+	}
+	ok, wait := srv.takeNew(sk, srv.cfg.SharedNewVisitorsByAddress, srv.newByAddr, sk.addr)
 	if ok {
-		ok, wait = srv.newByConn.Take(strconv.FormatInt(sk.ep.conn.ID, 10))
+		ok, wait = srv.takeNew(sk, srv.cfg.SharedNewVisitorsByConnection, srv.newByConn, strconv.FormatInt(sk.ep.conn.ID, 10))
 	}
 	if !ok {
-		sk.log.Info().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
-		sk.strikes++
-		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id,
-			Limit: limitNewVisitor, RetryAfter: max(1, int((wait+time.Second-1)/time.Second))})))
-		if sk.strikes >= srv.cfg.MaxStrikes {
-			sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
-		}
+		sk.log.Debug().Str("addr", sk.addr).Dur("retry_after", wait).Msg("webchat new visitor refused: limit reached")
+		srv.refusedNew.Add(1)
+		sk.refuseLimit(id, limitNewVisitor, max(1, int((wait+time.Second-1)/time.Second)))
 		return false
 	}
 	sk.vis.started.Store(true)
 	return true
+}
+
+// refuseLimit answers message id, refused by limit, with ERR_TOO_MANY_ATTEMPTS naming
+// the limit (and when to try again, in seconds, if retryAfter > 0), and closes the
+// socket after Config.MaxStrikes refusals in a row.
+func (sk *socket) refuseLimit(id, limit string, retryAfter int) {
+	sk.strikes++
+	sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrTooManyAttempts, ID: id, Limit: limit, RetryAfter: retryAfter})))
+	if sk.strikes >= sk.srv.cfg.MaxStrikes {
+		sk.closeWith(ClosePolicyViolation, "too many refused frames", true)
+	}
+}
+
+// takeNew takes a new-visitor token for key: from the shared limiter when there is
+// one, else (or when it fails) from this Server's own buckets.
+func (s *Server) takeNew(sk *socket, shared Limiter, local *netlimit.Buckets, key string) (bool, time.Duration) {
+	if shared != nil {
+		ctx, cancel := context.WithTimeout(sk.ep.ctx, s.cfg.SinkTimeout)
+		ok, wait, err := shared.Take(ctx, key)
+		cancel()
+		if err == nil {
+			return ok, wait
+		}
+		sk.log.Warn().Err(err).Msg("webchat shared new-visitor limit unavailable: counting on this node")
+	}
+	return local.Take(key)
 }
 
 // touch records visitor activity (for IdleTimeout).

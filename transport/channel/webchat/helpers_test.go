@@ -234,6 +234,11 @@ type serverFrame struct {
 	TimeZone string            `json:"timeZone"`
 	Limit    string            `json:"limit"`
 	Retry    int               `json:"retryAfter"`
+	// Challenge is a welcome's proof of work.
+	Challenge *struct {
+		Seed string `json:"seed"`
+		Bits int    `json:"bits"`
+	} `json:"challenge"`
 }
 
 // client is a raw gobwas/ws client, as a widget.

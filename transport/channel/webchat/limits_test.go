@@ -2,10 +2,14 @@ package webchat
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +19,7 @@ import (
 	"github.com/gobwas/ws/wsutil"
 
 	"atende/engine"
+	"atende/persistence/redisstate"
 	"atende/transport/netlimit"
 )
 
@@ -92,6 +97,9 @@ func TestNewVisitorFloodStaysWithinLimits(t *testing.T) {
 	}
 	if got := e.visitorsRecorded(); got != 5 {
 		t.Fatalf("the sink recorded %d visitors (contacts, tickets), want 5", got)
+	}
+	if got := e.srv.Stats().NewVisitorsRefused; got != 35 {
+		t.Fatalf("Stats().NewVisitorsRefused = %d, want 35", got)
 	}
 	// A visitor of another address still gets through…
 	if f, _ := e.firstMessage("127.0.0.2", "hello from elsewhere"); f.Type != "ack" {
@@ -186,4 +194,78 @@ func TestGateCapsWidgetSocketsPerAddress(t *testing.T) {
 	first.closed()
 	eventually(t, "the closed socket to leave the gate", func() bool { return gate.OpenFrom("127.0.0.1") == 1 })
 	e.connect("")
+}
+
+// redisURL is where the shared-limit tests find Redis.
+func redisURL() string {
+	if u := os.Getenv("TEST_REDIS_URL"); u != "" {
+		return u
+	}
+	return "redis://127.0.0.1:6379/0"
+}
+
+// TestNewVisitorLimitSharedAcrossNodes: two nodes counting in one Redis hold one
+// per-address limit between them, not one each.
+func TestNewVisitorLimitSharedAcrossNodes(t *testing.T) {
+	var rb [6]byte
+	_, _ = rand.Read(rb[:])
+	prefix := "atende-test:" + hex.EncodeToString(rb[:]) + ":"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := redisstate.New(ctx, redisstate.Config{URL: redisURL(), Prefix: prefix})
+	if err != nil {
+		t.Fatalf("Redis at %s is required (set TEST_REDIS_URL): %v", redisURL(), err)
+	}
+	t.Cleanup(func() {
+		keys, _ := r.Client().Keys(context.Background(), prefix+"*").Result()
+		if len(keys) > 0 {
+			_ = r.Client().Del(context.Background(), keys...).Err()
+		}
+		_ = r.Close()
+	})
+	rate := netlimit.PerMinute(1, 3)
+	node := func() *env {
+		byAddr, err := r.TokenBuckets("webchat-new-address", rate.PerSecond, rate.Burst, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return newEnv(t, func(c *Config) { c.NewVisitorRate, c.SharedNewVisitorsByAddress = rate, byAddr })
+	}
+	a, b := node(), node()
+	answers := map[string]int{}
+	for i := range 8 {
+		e := a
+		if i%2 == 1 {
+			e = b
+		}
+		f, _ := e.firstMessage("127.0.0.1", fmt.Sprintf("visitor %d", i))
+		answers[f.Type+f.Limit]++
+	}
+	if answers["ack"] != 3 || answers["errornewVisitor"] != 5 {
+		t.Fatalf("8 new visitors of one address over two nodes: %v; want 3 acks in all, 5 refusals", answers)
+	}
+	if got := a.visitorsRecorded() + b.visitorsRecorded(); got != 3 {
+		t.Fatalf("%d visitors recorded on the two nodes, want 3", got)
+	}
+}
+
+// failingLimiter is a shared limiter that cannot be reached.
+type failingLimiter struct{}
+
+func (failingLimiter) Take(context.Context, string) (bool, time.Duration, error) {
+	return false, 0, errors.New("dial tcp 10.0.0.1:6379: connection refused")
+}
+
+// TestNewVisitorLimitFallsBackToTheNode: with the shared count unreachable the node
+// counts on its own, so the limit still holds and visitors still get through.
+func TestNewVisitorLimitFallsBackToTheNode(t *testing.T) {
+	e := newEnv(t, func(c *Config) {
+		c.NewVisitorRate = netlimit.PerMinute(1, 2)
+		c.SharedNewVisitorsByAddress = failingLimiter{}
+	})
+	for i, want := range []string{"ack", "ack", "error"} {
+		if f, _ := e.firstMessage("127.0.0.1", "hi"); f.Type != want {
+			t.Fatalf("visitor %d: %+v, want %s", i, f, want)
+		}
+	}
 }

@@ -44,7 +44,8 @@ type Server struct {
 	sockets   map[*socket]struct{}
 	closing   bool
 
-	open atomic.Int64 // sockets attached
+	open       atomic.Int64 // sockets attached
+	refusedNew atomic.Int64 // first messages refused by the new-visitor limits
 
 	node string // random id of this Server: the Origin of its echoes (cluster mode)
 }
@@ -460,6 +461,9 @@ type Stats struct {
 	Connections int // connections started (endpoints)
 	Sockets     int // widget sockets open
 	Goroutines  int // reader, writer and status goroutines running
+	// NewVisitorsRefused counts first messages refused by the new-visitor limits
+	// since start.
+	NewVisitorsRefused int64
 }
 
 // Stats reads the counters.
@@ -467,7 +471,8 @@ func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	n := len(s.endpoints)
 	s.mu.Unlock()
-	return Stats{Connections: n, Sockets: int(s.open.Load()), Goroutines: s.goroutines.Running()}
+	return Stats{Connections: n, Sockets: int(s.open.Load()), Goroutines: s.goroutines.Running(),
+		NewVisitorsRefused: s.refusedNew.Load()}
 }
 
 // textFrame frames payload as one unmasked websocket text frame.

@@ -46,6 +46,8 @@ type socket struct {
 	email   string // from hello; not passed on until engine.ChannelContact has an e-mail
 	strikes int    // refused frames in a row
 	fresh   bool   // the welcome had no history: the first message starts a conversation
+	seed    string // the welcome's proof-of-work challenge; "" when none was asked
+	proven  bool   // the challenge was solved
 
 	rememberMu sync.Mutex          // guards remembered and order
 	remembered map[string]struct{} // attendant message ids shown on this socket, not yet read

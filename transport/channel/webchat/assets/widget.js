@@ -17,19 +17,19 @@
       connecting: 'Conectando…', online: 'Online', offline: 'Sem conexão, tentando de novo…',
       unavailable: 'Atendimento indisponível no momento', sending: 'Enviando…', failed: 'Não enviada',
       tooMany: 'Muitas mensagens, aguarde um instante', tooLong: 'Mensagem longa demais', file: 'Arquivo',
-      busy: 'Muitas conversas novas vindas da sua rede agora. Sua mensagem será enviada em {n} s.' },
+      busy: 'Muitas conversas novas da sua rede. Enviaremos em {n} s.' },
     en: { title: 'Chat with us', open: 'Open chat', close: 'Close', placeholder: 'Type your message…', send: 'Send',
       intro: 'Hi! What should we call you?', name: 'Your name', email: 'Your email (optional)', start: 'Start',
       connecting: 'Connecting…', online: 'Online', offline: 'Offline, retrying…',
       unavailable: 'Chat unavailable right now', sending: 'Sending…', failed: 'Not sent',
       tooMany: 'Too many messages, please wait', tooLong: 'Message too long', file: 'File',
-      busy: 'Too many new conversations from your network right now. Your message will be sent in {n} s.' },
+      busy: 'Too many new chats from your network. Sending in {n} s.' },
     es: { title: 'Habla con nosotros', open: 'Abrir chat', close: 'Cerrar', placeholder: 'Escribe tu mensaje…', send: 'Enviar',
       intro: '¡Hola! ¿Cómo te llamamos?', name: 'Tu nombre', email: 'Tu correo (opcional)', start: 'Empezar',
       connecting: 'Conectando…', online: 'En línea', offline: 'Sin conexión, reintentando…',
       unavailable: 'Atención no disponible en este momento', sending: 'Enviando…', failed: 'No enviado',
       tooMany: 'Demasiados mensajes, espera un momento', tooLong: 'Mensaje demasiado largo', file: 'Archivo',
-      busy: 'Demasiadas conversaciones nuevas desde tu red ahora. Tu mensaje se enviará en {n} s.' }
+      busy: 'Demasiados chats nuevos desde tu red. Enviaremos en {n} s.' }
   };
   var lang = (me.getAttribute('data-lang') || document.documentElement.lang || navigator.language || 'pt').toLowerCase();
   var t = T[lang.slice(0, 2)] || T.pt;
@@ -134,7 +134,7 @@
   function setBadge() { badge.hidden = !unread; badge.textContent = unread > 9 ? '9+' : String(unread); }
 
   // The socket.
-  var ws = null, ready = false, backoff = 1000, retryT = 0, pingT = 0, pongWait = 0, flushT = 0, idle = false;
+  var ws = null, ready = false, backoff = 1000, retryT = 0, pingT = 0, pongWait = 0, flushT = 0, idle = false, proving = false;
   function send(f) { if (ws && ready) ws.send(JSON.stringify(f)); }
   function connect() {
     clearTimeout(retryT);
@@ -156,7 +156,7 @@
   }
   function later(ms) { clearTimeout(retryT); retryT = setTimeout(connect, ms + Math.random() * ms * 0.3); }
   function closed(code) {
-    ws = null; ready = false; clearInterval(pingT);
+    ws = null; ready = false; proving = false; clearInterval(pingT);
     if (code === 4004) { status(t.unavailable); later(30000); return; }
     if (code === 4002) { idle = true; status(''); if (document.visibilityState === 'visible') later(500); return; }
     status(t.offline);
@@ -179,7 +179,8 @@
       status(t.online);
       (f.history || []).forEach(function (m) { add(m); });
       st.pending.forEach(function (p) { add({ id: p.id, body: p.body, at: p.at }, 'pending'); });
-      hello(); flush(); read();
+      hello(); read();
+      if (f.challenge) prove(f.challenge); else flush();
     } else if (f.type === 'message') {
       add(f);
       if (f.fromMe) {
@@ -195,9 +196,9 @@
   }
   function failed(f) {
     if (!f.id) { if (f.code === 'ERR_WAPP_NOT_INITIALIZED') status(t.unavailable); return; }
+    if (f.code === 'ERR_TOO_MANY_ATTEMPTS' && f.limit === 'proof') return; // sent again once proven
     if (f.code === 'ERR_TOO_MANY_ATTEMPTS' && f.limit === 'newVisitor') {
-      // The server takes no more new conversations from this address for now: say
-      // so, keep the message and send it again when it said to.
+      // No new conversations from this address for now: say so, resend when told.
       var wait = Math.min(Math.max(+f.retryAfter || 30, 1), 3600);
       flash(t.busy.replace('{n}', String(wait)), wait * 1000);
       clearTimeout(flushT); flushT = setTimeout(flush, wait * 1000);
@@ -211,6 +212,28 @@
     st.pending = st.pending.filter(function (p) { return p.id !== f.id; }); save();
     add({ id: f.id }, 'failed');
     flash(f.code === 'ERR_BODY_TOO_LARGE' ? t.tooLong : t.failed);
+  }
+  // A new visitor's welcome may ask a proof of work (doc.go); messages wait for it.
+  function prove(ch) {
+    var s = ws, n = 0, enc = new TextEncoder();
+    if (!window.crypto || !crypto.subtle) { status(t.unavailable); return; }
+    proving = true;
+    (function batch() {
+      if (ws !== s) return;
+      var start = n, work = [];
+      for (; n < start + 512; n++) work.push(crypto.subtle.digest('SHA-256', enc.encode(ch.seed + ':' + n.toString(36))));
+      Promise.all(work).then(function (sums) {
+        for (var i = 0; i < sums.length; i++) {
+          var b = new Uint8Array(sums[i]), z = 0, j = 0;
+          while (j < 32 && !b[j]) { z += 8; j++; }
+          if (j < 32) z += Math.clz32(b[j]) - 24;
+          if (z < ch.bits) continue;
+          if (ws === s) { proving = false; send({ type: 'proof', nonce: (start + i).toString(36) }); flush(); }
+          return;
+        }
+        setTimeout(batch, 0);
+      });
+    })();
   }
   function hello() { if (st.name || st.email) send({ type: 'hello', name: st.name || '', email: st.email || '' }); }
   function flush() { st.pending.forEach(function (p) { send({ type: 'message', id: p.id, body: p.body }); }); }
@@ -257,7 +280,7 @@
     st.pending.push(p); save();
     add({ id: p.id, body: body, at: p.at }, 'pending');
     ta.value = '';
-    if (ready) send({ type: 'message', id: p.id, body: body }); else connect();
+    if (ready && !proving) send({ type: 'message', id: p.id, body: body }); else if (!ready) connect();
   };
   ta.onkeydown = function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.onsubmit(e); } };
   document.addEventListener('visibilitychange', function () {

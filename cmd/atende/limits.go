@@ -1,0 +1,228 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"atende/transport/channel/webchat"
+	"atende/transport/netlimit"
+)
+
+// Limits are the settings that keep one client from taking the node down
+// (docs/security.md): HTTP timeouts and the minimum body rate, caps and handshake
+// rates of the two websocket endpoints, and the web chat's new-visitor limits. A
+// cap or rate of 0 lifts that limit.
+type Limits struct {
+	ReadHeaderTimeout time.Duration // HTTP_READ_HEADER_TIMEOUT: 10s; the request line and headers
+	ReadTimeout       time.Duration // HTTP_READ_TIMEOUT: 10m; a whole request, body included
+	WriteTimeout      time.Duration // HTTP_WRITE_TIMEOUT: 5m; writing a whole response
+	IdleTimeout       time.Duration // HTTP_IDLE_TIMEOUT: 60s; a kept-alive connection between requests
+	BodyGrace         time.Duration // HTTP_BODY_GRACE: 10s before HTTP_MIN_BODY_RATE counts
+	MinBodyRate       int64         // HTTP_MIN_BODY_RATE: 1024 bytes/s, average body rate after the grace
+	// TrustForwardedFor (TRUST_FORWARDED_FOR) counts clients by the last
+	// X-Forwarded-For entry, as a reverse proxy in front of the node appends it.
+	TrustForwardedFor bool
+
+	Socket  GateLimits // SOCKET_…: the attendants' realtime gateway
+	Webchat GateLimits // WEBCHAT_…: the customers' web chat widget
+
+	WebchatNewPerMinute     float64 // WEBCHAT_NEW_VISITORS_PER_MINUTE: 10 per client address
+	WebchatNewBurst         int     // WEBCHAT_NEW_VISITOR_BURST: 10 per client address
+	WebchatNewPerConnection float64 // WEBCHAT_NEW_VISITORS_PER_CONNECTION: 120 a minute (and at once) per web chat connection
+	WebchatProofBits        int     // WEBCHAT_PROOF_OF_WORK_BITS: 0 (off); a new visitor's proof of work, in zero bits
+}
+
+// GateLimits shape one websocket endpoint's netlimit.Gate.
+type GateLimits struct {
+	MaxConnections          int     // <P>_MAX_CONNECTIONS: open sockets of the node
+	MaxPerAddress           int     // <P>_MAX_CONNECTIONS_PER_ADDRESS: open sockets of one client address
+	HandshakesPerMinute     float64 // <P>_HANDSHAKES_PER_MINUTE: new sockets of one address (burst as many)
+	NodeHandshakesPerSecond float64 // <P>_HANDSHAKES_PER_SECOND: new sockets of the node (burst twice as many)
+}
+
+// Gate builds the endpoint's gate.
+func (g GateLimits) Gate() (*netlimit.Gate, error) {
+	return netlimit.NewGate(netlimit.GateConfig{
+		MaxConnections: g.MaxConnections,
+		MaxPerAddress:  g.MaxPerAddress,
+		AddressRate:    netlimit.PerMinute(g.HandshakesPerMinute, int(max(1, g.HandshakesPerMinute))),
+		Rate:           netlimit.Rate{PerSecond: g.NodeHandshakesPerSecond, Burst: int(max(1, 2*g.NodeHandshakesPerSecond))},
+	})
+}
+
+// Default limits.
+var (
+	defaultSocketLimits  = GateLimits{MaxConnections: 10000, MaxPerAddress: 200, HandshakesPerMinute: 120, NodeHandshakesPerSecond: 100}
+	defaultWebchatLimits = GateLimits{MaxConnections: 10000, MaxPerAddress: 20, HandshakesPerMinute: 60, NodeHandshakesPerSecond: 100}
+)
+
+// flags declares the limits' flags on fs (defaults from env) and returns the
+// function that parses them once fs is parsed.
+func (l *Limits) flags(fs *flag.FlagSet, env func(key, def string) string) func() error {
+	type setting struct {
+		v     *string
+		parse func(string) error
+	}
+	var all []setting
+	add := func(name, envKey, def, usage string, parse func(string) error) {
+		v := new(string)
+		fs.StringVar(v, name, env(envKey, def), usage+" ("+envKey+")")
+		all = append(all, setting{v: v, parse: parse})
+	}
+	dur := func(name string, d *time.Duration) func(string) error {
+		return func(v string) (err error) { *d, err = parsePositive(name, v); return err }
+	}
+	count := func(name string, n *int) func(string) error {
+		return func(v string) error {
+			i, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || i < 0 {
+				return fmt.Errorf("config: %s must be a whole number ≥ 0 (0: no limit), got %q", name, v)
+			}
+			*n = i
+			return nil
+		}
+	}
+	rate := func(name string, r *float64) func(string) error {
+		return func(v string) error {
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || f < 0 {
+				return fmt.Errorf("config: %s must be a number ≥ 0 (0: no limit), got %q", name, v)
+			}
+			*r = f
+			return nil
+		}
+	}
+	add("http-read-header-timeout", "HTTP_READ_HEADER_TIMEOUT", "10s", "time to read a request's line and headers", dur("http-read-header-timeout", &l.ReadHeaderTimeout))
+	add("http-read-timeout", "HTTP_READ_TIMEOUT", "10m", "time to read a whole request, body included (websockets exempt)", dur("http-read-timeout", &l.ReadTimeout))
+	add("http-write-timeout", "HTTP_WRITE_TIMEOUT", "5m", "time to write a whole response (websockets exempt)", dur("http-write-timeout", &l.WriteTimeout))
+	add("http-idle-timeout", "HTTP_IDLE_TIMEOUT", "60s", "how long a kept-alive connection may wait for its next request", dur("http-idle-timeout", &l.IdleTimeout))
+	add("http-body-grace", "HTTP_BODY_GRACE", "10s", "time a request body has before the minimum body rate counts", dur("http-body-grace", &l.BodyGrace))
+	add("http-min-body-rate", "HTTP_MIN_BODY_RATE", "1024", "slowest average request body rate in bytes per second; slower bodies are cut (0: none)", func(v string) error {
+		var n int
+		err := count("http-min-body-rate", &n)(v)
+		l.MinBodyRate = int64(n)
+		return err
+	})
+	var trust string
+	fs.StringVar(&trust, "trust-forwarded-for", env("TRUST_FORWARDED_FOR", "false"), "count clients by the last X-Forwarded-For entry, appended by a reverse proxy in front of the node (TRUST_FORWARDED_FOR)")
+	all = append(all, setting{v: &trust, parse: func(v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("config: TRUST_FORWARDED_FOR must be true or false, got %q", v)
+		}
+		l.TrustForwardedFor = b
+		return nil
+	}})
+	gate := func(prefix, what string, g *GateLimits, def GateLimits) {
+		p := strings.ToLower(prefix)
+		add(p+"-max-connections", prefix+"_MAX_CONNECTIONS", strconv.Itoa(def.MaxConnections), "open "+what+" sockets of the node (0: no limit)", count(p+"-max-connections", &g.MaxConnections))
+		add(p+"-max-connections-per-address", prefix+"_MAX_CONNECTIONS_PER_ADDRESS", strconv.Itoa(def.MaxPerAddress), "open "+what+" sockets of one client address (0: no limit)", count(p+"-max-connections-per-address", &g.MaxPerAddress))
+		add(p+"-handshakes-per-minute", prefix+"_HANDSHAKES_PER_MINUTE", strconv.FormatFloat(def.HandshakesPerMinute, 'f', -1, 64), "new "+what+" sockets of one client address per minute, as many at once (0: no limit)", rate(p+"-handshakes-per-minute", &g.HandshakesPerMinute))
+		add(p+"-handshakes-per-second", prefix+"_HANDSHAKES_PER_SECOND", strconv.FormatFloat(def.NodeHandshakesPerSecond, 'f', -1, 64), "new "+what+" sockets of the node per second, twice as many at once (0: no limit)", rate(p+"-handshakes-per-second", &g.NodeHandshakesPerSecond))
+	}
+	gate("SOCKET", "realtime", &l.Socket, defaultSocketLimits)
+	gate("WEBCHAT", "web chat", &l.Webchat, defaultWebchatLimits)
+	add("webchat-new-visitors-per-minute", "WEBCHAT_NEW_VISITORS_PER_MINUTE", "10", "conversations new web chat visitors of one client address start per minute (0: no limit)", rate("webchat-new-visitors-per-minute", &l.WebchatNewPerMinute))
+	add("webchat-new-visitor-burst", "WEBCHAT_NEW_VISITOR_BURST", "10", "of those, how many at once", count("webchat-new-visitor-burst", &l.WebchatNewBurst))
+	add("webchat-new-visitors-per-connection", "WEBCHAT_NEW_VISITORS_PER_CONNECTION", "120", "conversations new visitors start per minute (and at once) on one web chat connection (0: no limit)", rate("webchat-new-visitors-per-connection", &l.WebchatNewPerConnection))
+	add("webchat-proof-of-work-bits", "WEBCHAT_PROOF_OF_WORK_BITS", "0", "proof of work a new web chat visitor solves before its first message, in leading zero bits of SHA-256 (0: none; 16 is about 65,000 hashes)", func(v string) error {
+		if err := count("webchat-proof-of-work-bits", &l.WebchatProofBits)(v); err != nil {
+			return err
+		}
+		if l.WebchatProofBits > webchat.MaxProofOfWorkBits {
+			return fmt.Errorf("config: WEBCHAT_PROOF_OF_WORK_BITS must be at most %d, got %d", webchat.MaxProofOfWorkBits, l.WebchatProofBits)
+		}
+		return nil
+	})
+	return func() error {
+		for _, s := range all {
+			if err := s.parse(*s.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// newVisitorRates are the web chat's new-visitor limits as rates; 0 lifts one.
+func (l Limits) newVisitorRates() (perAddress, perConnection netlimit.Rate) {
+	perAddress, perConnection = netlimit.Rate{PerSecond: -1}, netlimit.Rate{PerSecond: -1}
+	if l.WebchatNewPerMinute > 0 {
+		perAddress = netlimit.PerMinute(l.WebchatNewPerMinute, max(1, l.WebchatNewBurst))
+	}
+	if l.WebchatNewPerConnection > 0 {
+		perConnection = netlimit.PerMinute(l.WebchatNewPerConnection, int(max(1, l.WebchatNewPerConnection)))
+	}
+	return perAddress, perConnection
+}
+
+// sharedNewVisitorLimits are the web chat's new-visitor counts kept in Redis, so that
+// every node of a cluster holds one limit; nil without REDIS_URL (or for a lifted
+// limit), where each node counts on its own.
+func (a *app) sharedNewVisitorLimits(perAddress, perConnection netlimit.Rate) (byAddress, byConnection webchat.Limiter, err error) {
+	if a.redis == nil {
+		return nil, nil, nil
+	}
+	if !perAddress.Unlimited() {
+		if byAddress, err = a.redis.TokenBuckets("webchat-new-address", perAddress.PerSecond, perAddress.Burst, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	if !perConnection.Unlimited() {
+		if byConnection, err = a.redis.TokenBuckets("webchat-new-connection", perConnection.PerSecond, perConnection.Burst, nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	return byAddress, byConnection, nil
+}
+
+// limitCollectors expose on /metrics what the limits refused, so an operator sees an
+// attack (and a limit set too low) and can tune it.
+func limitCollectors(socketGate, webchatGate *netlimit.Gate, wc *webchat.Server) []prometheus.Collector {
+	var out []prometheus.Collector
+	for endpoint, g := range map[string]*netlimit.Gate{"socket": socketGate, "webchat": webchatGate} {
+		labels := prometheus.Labels{"endpoint": endpoint}
+		out = append(out,
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_handshakes_refused_address_total", ConstLabels: labels,
+				Help: "Websocket handshakes refused by a per-address limit (429): open sockets or new ones per minute."},
+				func() float64 { return float64(g.Stats().RefusedAddress) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_handshakes_refused_node_total", ConstLabels: labels,
+				Help: "Websocket handshakes refused by a node-wide limit (503): open sockets or new ones per second."},
+				func() float64 { return float64(g.Stats().RefusedNode) }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "atende_gate_open_connections", ConstLabels: labels,
+				Help: "Websockets open through the endpoint's gate."},
+				func() float64 { return float64(g.Stats().Open) }),
+		)
+	}
+	return append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_webchat_new_visitors_refused_total",
+		Help: "Web chat first messages refused by the new-visitor limits."},
+		func() float64 { return float64(wc.Stats().NewVisitorsRefused) }))
+}
+
+// clientAddr is the address a request's client is counted under.
+func (l Limits) clientAddr(r *http.Request) string {
+	return netlimit.ClientAddr(r, l.TrustForwardedFor)
+}
+
+// httpServer builds the node's HTTP server around h: the timeouts, and the minimum
+// body rate on every request with a body. Websockets are exempt from the timeouts:
+// the upgrade clears the connection's deadlines and each socket keeps its own
+// (ping deadlines, write timeouts).
+func (l Limits) httpServer(h http.Handler, onCut func()) *http.Server {
+	if l.ReadHeaderTimeout == 0 { // a Config built without parseConfig (tests)
+		l.ReadHeaderTimeout = 10 * time.Second
+	}
+	return &http.Server{
+		Handler:           netlimit.BodyRate{Grace: l.BodyGrace, MinRate: l.MinBodyRate, Max: l.ReadTimeout, OnCut: onCut}.Wrap(h),
+		ReadHeaderTimeout: l.ReadHeaderTimeout,
+		ReadTimeout:       l.ReadTimeout,
+		WriteTimeout:      l.WriteTimeout,
+		IdleTimeout:       l.IdleTimeout,
+	}
+}
