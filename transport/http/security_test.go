@@ -362,3 +362,29 @@ func TestOriginPolicyHandshake(t *testing.T) {
 		t.Error("wildcard origin accepted")
 	}
 }
+
+// FuzzNormalizeOrigin: whatever CORS_ORIGINS holds, an accepted origin is in the form
+// browsers send (normalizing it again changes nothing) and names nothing but a scheme,
+// a host and a port.
+func FuzzNormalizeOrigin(f *testing.F) {
+	for _, s := range []string{"https://app.example.com", "HTTP://Localhost:5173/", "https://[::1]:443", "https://a.b:0", "*", "null", "https://x/../y", "https://%41.example", "http://a@b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := httpapi.NormalizeOrigin(raw)
+		if err != nil {
+			return
+		}
+		again, err := httpapi.NormalizeOrigin(got)
+		if err != nil || again != got {
+			t.Fatalf("%q → %q → %q, %v", raw, got, again, err)
+		}
+		rest, ok := strings.CutPrefix(got, "https://")
+		if !ok {
+			rest, ok = strings.CutPrefix(got, "http://")
+		}
+		if !ok || rest == "" || strings.ContainsAny(rest, "/?#@* \t\r\n") {
+			t.Fatalf("%q → %q", raw, got)
+		}
+	})
+}
