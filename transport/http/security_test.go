@@ -46,6 +46,10 @@ func TestCORSPreflight(t *testing.T) {
 				t.Errorf("%s: Vary %q lacks Origin", path, v)
 			}
 		}
+		// The web chat's paths serve every site: their handler answers, not the API's rule.
+		if r := preflight("https://shop.example.org", "/webchat/widget.js"); r.Status == http.StatusForbidden {
+			t.Errorf("web chat preflight refused: %d %s", r.Status, r.Body)
+		}
 		// Unlisted origins, look-alikes and the wildcard get no CORS answer.
 		for _, origin := range []string{"https://evil.example.com", "http://app.example.com", "https://app.example.com.evil.io",
 			"https://app.example.com:8443", "null", "*", "https://app.example.com/"} {
