@@ -168,6 +168,11 @@ const codeForbiddenOrigin = engine.ErrForbiddenOrigin
 // cors applies the cross-origin rules to r. It answers preflights itself and reports
 // whether the request is done.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) (done bool) {
+	if s.isWidgetPath(r.URL.Path) {
+		// The web chat serves customers' sites, whatever their origin: its handler
+		// decides alone.
+		return false
+	}
 	origin := r.Header.Get("Origin")
 	h := w.Header()
 	if s.origins.CrossOrigin() {

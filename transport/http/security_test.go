@@ -46,6 +46,10 @@ func TestCORSPreflight(t *testing.T) {
 				t.Errorf("%s: Vary %q lacks Origin", path, v)
 			}
 		}
+		// The web chat's paths serve every site: their handler answers, not the API's rule.
+		if r := preflight("https://shop.example.org", "/webchat/widget.js"); r.Status == http.StatusForbidden {
+			t.Errorf("web chat preflight refused: %d %s", r.Status, r.Body)
+		}
 		// Unlisted origins, look-alikes and the wildcard get no CORS answer.
 		for _, origin := range []string{"https://evil.example.com", "http://app.example.com", "https://app.example.com.evil.io",
 			"https://app.example.com:8443", "null", "*", "https://app.example.com/"} {
@@ -361,4 +365,30 @@ func TestOriginPolicyHandshake(t *testing.T) {
 	if _, err := httpapi.NewOriginPolicy([]string{"*"}, ""); err == nil {
 		t.Error("wildcard origin accepted")
 	}
+}
+
+// FuzzNormalizeOrigin: whatever CORS_ORIGINS holds, an accepted origin is in the form
+// browsers send (normalizing it again changes nothing) and names nothing but a scheme,
+// a host and a port.
+func FuzzNormalizeOrigin(f *testing.F) {
+	for _, s := range []string{"https://app.example.com", "HTTP://Localhost:5173/", "https://[::1]:443", "https://a.b:0", "*", "null", "https://x/../y", "https://%41.example", "http://a@b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := httpapi.NormalizeOrigin(raw)
+		if err != nil {
+			return
+		}
+		again, err := httpapi.NormalizeOrigin(got)
+		if err != nil || again != got {
+			t.Fatalf("%q → %q → %q, %v", raw, got, again, err)
+		}
+		rest, ok := strings.CutPrefix(got, "https://")
+		if !ok {
+			rest, ok = strings.CutPrefix(got, "http://")
+		}
+		if !ok || rest == "" || strings.ContainsAny(rest, "/?#@* \t\r\n") {
+			t.Fatalf("%q → %q", raw, got)
+		}
+	})
 }

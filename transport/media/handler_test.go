@@ -324,3 +324,36 @@ func TestURLRefusesForeignPaths(t *testing.T) {
 		t.Error("URL accepted a zero ttl")
 	}
 }
+
+// FuzzServeGrant: no request path, grant or query serves a file without the signature
+// of that very file, tenant, expiry and name.
+func FuzzServeGrant(f *testing.F) {
+	s, _ := newTestStore(f, nil)
+	pic, err := s.Save(context.Background(), 3, bytes.NewReader(sized(pngHead, 100)), "a.png", "")
+	if err != nil {
+		f.Fatal(err)
+	}
+	good, _ := s.URL(3, pic.Path, time.Hour)
+	named, _ := s.NamedURL(3, pic.Path, "foto.png", time.Hour)
+	for _, seed := range []string{good, named, good + "?n=x", "/media/" + pic.Path, "/media/1.2.3/3/" + strings.TrimPrefix(pic.Path, "3/")} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.Parse(target)
+		if err != nil {
+			return
+		}
+		r := httptest.NewRequest("GET", "http://atende.test/", nil)
+		r.URL = u
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			return
+		}
+		// Served: the path must be one this store signed for that file.
+		if u.Path != good && u.Path != strings.SplitN(named, "?", 2)[0] &&
+			!(u.Path == "/media/"+pic.Path && strings.Contains(u.RawQuery, "sig=")) {
+			t.Fatalf("served %q", target)
+		}
+	})
+}

@@ -19,7 +19,7 @@ import (
 var testSecret = []byte("0123456789abcdef0123456789abcdef")
 
 // newTestStore builds a Store on a fresh folder with small limits and a fixed clock.
-func newTestStore(t *testing.T, mutate func(*Config)) (*Store, string) {
+func newTestStore(t testing.TB, mutate func(*Config)) (*Store, string) {
 	t.Helper()
 	cfg := Config{
 		Dir:         t.TempDir(),
