@@ -5,6 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { languageStorageKey } from './locales.mjs';
+import { axeTags, axeViolations, defaultLinks } from './axe.mjs';
 
 export const chromiumFlags = [
   '--headless',
@@ -28,7 +29,11 @@ export const viewports = {
 
 // Answers from the server that are expected while a route is still missing: the app must
 // cope with them quietly (see TransferModal). Anything else ≥ 400 fails the flow.
-const tolerated = [{ method: 'GET', path: /^\/whatsapp\/?$/, status: 404 }];
+const tolerated = [
+  { method: 'GET', path: /^\/whatsapp\/?$/, status: 404 },
+  // Message translation is not in this build: the dialog says so (TranslateDialog).
+  { method: 'PUT', path: /^\/messages\/\d+$/, status: 405 },
+];
 
 // newActor opens a context in a language and viewport and records what must not happen:
 // uncaught page errors, unexpected HTTP failures, and error alerts shown to the user
@@ -95,7 +100,8 @@ export async function newActor(browser, { name, lng, viewport = viewports.deskto
   };
 }
 
-// screenshots(flow) → shot(page, step): numbered PNGs in e2e/screenshots/<flow>/.
+// screenshots(flow) → shot(page, step): numbered PNGs in e2e/screenshots/<flow>/, and an
+// axe-core check of the page at that step (lib/axe.mjs).
 export function screenshots(flow) {
   const dir = join(new URL('../screenshots/', import.meta.url).pathname, flow);
   rmSync(dir, { recursive: true, force: true });
@@ -106,6 +112,16 @@ export function screenshots(flow) {
     n += 1;
     const path = join(dir, `${String(n).padStart(2, '0')}-${step}.png`);
     await page.screenshot({ path });
+    // Every page a flow photographs must pass axe's WCAG 2 A/AA rules. E2E_AXE=report
+    // prints the violations instead of failing (to survey a page); E2E_AXE=off skips.
+    if (process.env.E2E_AXE !== 'off') {
+      const found = [...(await axeViolations(page)), ...(await defaultLinks(page)).map((a) => `unstyled link (browser default colour): ${a}`)];
+      if (found.length > 0) {
+        const text = `axe (${axeTags.join(', ')}) at ${flow}/${step}:\n       ${found.join('\n       ')}`;
+        if (process.env.E2E_AXE === 'report') console.log(`     ${text}`);
+        else throw new Error(text);
+      }
+    }
     // E2E_VERBOSE=1: when each step was reached, to see where a slow flow spends its time.
     if (process.env.E2E_VERBOSE) console.log(`     ${flow} +${((Date.now() - t0) / 1000).toFixed(1)} s ${step}`);
     return path;

@@ -1,5 +1,6 @@
 // Shared styled primitives. Colours, sizes and z-indexes come from the theme only.
 import styled, { css } from 'styled-components';
+import { readableOn } from '../theme/contrast';
 
 type Variant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
@@ -136,7 +137,8 @@ export const Badge = styled.span<{ $color?: string; $tone?: 'primary' | 'danger'
   border-radius: ${({ theme }) => theme.radii.round}px;
   font-size: ${({ theme }) => theme.fontSizes.xs}px;
   font-weight: 700;
-  color: ${({ theme }) => theme.colors.onPrimary};
+  /* A queue's or tag's own colour ($color) gets black or white text, whichever reads. */
+  color: ${({ theme, $color }) => ($color ? readableOn($color) : theme.colors.onPrimary)};
   background: ${({ theme, $color, $tone = 'primary' }) =>
     $color ??
     ($tone === 'danger'

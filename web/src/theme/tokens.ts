@@ -1,6 +1,12 @@
 // Design tokens. Components read colours, spacing and z-indexes only from the theme
 // (styled-components' ThemeProvider); nothing here is imported by a component directly
 // except through `theme`.
+//
+// Colours meet WCAG 2 AA contrast (4.5:1 for text) where text is drawn on them or
+// with them: textSoft on every light surface (white, background, chat wallpaper,
+// bubbles), white on primary, success, danger and textSoft. The e2e suite checks
+// every page it visits with axe-core (web/e2e/lib/axe.mjs); contrast.test.ts pins the
+// pairs here.
 
 export const palette = {
   brand: '#1f6f5c',
@@ -12,10 +18,11 @@ export const palette = {
   grey100: '#eef0f2',
   grey200: '#dde1e5',
   grey300: '#c3c9cf',
-  grey500: '#8a939c',
+  grey500: '#8a939c', // borders and icons only: 3.1:1 on white is too faint for text
+  grey600: '#5b6570',
   grey700: '#4a525a',
   grey900: '#1d2125',
-  green: '#2e9d4f',
+  green: '#1e7e3e',
   greenLight: '#e4f5e9',
   yellow: '#e5b800',
   orange: '#f07d00',
@@ -38,7 +45,7 @@ export const colors = {
   borderStrong: palette.grey300,
   text: palette.grey900,
   textMuted: palette.grey700,
-  textSoft: palette.grey500,
+  textSoft: palette.grey600,
   danger: palette.red,
   dangerSoft: palette.redLight,
   success: palette.green,
@@ -59,7 +66,7 @@ export const colors = {
   ageWarm: palette.yellow,
   ageHot: palette.orange,
   ageLate: palette.red,
-  noQueue: palette.grey500,
+  noQueue: palette.grey600,
   // Sales opportunity cards (spec section 4).
   oppWon: palette.green,
   oppLost: palette.red,

@@ -62,7 +62,7 @@
     '.x{background:none;border:0;color:#fff;font-size:20px;cursor:pointer}' +
     '.log{flex:1;overflow-y:auto;padding:10px;background:#f3f4f6;display:flex;flex-direction:column;gap:6px}' +
     '.m{max-width:80%;padding:6px 10px;border-radius:10px;white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;align-self:flex-start}' +
-    '.m.c{align-self:flex-end;background:var(--c)}.m time{display:block;font-size:11px;opacity:.7;text-align:right}.m.pending{opacity:.6}' +
+    '.m.c{align-self:flex-end;background:var(--c)}.m time{display:block;font-size:11px;opacity:.95;text-align:right}.m.pending{opacity:.6}' +
     '.m.failed{background:#fee2e2;color:#991b1b}.m img,.m video{max-width:100%;border-radius:6px;display:block}.m a{color:inherit}' +
     'form{display:flex;gap:6px;padding:8px;border-top:1px solid #e5e7eb}form.intro{flex-direction:column;border:0;padding:16px}' +
     'textarea,input{flex:1;border:1px solid #d1d5db;border-radius:8px;padding:8px;resize:none;color:#111;background:#fff}' +

@@ -51,14 +51,7 @@ export function TranslateDialog({ message, onClose }: { message: Message | null;
     <Dialog open={message !== null} onClose={onClose} title={t('chat.translate.title')}>
       <p>{message?.body}</p>
       {missing ? (
-        <>
-          <Muted role="status">{t('chat.translate.notConfigured')}</Muted>
-          <Row>
-            <Button type="button" $variant="secondary" onClick={onClose}>
-              {t('common.actions.close')}
-            </Button>
-          </Row>
-        </>
+        <Muted role="status">{t('chat.translate.notConfigured')}</Muted>
       ) : (
         <Row $wrap>
           {translationLanguages.map((l) => (

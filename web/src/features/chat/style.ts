@@ -1,4 +1,5 @@
 import styled, { css } from 'styled-components';
+import { readableOn } from '../../theme/contrast';
 import type { SatisfactionLevel } from './ContactDrawer';
 
 export const ChatFrame = styled.div`
@@ -446,7 +447,8 @@ export const TagChip = styled.span<{ $color: string }>`
   border-radius: ${({ theme }) => theme.radii.round}px;
   font-size: ${({ theme }) => theme.fontSizes.xs}px;
   font-weight: 600;
-  color: ${({ theme }) => theme.colors.onPrimary};
+  /* The tag's own colour: black or white text, whichever reads (WCAG AA). */
+  color: ${({ $color }) => readableOn($color)};
   background: ${({ $color }) => $color};
   > span {
     overflow: hidden;

@@ -1,4 +1,5 @@
 import styled from 'styled-components';
+import { readableOn } from '../../theme/contrast';
 
 export const Swatches = styled.div`
   display: grid;
@@ -36,7 +37,8 @@ export const TagChip = styled.span<{ $color: string }>`
   border-radius: ${({ theme }) => theme.radii.round}px;
   font-weight: 600;
   font-size: ${({ theme }) => theme.fontSizes.sm}px;
-  color: ${({ theme }) => theme.colors.onPrimary};
+  /* The tag's own colour: black or white text, whichever reads (WCAG AA). */
+  color: ${({ $color }) => readableOn($color)};
   background: ${({ $color }) => $color};
   overflow: hidden;
   text-overflow: ellipsis;

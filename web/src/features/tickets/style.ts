@@ -1,6 +1,7 @@
 import styled, { css } from 'styled-components';
 import type { AgeLevel } from '../../app/format';
 import type { KnownChannel } from './ChannelMark';
+import { readableOn } from '../../theme/contrast';
 
 export const PageSplit = styled.div`
   flex: 1;
@@ -241,7 +242,8 @@ export const ChannelDot = styled.span<{ $channel: KnownChannel; $size: number }>
   justify-content: center;
   font-size: ${({ $size }) => ($size > 24 ? 11 : 10)}px;
   font-weight: 700;
-  color: ${({ theme }) => theme.colors.onPrimary};
+  /* Brand colours (WhatsApp's green is 2:1 with white): black or white, whichever reads. */
+  color: ${({ theme, $channel }) => readableOn(theme.colors[channelColor[$channel]])};
   background: ${({ theme, $channel }) => theme.colors[channelColor[$channel]]};
 `;
 
@@ -255,6 +257,7 @@ export const AgePill = styled.span<{ $level: AgeLevel }>`
   border-radius: ${({ theme }) => theme.radii.round}px;
   font-size: ${({ theme }) => theme.fontSizes.xs}px;
   font-weight: 600;
-  color: ${({ theme }) => theme.colors.onPrimary};
+  /* White on green and red, black on yellow and orange (white would be 1.9:1 there). */
+  color: ${({ theme, $level }) => readableOn(theme.colors[ageColor[$level]])};
   background: ${({ theme, $level }) => theme.colors[ageColor[$level]]};
 `;

@@ -1,0 +1,85 @@
+// The chat screen's own defects (issue 16.4), as an administrator meets them: the
+// contact drawer opens on demand and remembers it across a reload; deleting one's own
+// message works (the app names no ticket: the server finds it); translating a
+// received message says it is not configured; deleting the ticket toasts once.
+import { newActor, screenshots } from '../lib/browser.mjs';
+import { translator } from '../lib/locales.mjs';
+import { assertClean, check, customerWrites, demo, gone, login, openSubTab, reply, rowById, rowByName, ticketIdOf, until, visible } from './steps.mjs';
+
+export async function chatFlow({ browser, server, lng, runId, onActors }) {
+  const t = translator(lng);
+  const base = server.base;
+  const shot = screenshots(`chat-${lng}`);
+  const customerName = `Cliente chat ${runId}`;
+  const question = `pergunta${runId}`;
+  const mistake = `engano ${runId}`;
+
+  const admin = await newActor(browser, { name: `admin/${lng}`, lng });
+  const customer = await newActor(browser, { name: `customer/chat`, lng });
+  const actors = [admin, customer];
+  onActors?.(actors);
+  const page = admin.page;
+
+  await login(admin, base, demo.admin);
+  await openSubTab(page, t, 'pending');
+  await customerWrites(customer, base, server.webchatConnectionId, customerName, question);
+  const row = rowByName(page, customerName);
+  await visible(row);
+  const id = await ticketIdOf(row);
+  await row.getByRole('button', { name: t('tickets.actions.accept'), exact: true }).click();
+  await page.waitForURL(new RegExp(`/tickets/${id}$`));
+  await visible(page.locator('[data-testid^="message-"]').filter({ hasText: question }));
+
+  // The contact drawer: closed until asked for, then kept open across a reload.
+  const drawer = page.getByRole('complementary', { name: t('chat.contact.title') });
+  const toggle = page.getByRole('button', { name: t('chat.header.contactInfo'), exact: true });
+  check((await drawer.count()) === 0, 'the contact drawer is open before anyone asked for it');
+  await shot(page, 'drawer-closed');
+  await toggle.click();
+  await visible(drawer);
+  await visible(drawer.getByRole('heading', { name: t('chat.contact.opportunities') }));
+  await page.reload();
+  await visible(drawer);
+  await shot(page, 'drawer-remembered');
+  await toggle.click();
+  await gone(drawer);
+
+  // Deleting one's own message.
+  await reply(page, t, mistake);
+  const mine = page.locator('[data-testid^="message-"]').filter({ hasText: mistake });
+  // The bubble's actions show while the pointer is over the bubble itself.
+  await mine.getByText(mistake, { exact: true }).hover();
+  await mine.getByRole('button', { name: t('chat.messages.delete'), exact: true }).click();
+  const confirmDelete = page.getByRole('dialog', { name: t('chat.deleteMessage.title') });
+  await confirmDelete.getByRole('button', { name: t('common.actions.delete'), exact: true }).click();
+  await gone(confirmDelete);
+  const deletedNote = page.locator('[data-testid^="message-"]').filter({ hasText: t('chat.messages.deleted') });
+  await visible(deletedNote);
+  await shot(page, 'message-deleted');
+
+  // Translating a received message: this server has no translation.
+  const received = page.locator('[data-testid^="message-"]').filter({ hasText: question });
+  await received.getByText(question, { exact: true }).hover();
+  await received.getByRole('button', { name: t('chat.messages.translate'), exact: true }).click();
+  const translate = page.getByRole('dialog', { name: t('chat.translate.title') });
+  await translate.getByRole('button', { name: t('chat.composer.languages.es'), exact: true }).click();
+  await visible(translate.getByText(t('chat.translate.notConfigured'), { exact: true }));
+  await shot(page, 'translate-not-configured');
+  await translate.getByRole('button', { name: t('common.actions.close'), exact: true }).click();
+  await gone(translate);
+
+  // Deleting the ticket: one success toast, though the answer and the socket event
+  // both report it. Counted once the list has dropped the row (the event arrived).
+  await page.getByRole('button', { name: t('chat.header.delete'), exact: true }).click();
+  const confirmTicket = page.getByRole('dialog', { name: t('chat.deleteTicket.title') });
+  await confirmTicket.getByRole('button', { name: t('common.actions.delete'), exact: true }).click();
+  await page.waitForURL(/\/tickets$/);
+  await gone(rowById(page, id));
+  const toasts = page.getByRole('status').filter({ hasText: t('chat.toast.deleted') });
+  await until(async () => (await toasts.count()) >= 1, 'the deletion toast');
+  check((await toasts.count()) === 1, `the deletion toast shows ${await toasts.count()} times`);
+  await shot(page, 'ticket-deleted');
+
+  await assertClean(actors);
+  await Promise.all(actors.map((a) => a.close()));
+}
