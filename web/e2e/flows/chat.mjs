@@ -1,7 +1,9 @@
 // The chat screen's own defects (issue 16.4), as an administrator meets them: the
-// contact drawer opens on demand and remembers it across a reload; deleting one's own
+// contact drawer opens on demand, remembers it across a reload, and shows the contact's
+// extra info and opportunities (one marked won there); deleting one's own
 // message works (the app names no ticket: the server finds it); translating a
 // received message says it is not configured; deleting the ticket toasts once.
+import { request } from 'playwright-core';
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
 import { assertClean, check, customerWrites, demo, gone, login, openSubTab, reply, rowById, rowByName, ticketIdOf, until, visible } from './steps.mjs';
@@ -30,17 +32,43 @@ export async function chatFlow({ browser, server, lng, runId, onActors }) {
   await page.waitForURL(new RegExp(`/tickets/${id}$`));
   await visible(page.locator('[data-testid^="message-"]').filter({ hasText: question }));
 
-  // The contact drawer: closed until asked for, then kept open across a reload.
+  // The contact gets an extra info (a location: the drawer links it to a map) and a
+  // sales opportunity through the API, as another attendant would on the contacts page.
+  const api = await request.newContext({ baseURL: base });
+  try {
+    const auth = await (await api.post('/auth/login', { data: demo.admin })).json();
+    const headers = { Authorization: `Bearer ${auth.token}` };
+    const ticket = await (await api.get(`/tickets/${id}`, { headers })).json();
+    const put = await api.put(`/contacts/${ticket.contactId}`, {
+      headers,
+      data: {
+        name: customerName,
+        number: ticket.contact.number,
+        extraInfo: [{ name: 'location', value: '-15.6014, -56.0979' }],
+        salesOpps: [{ name: `Plano ${runId}`, value: '100', stage: 'proposta' }],
+      },
+    });
+    check(put.ok(), `PUT /contacts answered ${put.status()}`);
+  } finally {
+    await api.dispose();
+  }
+
+  // The contact drawer: closed until asked for, then kept open across a reload; it
+  // shows the contact's extra info and opportunities, and marks one won.
   const drawer = page.getByRole('complementary', { name: t('chat.contact.title') });
   const toggle = page.getByRole('button', { name: t('chat.header.contactInfo'), exact: true });
   check((await drawer.count()) === 0, 'the contact drawer is open before anyone asked for it');
   await shot(page, 'drawer-closed');
   await toggle.click();
   await visible(drawer);
-  await visible(drawer.getByRole('heading', { name: t('chat.contact.opportunities') }));
   await page.reload();
   await visible(drawer);
+  await visible(drawer.getByRole('link', { name: t('chat.contact.openMap') }));
+  await visible(drawer.getByText(`Plano ${runId}`, { exact: true }));
   await shot(page, 'drawer-remembered');
+  await drawer.getByRole('button', { name: t('chat.contact.markWon'), exact: true }).click();
+  await visible(drawer.getByRole('img', { name: t('chat.contact.won') }));
+  await shot(page, 'opportunity-won');
   await toggle.click();
   await gone(drawer);
 

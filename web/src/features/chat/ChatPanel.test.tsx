@@ -99,6 +99,25 @@ describe('ChatPanel', () => {
     expect(window.localStorage.getItem('chat.contactDrawer')).toBe('closed');
   });
 
+  it('on a narrow screen, where it covers the conversation, opens the drawer only when asked', async () => {
+    window.localStorage.setItem('chat.contactDrawer', 'open');
+    const real = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...real(query), matches: query.includes('max-width'), media: query })) as typeof window.matchMedia;
+    try {
+      serve();
+      renderPanel();
+      const toggle = await screen.findByRole('button', { name: 'Dados do contato' });
+      expect(screen.queryByRole('complementary', { name: 'Dados do contato' })).toBeNull();
+      await userEvent.click(toggle);
+      expect(await screen.findByRole('complementary', { name: 'Dados do contato' })).toBeInTheDocument();
+      await userEvent.click(toggle);
+      // The wide screen's remembered choice is left as it was.
+      expect(window.localStorage.getItem('chat.contactDrawer')).toBe('open');
+    } finally {
+      window.matchMedia = real;
+    }
+  });
+
   it('toasts a deleted ticket once, though the answer and the socket both report it', async () => {
     serve();
     renderPanel();

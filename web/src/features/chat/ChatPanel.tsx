@@ -40,7 +40,9 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
   const loadingOlder = useSelector(chat, (s) => s.hasTag('loadingOlder'));
   const failed = useSelector(chat, (s) => s.matches('failed'));
   const wide = !useMediaQuery(`(max-width: ${theme.breakpoints.split + theme.layout.contactDrawerWidth - 1}px)`);
-  const [drawerOpen, setDrawerOpen] = useState(drawerRemembered);
+  // Where the drawer overlays the conversation (narrow screens) it opens only when
+  // asked for; the remembered choice is the wide screen's, where it sits beside it.
+  const [drawerOpen, setDrawerOpen] = useState(() => wide && drawerRemembered());
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [translating, setTranslating] = useState<Message | null>(null);
   const canSign = can(perms.adminMenu);
@@ -83,7 +85,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
 
   const toggleDrawer = (open: boolean) => {
     setDrawerOpen(open);
-    rememberDrawer(open);
+    if (wide) rememberDrawer(open);
   };
   return (
     <ChatFrame>

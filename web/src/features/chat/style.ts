@@ -389,6 +389,9 @@ export const OppCard = styled.div<{ $status: 'won' | 'lost' | 'open' }>`
   border-radius: ${({ theme }) => theme.radii.md}px;
   background: ${({ theme, $status }) => theme.colors[oppColor[$status]]};
   color: ${({ theme, $status }) => ($status === 'open' ? theme.colors.text : theme.colors.onPrimary)};
+  /* On a won (green) or lost (red) card the muted stage takes the card's white: the
+     soft grey would be 1.2:1 there. */
+  ${({ $status }) => $status !== 'open' && 'span { color: inherit; }'}
   > svg {
     grid-row: 1 / span 3;
     grid-column: 2;
