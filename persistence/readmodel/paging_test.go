@@ -215,7 +215,9 @@ func TestMessagePages(t *testing.T) {
 				}
 			}
 			if n < 3 {
-				page, err = w.q.ListMessages(ctx, 1, 1, engine.MessageQuery{Cursor: page.NextCursor})
+				if page, err = w.q.ListMessages(ctx, 1, 1, engine.MessageQuery{Cursor: page.NextCursor}); err != nil {
+					t.Fatal(err)
+				}
 			}
 		}
 		first := page.Messages[1] // all[1]: a reply quoting all[0], deleted

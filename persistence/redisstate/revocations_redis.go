@@ -54,7 +54,7 @@ func (v redisRevocations) Subscribe(ctx context.Context, fn func(userID engine.I
 // revocations channel, decoding each message.
 func (v redisRevocations) SubscribeAll(ctx context.Context, fn func(Revocation)) (func(), error) {
 	log := v.r.log.With().Str("component", "revocations").Logger()
-	return Topic{r: v.r, channel: v.channel}.subscribe(ctx, log, func(payload string) {
+	return Topic(v).subscribe(ctx, log, func(payload string) {
 		r, err := decodeRevocation(payload)
 		if err != nil {
 			log.Warn().Str("payload", payload).Msg("ignoring malformed revocation")

@@ -57,9 +57,6 @@ type line struct {
 	fromCustomer bool
 	after        time.Duration
 	body         string
-	// read marks the attendant's reading of the chat before this line (the unread
-	// count drops to zero).
-	read bool
 }
 
 func customer(after time.Duration, body string) line {

@@ -51,13 +51,6 @@ func (o *outbox) push(frames ...[]byte) pushResult {
 	return pushed
 }
 
-// room is how many more frames push would accept now.
-func (o *outbox) room() int {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.limit - len(o.pending)
-}
-
 // take swaps the pending frames for spare (emptied) and returns them.
 func (o *outbox) take(spare [][]byte) [][]byte {
 	o.mu.Lock()

@@ -26,7 +26,9 @@ func FuzzParseNotification(f *testing.F) {
 					}
 				}
 				for _, s := range c.Value.Statuses {
-					ackOf(s.Status)
+					if ack, ok := ackOf(s.Status); ok != (ack != 0) {
+						t.Fatalf("status %q: ack %d, known %v", s.Status, ack, ok)
+					}
 				}
 			}
 		}

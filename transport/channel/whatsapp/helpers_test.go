@@ -100,6 +100,7 @@ func (o *offlineClient) sentCopy() []sentMsg {
 // dispatch hands evt to every handler of the client, as whatsmeow's socket reader
 // would; it reports whether the handlers accepted it.
 func (o *offlineClient) dispatch(evt any) bool {
+	//lint:ignore SA1019 the test hands events to the handlers as whatsmeow's socket reader does
 	return !o.DangerousInternals().DispatchEvent(evt)
 }
 

@@ -14,6 +14,8 @@
 // recorded. It serves tests of the send path.
 package fakewa
 
+//lint:file-ignore SA1019 the fake client dispatches events through whatsmeow's internals, as its socket reader does
+
 import (
 	"context"
 	"crypto/rand"

@@ -126,17 +126,16 @@ func (s *Server) Logins() int {
 
 // session is one client's socket after the handshake.
 type session struct {
-	s        *Server
-	conn     *websocket.Conn
-	ctx      context.Context
-	read     cipher.AEAD
-	write    cipher.AEAD
-	rc, wc   uint32
-	wmu      sync.Mutex
-	frames   [][]byte
-	buf      []byte
-	identity []byte // client identity public key (from the QR code)
-	paired   chan types.JID
+	s      *Server
+	conn   *websocket.Conn
+	ctx    context.Context
+	read   cipher.AEAD
+	write  cipher.AEAD
+	rc, wc uint32
+	wmu    sync.Mutex
+	frames [][]byte
+	buf    []byte
+	paired chan types.JID
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
