@@ -21,9 +21,6 @@ const (
 	GracefullyLeftKey string = "left"
 )
 
-// create and seed a pseudo random numbers generator
-var rnd = rand.New(rand.NewSource(time.Now().UnixMicro()))
-
 // The Informer data structure implements the Gossip interface
 type Informer struct {
 	myID              string
@@ -118,8 +115,10 @@ func (inf *Informer) SendState(sendStateToMember LocalStateSender) {
 	otherMembers := make([]*Member, len(inf.otherMembers))
 	copy(otherMembers, inf.otherMembers)
 
-	// shuffles the order of the slice elements
-	rnd.Shuffle(len(otherMembers), func(i, j int) {
+	// shuffles the order of the slice elements (math/rand's package-level source is
+	// safe for concurrent use, unlike a shared *rand.Rand: informers of several
+	// cluster members in one process shuffle at the same time)
+	rand.Shuffle(len(otherMembers), func(i, j int) {
 		otherMembers[i], otherMembers[j] = otherMembers[j], otherMembers[i]
 	})
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/eventstream"
@@ -17,7 +18,7 @@ import (
 type MemberList struct {
 	cluster              *Cluster
 	mutex                sync.RWMutex
-	members              *MemberSet
+	members              atomic.Pointer[MemberSet] // replaced under mutex, read without it
 	memberStrategyByKind map[string]MemberStrategy
 
 	eventSteam        *eventstream.EventStream
@@ -27,10 +28,10 @@ type MemberList struct {
 func NewMemberList(cluster *Cluster) *MemberList {
 	memberList := &MemberList{
 		cluster:              cluster,
-		members:              emptyMemberSet,
 		memberStrategyByKind: make(map[string]MemberStrategy),
 		eventSteam:           cluster.ActorSystem.EventStream,
 	}
+	memberList.members.Store(emptyMemberSet)
 	memberList.eventSteam.Subscribe(func(evt interface{}) {
 		switch t := evt.(type) {
 		case *GossipUpdate:
@@ -118,11 +119,11 @@ func (ml *MemberList) GetActivatorMember(kind string, requestSourceAddress strin
 }
 
 func (ml *MemberList) Length() int {
-	return ml.members.Len()
+	return ml.members.Load().Len()
 }
 
 func (ml *MemberList) Members() *MemberSet {
-	return ml.members
+	return ml.members.Load()
 }
 
 func (ml *MemberList) UpdateClusterTopology(members Members) {
@@ -144,7 +145,7 @@ func (ml *MemberList) UpdateClusterTopology(members Members) {
 		ml.cluster.Remote.BlockList().Block(m.Id)
 	}
 
-	ml.members = active
+	ml.members.Store(active)
 
 	// notify that these members left
 	for _, m := range left.Members() {
@@ -200,12 +201,13 @@ func (ml *MemberList) getTopologyChanges(members Members) (topology *ClusterTopo
 	active = memberSet.ExceptIds(blocked)
 
 	// nothing changed? exit
-	if active.Equals(ml.members) {
+	current := ml.members.Load()
+	if active.Equals(current) {
 		return nil, true, nil, nil, nil
 	}
 
-	left = ml.members.Except(active)
-	joined = active.Except(ml.members)
+	left = current.Except(active)
+	joined = active.Except(current)
 
 	topology = &ClusterTopology{
 		TopologyHash: active.TopologyHash(),
@@ -225,7 +227,7 @@ func (ml *MemberList) TerminateMember(m *Member) {
 }
 
 func (ml *MemberList) BroadcastEvent(message interface{}, includeSelf bool) {
-	for _, m := range ml.members.members {
+	for _, m := range ml.members.Load().members {
 		if !includeSelf && m.Id == ml.cluster.ActorSystem.ID {
 			continue
 		}
@@ -236,7 +238,7 @@ func (ml *MemberList) BroadcastEvent(message interface{}, includeSelf bool) {
 }
 
 func (ml *MemberList) ContainsMemberID(memberID string) bool {
-	return ml.members.ContainsID(memberID)
+	return ml.members.Load().ContainsID(memberID)
 }
 
 func (ml *MemberList) getMemberStrategyByKind(kind string) MemberStrategy {

@@ -25,6 +25,9 @@ func NewBlockList() *BlockList {
 }
 
 func (bl *BlockList) BlockedMembers() set.Set[string] {
+	// the set is immutable; only the pointer, replaced by Block, needs the lock
+	bl.mu.RLock()
+	defer bl.mu.RUnlock()
 	return bl.blockedMembers
 }
 
@@ -41,6 +44,8 @@ func (bl *BlockList) Block(memberIDs ...string) {
 // ever added to the BlockList
 func (bl *BlockList) IsBlocked(memberID string) bool {
 	// acquire our mutual exclusion primitive for reading
+	bl.mu.RLock()
+	defer bl.mu.RUnlock()
 	return bl.blockedMembers.Contains(memberID)
 }
 

@@ -5,6 +5,7 @@ import (
 	"io/ioutil"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/extensions"
@@ -15,6 +16,12 @@ import (
 )
 
 var extensionId = extensions.NextExtensionID()
+
+// grpcLoggerOnce silences gRPC's global logger once per process. grpclog.SetLoggerV2
+// is not safe to call while gRPC runs: each further Remote started in the same
+// process (several cluster members in one test binary) would write the global
+// while the first one's server goroutines read it.
+var grpcLoggerOnce sync.Once
 
 type Remote struct {
 	actorSystem  *actor.ActorSystem
@@ -58,7 +65,9 @@ func (r *Remote) BlockList() *BlockList { return r.blocklist }
 
 // Start the remote server
 func (r *Remote) Start() {
-	grpclog.SetLoggerV2(grpclog.NewLoggerV2(ioutil.Discard, ioutil.Discard, ioutil.Discard))
+	grpcLoggerOnce.Do(func() {
+		grpclog.SetLoggerV2(grpclog.NewLoggerV2(ioutil.Discard, ioutil.Discard, ioutil.Discard))
+	})
 	lis, err := net.Listen("tcp", r.config.Address())
 	if err != nil {
 		panic(fmt.Errorf("failed to listen: %v", err))

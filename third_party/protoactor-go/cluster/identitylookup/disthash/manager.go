@@ -66,7 +66,8 @@ func (pm *Manager) onClusterTopology(tplg *clustering.ClusterTopology) {
 		pm.cluster.Logger().Info("Got member", slog.Any("member", m))
 	}
 
-	pm.rdv = clustering.NewRendezvous()
+	// Update the Rendezvous in place (it locks itself): replacing the pointer would
+	// race with Get, which reads pm.rdv from the callers' goroutines.
 	pm.rdv.UpdateMembers(tplg.Members)
 	pm.cluster.ActorSystem.Root.Send(pm.placementActor, tplg)
 }
