@@ -9,18 +9,6 @@ import (
 
 // convenience type alias
 
-func ensureEntryExists(memberState *GossipMemberState, key string) *GossipKeyValue {
-	value, ok := memberState.Values[key]
-	if ok {
-		return value
-	}
-
-	value = &GossipKeyValue{}
-	memberState.Values[key] = value
-
-	return value
-}
-
 // returns back the GossipMemberState registered in the given GossipState
 // under the given memberID key, if the key doesn't exists yet it is created
 func ensureMemberStateExists(state *GossipState, memberID string) *GossipMemberState {
@@ -39,14 +27,18 @@ func ensureMemberStateExists(state *GossipState, memberID string) *GossipMemberS
 func setKey(state *GossipState, key string, value proto.Message, memberID string, sequenceNo int64) int64 {
 	// if entry does not exists, add it
 	memberState := ensureMemberStateExists(state, memberID)
-	entry := ensureEntryExists(memberState, key)
-	entry.LocalTimestampUnixMilliseconds = time.Now().UnixMilli()
 
 	sequenceNo++
-	entry.SequenceNumber = sequenceNo
-
 	a, _ := anypb.New(value)
-	entry.Value = a
+
+	// Store a new entry instead of updating the old one in place: the old one may
+	// still be referenced by a state delta that the remote is serializing for
+	// another member, or by a GetState answer, on other goroutines.
+	memberState.Values[key] = &GossipKeyValue{
+		SequenceNumber:                 sequenceNo,
+		Value:                          a,
+		LocalTimestampUnixMilliseconds: time.Now().UnixMilli(),
+	}
 
 	return sequenceNo
 }
