@@ -35,10 +35,20 @@ type Provider struct {
 
 	life sync.Mutex // serialises Leave and Shutdown (memberlist forbids Leave after Shutdown)
 
+	// gossip holds this node's own copy of every live gossip node, taken in
+	// memberlist's join/update/leave callbacks. memberlist rewrites the nodes that
+	// Members() points to (metadata, address) under its own lock, so reading them
+	// later would race; inside a callback it holds that lock, so copying is safe.
+	// A leaf lock: nothing is called while holding it (memberlist holds its lock
+	// while taking this one).
+	gossipMu sync.Mutex
+	gossip   map[string]memberlist.Node // node name → copy (Addr and Meta cloned)
+
 	mu        sync.Mutex // guards the fields below
 	ml        *memberlist.Memberlist
 	cl        *pcluster.Cluster
 	self      nodeMeta
+	localAddr string // this node's gossip host:port once started
 	started   bool
 	left      bool
 	down      bool
@@ -68,6 +78,7 @@ func New(cfg Config) (*Provider, error) {
 		evicted: make(chan struct{}),
 		removed: map[string]struct{}{},
 		told:    map[string]struct{}{},
+		gossip:  map[string]memberlist.Node{},
 	}, nil
 }
 
@@ -123,10 +134,14 @@ func (p *Provider) start(c *pcluster.Cluster, client bool) error {
 	if err != nil {
 		return fmt.Errorf("cluster: start gossip on %s:%d: %w", p.cfg.BindAddr, p.cfg.BindPort, err)
 	}
+	// Create announced this node to itself (NotifyJoin, synchronously): its copy
+	// holds the address memberlist chose.
+	local := p.gossipNode(p.cfg.NodeName)
+	localAddr := local.Address()
 	p.mu.Lock()
 	down := p.down
 	if !down {
-		p.ml = ml
+		p.ml, p.localAddr = ml, localAddr
 	}
 	p.mu.Unlock()
 	if down { // Shutdown ran meanwhile and found no memberlist to stop
@@ -145,8 +160,7 @@ func (p *Provider) start(c *pcluster.Cluster, client bool) error {
 	}
 	p.publish() // the actor cluster knows every member before StartMember returns
 	p.routines.Go(p.loop)
-	local := ml.LocalNode()
-	p.log.Info().Str("member_id", self.ID).Str("gossip", local.Address()).Str("actor", joinHostPort(host, port)).
+	p.log.Info().Str("member_id", self.ID).Str("gossip", localAddr).Str("actor", joinHostPort(host, port)).
 		Int("members", len(p.Members())).Bool("client", client).Msg("cluster membership started")
 	return nil
 }
@@ -176,7 +190,8 @@ func (p *Provider) memberlistConfig(meta []byte) *memberlist.Config {
 
 // join contacts the seeds until one answers or JoinTimeout passes.
 func (p *Provider) join(ml *memberlist.Memberlist) error {
-	seeds := otherSeeds(p.cfg.Seeds, ml.LocalNode(), p.cfg.BindAddr)
+	local := p.gossipNode(p.cfg.NodeName)
+	seeds := otherSeeds(p.cfg.Seeds, &local, p.cfg.BindAddr)
 	if len(seeds) == 0 {
 		if len(p.cfg.Seeds) > 0 {
 			p.log.Info().Msg("every seed is this node: starting a new cluster")
@@ -315,12 +330,11 @@ func (p *Provider) Members() []Member {
 // LocalAddr is this node's gossip address (host:port) once started, "" before.
 func (p *Provider) LocalAddr() string {
 	p.mu.Lock()
-	ml := p.ml
-	p.mu.Unlock()
-	if ml == nil {
+	defer p.mu.Unlock()
+	if p.ml == nil {
 		return ""
 	}
-	return ml.LocalNode().Address()
+	return p.localAddr
 }
 
 // NodeName is this node's gossip name.
