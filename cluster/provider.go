@@ -52,7 +52,8 @@ type Provider struct {
 	started   bool
 	left      bool
 	down      bool
-	published []Member            // the topology last handed to the actor cluster
+	published []Member            // the topology last decided (track), about to be handed over
+	handed    []Member            // the topology the actor cluster last received (Members)
 	removed   map[string]struct{} // ids published then dropped: protoactor blocks them for good
 	told      map[string]struct{} // removed ids that came back and were told to restart
 }
@@ -315,12 +316,14 @@ func (p *Provider) Shutdown(graceful bool) error {
 // longer take part: exit and let the supervisor start a fresh process.
 func (p *Provider) Evicted() <-chan struct{} { return p.evicted }
 
-// Members is the topology this node last published, sorted by id.
+// Members is the topology this node last published, sorted by id: once a change
+// shows here, the actor cluster has it (its placement, PID cache and the calls'
+// departure watch were updated synchronously).
 func (p *Provider) Members() []Member {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]Member, len(p.published))
-	for i, m := range p.published {
+	out := make([]Member, len(p.handed))
+	for i, m := range p.handed {
 		m.Kinds = slices.Clone(m.Kinds)
 		out[i] = m
 	}

@@ -159,6 +159,9 @@ func (p *Provider) publish() {
 		proto[i] = &pcluster.Member{Id: m.ID, Host: m.Host, Port: int32(m.Port), Kinds: m.Kinds}
 	}
 	cl.MemberList.UpdateClusterTopology(proto)
+	p.mu.Lock()
+	p.handed = ch.members
+	p.mu.Unlock()
 
 	for _, m := range ch.returned {
 		p.log.Error().Str("member_id", m.ID).Str("gossip_node", m.Node).
