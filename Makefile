@@ -29,11 +29,6 @@ STATICCHECK_VERSION := v0.8.2
 VULNDB_VERSION := v0.0.0-20261105234957-e22db6528018
 VULNDB_DIR := .tools/vulndb-$(VULNDB_VERSION)
 
-# protoactor-go's actor and cluster code (and the binary that runs it) does not pass
-# the race detector: those
-# packages run without -race; everything else runs with it.
-NORACE_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
-
 .PHONY: run build web server test test-go test-web test-e2e test-socketio test-whaticket lint bench fuzz services clean audit vulncheck staticcheck audit-web vulndb
 
 # Each step says what it does: a first `make run` on a fresh clone downloads the web
@@ -77,16 +72,21 @@ lint:
 	 if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
-# -timeout applies to each package's test binary: a hang fails that package after
-# GO_TEST_TIMEOUT (with every goroutine's stack) instead of go test's 10 minutes.
-# The second group holds cmd/atende, which starts whole servers and clusters of
-# processes: it gets GO_TEST_TIMEOUT_LONG.
+# Every package runs under the race detector (protoactor-go's races are fixed in
+# third_party/protoactor-go; the process tests of cmd/atende build the binary they
+# start with -race too). -timeout applies to each package's test binary: a hang
+# fails that package after GO_TEST_TIMEOUT (with every goroutine's stack) instead of
+# go test's 10 minutes. SLOW_PKGS_RE holds the packages that run many actors
+# (actors: ~100 s under -race on 2 loaded cores), several cluster members in one
+# process (cluster) or whole servers and clusters of processes (cmd/atende): they
+# get GO_TEST_TIMEOUT_LONG.
 GO_TEST_TIMEOUT ?= 5m
 GO_TEST_TIMEOUT_LONG ?= 20m
+SLOW_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
 test-go:
-	$(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -v -E '$(NORACE_PKGS_RE)')
-	@pkgs=$$($(GO) list ./... | grep -E '$(NORACE_PKGS_RE)' || true); \
-	 if [ -n "$$pkgs" ]; then $(GO) test -count=1 -timeout $(GO_TEST_TIMEOUT_LONG) $$pkgs; fi
+	$(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -v -E '$(SLOW_PKGS_RE)')
+	@pkgs=$$($(GO) list ./... | grep -E '$(SLOW_PKGS_RE)' || true); \
+	 if [ -n "$$pkgs" ]; then $(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT_LONG) $$pkgs; fi
 
 test-web:
 	@if [ -f web/package.json ]; then $(MAKE) web/node_modules && \

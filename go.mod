@@ -85,3 +85,6 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// protoactor-go with data-race fixes (third_party/protoactor-go/README.md).
+replace github.com/asynkron/protoactor-go => ./third_party/protoactor-go

@@ -4,8 +4,8 @@
 //
 // Domain decisions live in engine (pure, tested with -race); this package only
 // sequences them: one message at a time per actor, append to the journal before the
-// state changes, publish after. protoactor-go's cluster code does not pass the race
-// detector, so tests of this package run without -race.
+// state changes, publish after. Its tests run under the race detector, like every
+// package's (protoactor-go's own races are fixed in third_party/protoactor-go).
 //
 // Callers reach actors through Node.Call with a wire.Command; across nodes the
 // command travels as protobuf (package wire) with a JSON body.

@@ -10,7 +10,9 @@
 // watches Evicted, and on shutdown calls Leave (draining) then stops the node.
 //
 // Concurrency. memberlist calls the provider's delegates on its own goroutines, some
-// holding its locks: they only flag a change. One tracked goroutine publishes, after
+// holding its locks: they copy the node they are told about (memberlist rewrites
+// the nodes Members() points to, so the provider never reads those) and flag a
+// change. One tracked goroutine publishes, after
 // a short debounce, so a burst of events becomes one topology update. Exported
 // methods are safe for concurrent use.
 //
@@ -18,7 +20,7 @@
 // blocked for good, so a node declared dead cannot come back with the same actor
 // system; the provider detects that case and closes Evicted on the returning node,
 // which must restart (a fresh process gets a fresh id and a fresh NodeName).
-// protoactor's cluster code does not pass the race detector: tests of this package
-// run without -race. See docs/cluster.md for operations and the failure-detection
-// settings.
+// Its tests run several members in one process under the race detector; the data
+// races protoactor-go had there are fixed in third_party/protoactor-go. See
+// docs/cluster.md for operations and the failure-detection settings.
 package cluster

@@ -3,14 +3,19 @@ package cluster
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"log"
 	"net"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/memberlist"
 	"github.com/rs/zerolog"
+
+	"atende/actors"
 )
 
 func TestConfigDefaultsAndValidation(t *testing.T) {
@@ -52,17 +57,17 @@ func TestConfigDefaultsAndValidation(t *testing.T) {
 	}
 }
 
-func metaNode(t *testing.T, name string, m nodeMeta) *memberlist.Node {
+func metaNode(t *testing.T, name string, m nodeMeta) memberlist.Node {
 	t.Helper()
 	b, err := m.encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &memberlist.Node{Name: name, Meta: b}
+	return memberlist.Node{Name: name, Meta: b}
 }
 
 func TestMembersFromNodes(t *testing.T) {
-	nodes := []*memberlist.Node{
+	nodes := []memberlist.Node{
 		metaNode(t, "n-b", nodeMeta{Cluster: "atende", ID: "b", Host: "10.0.0.2", Port: 8001, Kinds: []string{"ticket"}}),
 		metaNode(t, "n-a", nodeMeta{Cluster: "atende", ID: "a", Host: "10.0.0.1", Port: 8001, Kinds: []string{"connection", "ticket"}}),
 		metaNode(t, "client", nodeMeta{Cluster: "atende", ID: "c", Host: "10.0.0.3", Port: 8001, Client: true}),
@@ -128,8 +133,8 @@ func TestTrackRefusesReturningMembers(t *testing.T) {
 				memberIDs(ch.members), ch.joined, ch.left, returned, s.members, s.joined, s.left, s.returned)
 		}
 	}
-	if got := memberIDs(p.Members()); !slices.Equal(got, []string{"a", "c"}) {
-		t.Fatalf("Members = %v", got)
+	if got := memberIDs(p.published); !slices.Equal(got, []string{"a", "c"}) {
+		t.Fatalf("published = %v", got)
 	}
 }
 
@@ -283,5 +288,84 @@ func TestEvictNoticeAfterSplit(t *testing.T) {
 		if _, ok := parseEvictNotice([]byte(bad)); ok {
 			t.Errorf("%q parsed", bad)
 		}
+	}
+}
+
+// rawDelegate gives a bare memberlist node metadata that the test changes.
+type rawDelegate struct{ meta atomic.Pointer[[]byte] }
+
+func (d *rawDelegate) NodeMeta(int) []byte             { return *d.meta.Load() }
+func (d *rawDelegate) NotifyMsg([]byte)                {}
+func (d *rawDelegate) GetBroadcasts(int, int) [][]byte { return nil }
+func (d *rawDelegate) LocalState(bool) []byte          { return nil }
+func (d *rawDelegate) MergeRemoteState([]byte, bool)   {}
+
+// memberlist rewrites a node's metadata, under its own lock, each time the node
+// re-advertises. The provider reads only the copies it took in memberlist's
+// callbacks, so a node whose metadata keeps changing while the provider publishes
+// is no data race (run with -race: reading through memberlist's pointers was one),
+// and the provider follows the changes.
+func TestNodeMetadataChangesWhilePublishing(t *testing.T) {
+	p, err := New(Config{BindAddr: "127.0.0.1", Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	node, err := actors.StartNode(actors.NodeConfig{Host: "127.0.0.1", Provider: p, Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = p.Shutdown(false)
+		node.Stop(false)
+	})
+
+	// A bare gossip node, a cluster client (so no member of the actor topology)
+	// whose advertised actor port changes at every update.
+	metaFor := func(port int) []byte {
+		b, err := nodeMeta{Cluster: "atende", ID: "raw", Host: "127.0.0.1", Port: port, Client: true}.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	d := &rawDelegate{}
+	first := metaFor(1)
+	d.meta.Store(&first)
+	c := memberlist.DefaultLANConfig()
+	c.Name, c.BindAddr, c.BindPort = "raw-"+DefaultNodeName(), "127.0.0.1", 0
+	c.Delegate, c.Logger = d, log.New(io.Discard, "", 0)
+	c.GossipInterval = 10 * time.Millisecond // UpdateNode waits for the next gossip round
+	raw, err := memberlist.Create(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = raw.Shutdown() })
+	if _, err := raw.Join([]string{p.LocalAddr()}); err != nil {
+		t.Fatal(err)
+	}
+
+	const updates = 40
+	for i := 2; i <= updates; i++ {
+		b := metaFor(i)
+		d.meta.Store(&b)
+		if err := raw.UpdateNode(5 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		p.publish() // besides the publisher loop's own, right after each change
+	}
+
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n := p.gossipNode(c.Name)
+		if m, err := decodeMeta(n.Meta); err == nil && m.Port == updates {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the provider's copy of %s has metadata %q, want port %d", c.Name, n.Meta, updates)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := memberIDs(p.Members()); !slices.Equal(got, []string{node.System.ID}) {
+		t.Fatalf("members = %v, want this node only (the bare node is a client)", got)
 	}
 }

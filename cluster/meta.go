@@ -60,10 +60,10 @@ type rejected struct {
 	reason string
 }
 
-// membersFromNodes turns memberlist's live nodes into the actor cluster's members:
+// membersFromNodes turns the live gossip nodes into the actor cluster's members:
 // nodes of this cluster that host actors, sorted by id. Clients, other clusters and
 // nodes with unreadable metadata are left out (the latter two reported).
-func membersFromNodes(clusterName string, nodes []*memberlist.Node) ([]Member, []rejected) {
+func membersFromNodes(clusterName string, nodes []memberlist.Node) ([]Member, []rejected) {
 	members := make([]Member, 0, len(nodes))
 	var bad []rejected
 	seen := map[string]bool{}

@@ -35,14 +35,25 @@ type Provider struct {
 
 	life sync.Mutex // serialises Leave and Shutdown (memberlist forbids Leave after Shutdown)
 
+	// gossip holds this node's own copy of every live gossip node, taken in
+	// memberlist's join/update/leave callbacks. memberlist rewrites the nodes that
+	// Members() points to (metadata, address) under its own lock, so reading them
+	// later would race; inside a callback it holds that lock, so copying is safe.
+	// A leaf lock: nothing is called while holding it (memberlist holds its lock
+	// while taking this one).
+	gossipMu sync.Mutex
+	gossip   map[string]memberlist.Node // node name → copy (Addr and Meta cloned)
+
 	mu        sync.Mutex // guards the fields below
 	ml        *memberlist.Memberlist
 	cl        *pcluster.Cluster
 	self      nodeMeta
+	localAddr string // this node's gossip host:port once started
 	started   bool
 	left      bool
 	down      bool
-	published []Member            // the topology last handed to the actor cluster
+	published []Member            // the topology last decided (track), about to be handed over
+	handed    []Member            // the topology the actor cluster last received (Members)
 	removed   map[string]struct{} // ids published then dropped: protoactor blocks them for good
 	told      map[string]struct{} // removed ids that came back and were told to restart
 }
@@ -68,6 +79,7 @@ func New(cfg Config) (*Provider, error) {
 		evicted: make(chan struct{}),
 		removed: map[string]struct{}{},
 		told:    map[string]struct{}{},
+		gossip:  map[string]memberlist.Node{},
 	}, nil
 }
 
@@ -123,10 +135,14 @@ func (p *Provider) start(c *pcluster.Cluster, client bool) error {
 	if err != nil {
 		return fmt.Errorf("cluster: start gossip on %s:%d: %w", p.cfg.BindAddr, p.cfg.BindPort, err)
 	}
+	// Create announced this node to itself (NotifyJoin, synchronously): its copy
+	// holds the address memberlist chose.
+	local := p.gossipNode(p.cfg.NodeName)
+	localAddr := local.Address()
 	p.mu.Lock()
 	down := p.down
 	if !down {
-		p.ml = ml
+		p.ml, p.localAddr = ml, localAddr
 	}
 	p.mu.Unlock()
 	if down { // Shutdown ran meanwhile and found no memberlist to stop
@@ -145,8 +161,7 @@ func (p *Provider) start(c *pcluster.Cluster, client bool) error {
 	}
 	p.publish() // the actor cluster knows every member before StartMember returns
 	p.routines.Go(p.loop)
-	local := ml.LocalNode()
-	p.log.Info().Str("member_id", self.ID).Str("gossip", local.Address()).Str("actor", joinHostPort(host, port)).
+	p.log.Info().Str("member_id", self.ID).Str("gossip", localAddr).Str("actor", joinHostPort(host, port)).
 		Int("members", len(p.Members())).Bool("client", client).Msg("cluster membership started")
 	return nil
 }
@@ -176,7 +191,8 @@ func (p *Provider) memberlistConfig(meta []byte) *memberlist.Config {
 
 // join contacts the seeds until one answers or JoinTimeout passes.
 func (p *Provider) join(ml *memberlist.Memberlist) error {
-	seeds := otherSeeds(p.cfg.Seeds, ml.LocalNode(), p.cfg.BindAddr)
+	local := p.gossipNode(p.cfg.NodeName)
+	seeds := otherSeeds(p.cfg.Seeds, &local, p.cfg.BindAddr)
 	if len(seeds) == 0 {
 		if len(p.cfg.Seeds) > 0 {
 			p.log.Info().Msg("every seed is this node: starting a new cluster")
@@ -300,12 +316,14 @@ func (p *Provider) Shutdown(graceful bool) error {
 // longer take part: exit and let the supervisor start a fresh process.
 func (p *Provider) Evicted() <-chan struct{} { return p.evicted }
 
-// Members is the topology this node last published, sorted by id.
+// Members is the topology this node last published, sorted by id: once a change
+// shows here, the actor cluster has it (its placement, PID cache and the calls'
+// departure watch were updated synchronously).
 func (p *Provider) Members() []Member {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	out := make([]Member, len(p.published))
-	for i, m := range p.published {
+	out := make([]Member, len(p.handed))
+	for i, m := range p.handed {
 		m.Kinds = slices.Clone(m.Kinds)
 		out[i] = m
 	}
@@ -315,12 +333,11 @@ func (p *Provider) Members() []Member {
 // LocalAddr is this node's gossip address (host:port) once started, "" before.
 func (p *Provider) LocalAddr() string {
 	p.mu.Lock()
-	ml := p.ml
-	p.mu.Unlock()
-	if ml == nil {
+	defer p.mu.Unlock()
+	if p.ml == nil {
 		return ""
 	}
-	return ml.LocalNode().Address()
+	return p.localAddr
 }
 
 // NodeName is this node's gossip name.

@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/json"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,12 +47,47 @@ func parseEvictNotice(b []byte) (evictNotice, bool) {
 }
 
 // events receives memberlist's membership callbacks. They run on memberlist's own
-// goroutines, some holding its locks: they only flag that something changed.
+// goroutines holding its node lock: they copy the node (the only moment its fields
+// can be read safely) and flag that something changed.
 type events struct{ p *Provider }
 
-func (e *events) NotifyJoin(*memberlist.Node)   { e.p.signal() }
-func (e *events) NotifyLeave(*memberlist.Node)  { e.p.signal() }
-func (e *events) NotifyUpdate(*memberlist.Node) { e.p.signal() }
+func (e *events) NotifyJoin(n *memberlist.Node)   { e.p.noteNode(n); e.p.signal() }
+func (e *events) NotifyUpdate(n *memberlist.Node) { e.p.noteNode(n); e.p.signal() }
+func (e *events) NotifyLeave(n *memberlist.Node)  { e.p.forgetNode(n.Name); e.p.signal() }
+
+// noteNode records a copy of a live gossip node.
+func (p *Provider) noteNode(n *memberlist.Node) {
+	c := *n
+	c.Addr, c.Meta = slices.Clone(n.Addr), slices.Clone(n.Meta)
+	p.gossipMu.Lock()
+	p.gossip[n.Name] = c
+	p.gossipMu.Unlock()
+}
+
+// forgetNode drops a gossip node that died or left.
+func (p *Provider) forgetNode(name string) {
+	p.gossipMu.Lock()
+	delete(p.gossip, name)
+	p.gossipMu.Unlock()
+}
+
+// gossipNodes is the copy of every live gossip node, this one included.
+func (p *Provider) gossipNodes() []memberlist.Node {
+	p.gossipMu.Lock()
+	defer p.gossipMu.Unlock()
+	out := make([]memberlist.Node, 0, len(p.gossip))
+	for _, n := range p.gossip {
+		out = append(out, n)
+	}
+	return out
+}
+
+// gossipNode is the copy of the live gossip node name (its zero value when unknown).
+func (p *Provider) gossipNode(name string) memberlist.Node {
+	p.gossipMu.Lock()
+	defer p.gossipMu.Unlock()
+	return p.gossip[name]
+}
 
 // delegate gives memberlist this node's metadata and receives eviction notices.
 type delegate struct {
@@ -100,7 +136,7 @@ func (p *Provider) loop() {
 	}
 }
 
-// publish reads memberlist's live nodes and hands the actor cluster the full list.
+// publish reads the live gossip nodes and hands the actor cluster the full list.
 func (p *Provider) publish() {
 	p.mu.Lock()
 	ml, cl := p.ml, p.cl
@@ -108,7 +144,7 @@ func (p *Provider) publish() {
 	if ml == nil || cl == nil {
 		return
 	}
-	found, bad := membersFromNodes(cl.Config.Name, ml.Members())
+	found, bad := membersFromNodes(cl.Config.Name, p.gossipNodes())
 	for _, r := range bad {
 		p.log.Warn().Str("gossip_node", r.node).Str("reason", r.reason).Msg("gossip node left out of the topology")
 	}
@@ -123,6 +159,9 @@ func (p *Provider) publish() {
 		proto[i] = &pcluster.Member{Id: m.ID, Host: m.Host, Port: int32(m.Port), Kinds: m.Kinds}
 	}
 	cl.MemberList.UpdateClusterTopology(proto)
+	p.mu.Lock()
+	p.handed = ch.members
+	p.mu.Unlock()
 
 	for _, m := range ch.returned {
 		p.log.Error().Str("member_id", m.ID).Str("gossip_node", m.Node).
@@ -134,12 +173,10 @@ func (p *Provider) publish() {
 // sendNotice tells member target (gossip node name node, at addr when memberlist
 // no longer lists it as alive) to restart, with this node's topology view.
 func (p *Provider) sendNotice(ml *memberlist.Memberlist, target, node, addr string, view []string) {
-	n := evictNotice{Target: target, From: p.selfID(), Node: p.cfg.NodeName, Addr: ml.LocalNode().Address(), View: view}
+	n := evictNotice{Target: target, From: p.selfID(), Node: p.cfg.NodeName, Addr: p.LocalAddr(), View: view}
 	var to *memberlist.Node
-	for _, m := range ml.Members() {
-		if m.Name == node {
-			to = m
-		}
+	if m := p.gossipNode(node); m.Name != "" {
+		to = &m
 	}
 	if to == nil && addr != "" {
 		host, port, err := net.SplitHostPort(addr)

@@ -89,29 +89,6 @@ func freeAddrOn(t testing.TB, ip string) string {
 	return ""
 }
 
-// clusterBinary is binary for tests and benchmarks alike.
-func clusterBinary(t testing.TB) string {
-	t.Helper()
-	if tt, ok := t.(*testing.T); ok {
-		return binary(tt)
-	}
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "atende-bin-")
-		if err != nil {
-			buildOnce.err = err
-			return
-		}
-		buildOnce.path = filepath.Join(dir, "atende")
-		if out, err := exec.Command("go", "build", "-o", buildOnce.path, ".").CombinedOutput(); err != nil {
-			buildOnce.err = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if buildOnce.err != nil {
-		t.Fatal(buildOnce.err)
-	}
-	return buildOnce.path
-}
-
 // cnode is one atende process of the cluster.
 type cnode struct {
 	name    string
@@ -240,6 +217,7 @@ func (c *tcluster) start(ip string) *cnode {
 	if err := n.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	watchRaces(t, "node "+ip, n.logPath)
 	c.mu.Lock()
 	c.nodes = append(c.nodes, n)
 	c.mu.Unlock()

@@ -24,33 +24,6 @@ import (
 	"atende/persistence/journal"
 )
 
-// buildBinary compiles atende once per test binary run.
-var buildOnce struct {
-	sync.Once
-	path string
-	err  error
-}
-
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "atende-bin-")
-		if err != nil {
-			buildOnce.err = err
-			return
-		}
-		buildOnce.path = filepath.Join(dir, "atende")
-		out, err := exec.Command("go", "build", "-o", buildOnce.path, ".").CombinedOutput()
-		if err != nil {
-			buildOnce.err = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if buildOnce.err != nil {
-		t.Fatal(buildOnce.err)
-	}
-	return buildOnce.path
-}
-
 func freeAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -71,7 +44,8 @@ func startProcess(t testing.TB, env []string, addr string) *process {
 	t.Helper()
 	cmd := exec.Command(clusterBinary(t), "serve")
 	cmd.Env = append(os.Environ(), append(env, "HTTP_ADDR="+addr)...)
-	logf, err := os.Create(filepath.Join(t.TempDir(), "atende.log"))
+	logPath := filepath.Join(t.TempDir(), "atende.log")
+	logf, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +53,7 @@ func startProcess(t testing.TB, env []string, addr string) *process {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	watchRaces(t, "atende serve", logPath) // runs after the cleanup below
 	p := &process{cmd: cmd, base: "http://" + addr}
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _, _ = p.cmd.Process.Wait() })
 	waitFor(t, "atende to serve", func() bool {
