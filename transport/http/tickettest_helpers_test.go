@@ -20,8 +20,8 @@ import (
 	"atende/transport/media"
 )
 
-// Fixtures of the ticket and message route tests. The actors cannot run under -race,
-// so the commander is a world: it judges commands with the real engine
+// Fixtures of the ticket and message route tests. The commander is a world, so that
+// the routes are tested without starting actors: it judges commands with the real engine
 // (AuthorizeTicket, DecideTicket, EvolveTicket) in process, records each command it
 // is asked, and keeps a read model that — like the real projection — trails it: the
 // read model catches up only when the handler waits for a position (fakeWaiter).
