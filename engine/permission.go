@@ -48,6 +48,10 @@ const (
 //     whole tenant.
 //   - announcements:manage — create, edit, delete announcements (the Announcements page
 //     sits in the supervision section): superv and upward. Every profile reads them.
+//   - agenda:manageAll — book for another attendant and move, conclude or cancel
+//     another attendant's kanban card: superv and upward. Every profile with the
+//     schedule menu reads the calendar and the board, books for itself and moves its
+//     own cards.
 const (
 	ActCreateTag           = "tags:create"
 	ActManageTags          = "tags:manage"
@@ -57,6 +61,7 @@ const (
 	ActManageConnections   = "connections:manage"
 	ActManageSettings      = "settings:manage"
 	ActManageAnnouncements = "announcements:manage"
+	ActManageAllBookings   = "agenda:manageAll"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -83,6 +88,7 @@ var (
 		ActManageQueues,
 		ActManageConnections,
 		ActManageAnnouncements,
+		ActManageAllBookings,
 	}
 	administrationGrants = []string{
 		ActImportTickets,
