@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { mockFetch, route, type Call } from '../../test/fetch';
 import { renderPage } from '../users/pageHarness';
 import { KanbanBoard, applyBooking, moveCard } from './KanbanBoard';
-import type { Booking, KanbanColumn } from './api';
+import { tagTone, type Booking, type KanbanColumn } from './api';
 
 function booking(id: number, columnId: number, over: Partial<Booking> = {}): Booking {
   return {
@@ -149,5 +149,12 @@ describe('moveCard and applyBooking (the drag and the live fold)', () => {
     expect(applyBooking(cols, booking(1, 1, { archived: true }))[0].ConfirmedBooking.map((b) => b.id)).toEqual([2, 3]);
     // A column the short board does not show: the card leaves the board.
     expect(applyBooking(cols, booking(1, 5)).flatMap((c) => c.ConfirmedBooking.map((b) => b.id))).toEqual([2, 3]);
+  });
+});
+
+describe('tagTone (spec section 9)', () => {
+  it("colours '1'–'5' green, '6'–'8' yellow, '9'–'10' red, anything else none", () => {
+    expect(['1', '5', '6', '8', '9', '10'].map(tagTone)).toEqual(['green', 'green', 'yellow', 'yellow', 'red', 'red']);
+    expect(['', '0', '11', '01', ' 1', 'x', '1.5'].map(tagTone)).toEqual(['none', 'none', 'none', 'none', 'none', 'none', 'none']);
   });
 });
