@@ -241,11 +241,16 @@ func (s *Bookings) Move(ctx context.Context, companyID engine.ID, m engine.Booki
 	if m.ID <= 0 {
 		return engine.Booking{}, engine.E(engine.ErrNotFound)
 	}
-	if m.From <= 0 {
-		return engine.Booking{}, refFieldError("from", engine.MsgRequired)
-	}
-	if m.To <= 0 {
-		return engine.Booking{}, refFieldError("to", engine.MsgRequired)
+	for _, c := range []struct {
+		field string
+		id    engine.ID
+	}{{"from", m.From}, {"to", m.To}} {
+		switch {
+		case c.id < 0:
+			return engine.Booking{}, refFieldError(c.field, engine.MsgInvalidValue)
+		case c.id == 0:
+			return engine.Booking{}, refFieldError(c.field, engine.MsgRequired)
+		}
 	}
 	res, err := s.db.SQL.ExecContext(ctx, `UPDATE bookings SET column_id = $1,
 		label = COALESCE((SELECT CASE kind WHEN 'won' THEN CAST($2 AS TEXT) WHEN 'lost' THEN CAST($3 AS TEXT) ELSE '' END

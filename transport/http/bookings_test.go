@@ -88,8 +88,35 @@ func TestBookingRoutes(t *testing.T) {
 			e.post(ana, "/agenda/kanboard/"+fmt.Sprint(booking.ID), map[string]any{"id": booking.ID + 1, "from": large[0].ID, "to": large[1].ID}).
 				wantErr(t, http.StatusBadRequest, engine.ErrValidation)
 			e.post(ana, "/agenda/kanboard/abc", map[string]any{"from": 1, "to": 2}).wantErr(t, http.StatusNotFound, engine.ErrNotFound)
+			e.post(ana, "/agenda/kanboard/-1", map[string]any{"from": 1, "to": 2}).wantErr(t, http.StatusNotFound, engine.ErrNotFound)
+			// Hostile move bodies: wrong types, out-of-range numbers, missing or negative columns.
+			movePath := fmt.Sprintf("/agenda/kanboard/%d", booking.ID)
+			for _, raw := range []string{`{"from": 1e40, "to": 2}`, `{"from": 1.5, "to": 2}`, `{"from": null, "to": [2]}`, `[]`, `{"from":1,"to":2}{}`, ``} {
+				e.post(ana, movePath, raw).wantErr(t, http.StatusBadRequest, engine.ErrInvalidJSON)
+			}
+			for _, tc := range []struct {
+				body  map[string]any
+				field string
+				msg   string
+			}{
+				{map[string]any{"to": large[1].ID}, "from", engine.MsgRequired},
+				{map[string]any{"from": large[0].ID}, "to", engine.MsgRequired},
+				{map[string]any{"from": -5, "to": large[1].ID}, "from", engine.MsgInvalidValue},
+				{map[string]any{"from": large[0].ID, "to": -5}, "to", engine.MsgInvalidValue},
+				{map[string]any{"from": large[0].ID, "to": 999999}, "to", engine.MsgInvalidValue},
+			} {
+				body := e.post(ana, movePath, tc.body).wantErr(t, http.StatusBadRequest, engine.ErrValidation)
+				if body.Fields[tc.field] != tc.msg {
+					t.Fatalf("%v: fields %v, want %s on %s", tc.body, body.Fields, tc.msg, tc.field)
+				}
+			}
+			e.post(ana, "/agenda/kanboard", `{"size": 12}`).wantErr(t, http.StatusBadRequest, engine.ErrInvalidJSON)
+			e.post(ana, "/agenda/bookings", map[string]any{"description": "x", "date": "2026-11-27", "time": "09:00", "tagJson": "1; DROP TABLE bookings"}).
+				wantErr(t, http.StatusBadRequest, engine.ErrValidation)
 			for _, q := range []string{"", "?from=2026-11-27T00:00:00Z", "?from=yesterday&to=2026-11-28T00:00:00Z",
-				"?from=2026-11-28T00:00:00Z&to=2026-11-27T00:00:00Z", "?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z"} {
+				"?from=2026-11-28T00:00:00Z&to=2026-11-27T00:00:00Z", "?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z",
+				"?from=2026-11-27T00:00:00Z&to=2026-11-27T00:00:00Z", "?from=2026-11-27&to=2026-11-28",
+				"?from=" + strings.Repeat("9", 5000) + "&to=2026-11-28T00:00:00Z"} {
 				e.get(ana, "/agenda/bookings"+q).wantErr(t, http.StatusBadRequest, engine.ErrValidation)
 			}
 			e.wantNoEvent(t)
