@@ -73,6 +73,13 @@ describe('CalendarView', () => {
     expect(labels.at(-1)).toBe('22:30');
     expect((box.querySelector('.rbc-calendar') as HTMLElement).style.height).toBe('880px');
 
+    // Choosing a booking shows its details.
+    await userEvent.click(screen.getByText('Consulta'));
+    const details = await screen.findByRole('dialog', { name: 'Consulta' });
+    expect(details).toHaveTextContent('Primeira consulta');
+    expect(details).toHaveTextContent('27/11/2026 11:00–12:00');
+    await userEvent.click(within(details).getByRole('button', { name: 'Fechar' }));
+
     const before = calls.length;
     server.send('agenda', { action: 'create', task: { ...task, id: 6 } });
     await waitFor(() => expect(calls.length).toBeGreaterThan(before));

@@ -3,7 +3,7 @@
 // height 880, week, month and list views (spec section 9). It shows the agenda tasks
 // (GET /agenda/ bounded to the visible range) and the bookings (GET /agenda/bookings),
 // read again on every realtime "agenda" or "booking" event. Choosing a free slot, or
-// the new-booking button, opens the booking modal.
+// the new-booking button, opens the booking modal; choosing a booking shows its details.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Calendar, luxonLocalizer, type View } from 'react-big-calendar';
@@ -14,6 +14,7 @@ import { useRealtimeEvent, useResync } from '../../app/realtime';
 import { Button } from '../../components/primitives';
 import { useTheme } from 'styled-components';
 import { agendaApi, type AgendaTask, type Booking } from './api';
+import { BookingInfoDialog } from './BookingInfoDialog';
 import { BookingModal } from './BookingModal';
 import { calendarEvents, nextHalfHour, viewRange, wallClock, type CalendarEvent, type CalendarViewName } from './calendarRange';
 import { CalendarBox } from './style';
@@ -37,6 +38,7 @@ export default function CalendarView({ now = () => new Date() }: { now?: () => D
   const [tasks, setTasks] = useState<AgendaTask[]>([]);
   const [bookings, setBookings] = useState<Booking[]>([]);
   const [creating, setCreating] = useState<{ date: string; time: string } | null>(null);
+  const [shown, setShown] = useState<Booking | null>(null);
   const range = useMemo(() => viewRange(date, view), [date, view]);
   // A load started before the latest one must not overwrite it.
   const generation = useRef(0);
@@ -112,8 +114,10 @@ export default function CalendarView({ now = () => new Date() }: { now?: () => D
           })}
           selectable
           onSelectSlot={(slot) => setCreating(wallClock(slot.start))}
+          onSelectEvent={(e) => e.booking && setShown(e.booking)}
         />
       </CalendarBox>
+      <BookingInfoDialog booking={shown} onClose={() => setShown(null)} />
       {creating && <BookingModal initial={creating} onClose={() => setCreating(null)} onSaved={() => void load()} />}
     </>
   );

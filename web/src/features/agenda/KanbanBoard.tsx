@@ -24,7 +24,7 @@ import { Icon } from '../../components/Icon';
 import type { ID } from '../../api/types';
 import { agendaApi, reducedStatus, tagTone, type BoardSize, type Booking, type BookingEvent, type KanbanColumn } from './api';
 import { BookingInfoDialog } from './BookingInfoDialog';
-import { Board, Card, CardActions, CardLine, Column, ColumnTitle } from './style';
+import { Board, Card, CardActions, CardLine, Column, ColumnTitle, DragHandle } from './style';
 
 // Spec section 9: the announcement kanban refresh every 10 s.
 export const boardRefreshMs = 10_000;
@@ -87,10 +87,12 @@ function BookingCard({
       data-testid={`kanban-card-${booking.id}`}
       data-tone={tagTone(booking.tagJson)}
       data-reduced={reduced || undefined}
-      {...attributes}
-      {...listeners}
     >
-      <strong>{title}</strong>
+      {/* The title row is the drag handle (pointer or keyboard: space, arrows, space),
+          so the card's buttons are not nested inside a draggable button. */}
+      <DragHandle {...attributes} {...listeners} title={t('agenda.kanban.dragHint')}>
+        <strong>{title}</strong>
+      </DragHandle>
       <CardLine>
         {formatDay(booking.bookingTzidFrom)} {formatTime(booking.bookingTzidFrom)}–{formatTime(booking.bookingTzidTo)}
       </CardLine>
@@ -106,8 +108,7 @@ function BookingCard({
       )}
       {booking.label && <Badge>{booking.label}</Badge>}
       {!booking.archived && (
-        // The buttons must not start a drag: pointer events stop at them.
-        <CardActions onPointerDown={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
+        <CardActions>
           <IconButton type="button" aria-label={t('agenda.kanban.info')} title={t('agenda.kanban.info')} onClick={onInfo}>
             <Icon name="info" />
           </IconButton>

@@ -43,6 +43,7 @@ export interface CalendarEvent {
   end: Date;
   status?: AgendaTask['status'];
   archived?: boolean;
+  booking?: Booking;
 }
 
 export function taskEvent(t: AgendaTask): CalendarEvent | null {
@@ -70,6 +71,7 @@ export function bookingEvent(b: Booking): CalendarEvent | null {
     start,
     end,
     archived: b.archived,
+    booking: b,
   };
 }
 

@@ -61,9 +61,16 @@ export const Card = styled.article<{ $tone: TagTone; $dragging: boolean; $reduce
   border-radius: ${({ theme }) => theme.radii.sm}px;
   background: ${({ theme }) => theme.colors.background};
   opacity: ${({ $dragging }) => ($dragging ? 0.6 : 1)};
+  ${({ $tone }) => toneColor[$tone]}
+`;
+
+export const DragHandle = styled.div`
   cursor: grab;
   touch-action: none;
-  ${({ $tone }) => toneColor[$tone]}
+  border-radius: ${({ theme }) => theme.radii.sm}px;
+  &:focus-visible {
+    outline: 2px solid ${({ theme }) => theme.colors.primary};
+  }
 `;
 
 export const CardActions = styled.div`
