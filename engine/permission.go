@@ -53,6 +53,10 @@ const (
 //     the notification room from every list, attendants included. What reaches an
 //     attendant there is held to the tickets they may see (their queues, no queue,
 //     their own) by the realtime visibility filter.
+//   - agenda:manageAll — book for another attendant and move, conclude or cancel
+//     another attendant's kanban card: superv and upward. Every profile with the
+//     schedule menu reads the calendar and the board, books for itself and moves its
+//     own cards.
 const (
 	ActCreateTag           = "tags:create"
 	ActManageTags          = "tags:manage"
@@ -62,6 +66,7 @@ const (
 	ActManageConnections   = "connections:manage"
 	ActManageSettings      = "settings:manage"
 	ActManageAnnouncements = "announcements:manage"
+	ActManageAllBookings   = "agenda:manageAll"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -88,6 +93,7 @@ var (
 		ActManageQueues,
 		ActManageConnections,
 		ActManageAnnouncements,
+		ActManageAllBookings,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

@@ -17,6 +17,9 @@ export const serverEvents = [
   'quickAnswer',
   'announcement',
   'settings',
+  // Calendar and kanban (docs/api.md, agenda): agenda tasks and bookings.
+  'agenda',
+  'booking',
   'resync',
 ] as const;
 

@@ -27,6 +27,8 @@ export const actions = {
   manageSettings: 'settings:manage',
   manageAnnouncements: 'announcements:manage',
   manageConnections: 'connections:manage',
+  // Book for and move the cards of other attendants (agenda, kanban).
+  manageAllBookings: 'agenda:manageAll',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

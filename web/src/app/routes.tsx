@@ -20,6 +20,7 @@ const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TagsPage = lazy(() => import('../features/tags/TagsPage'));
 const AnnouncementsPage = lazy(() => import('../features/announcements/AnnouncementsPage'));
+const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -35,10 +36,8 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['NLPConfig', 'nlpConfig'],
   ['Support', 'support'],
   ['Super', 'super'],
-  ['advscheduler', 'agenda'],
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
-  ['Kanban', 'kanban'],
   ['chats/:id?', 'chats'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
@@ -110,6 +109,14 @@ export const routes: RouteObject[] = [
             element: (
               <Lazy>
                 <Page />
+              </Lazy>
+            ),
+          })),
+          ...(['calendar', 'kanban'] as const).map((view) => ({
+            path: view === 'calendar' ? 'advscheduler' : 'Kanban',
+            element: (
+              <Lazy>
+                <AgendaPage view={view} />
               </Lazy>
             ),
           })),

@@ -1,5 +1,6 @@
 // Keys are type-checked against the default locale (pt-BR).
 import 'i18next';
+import type agenda from './locales/pt-BR/agenda.json';
 import type announcements from './locales/pt-BR/announcements.json';
 import type backendErrors from './locales/pt-BR/backendErrors.json';
 import type chat from './locales/pt-BR/chat.json';
@@ -23,6 +24,7 @@ declare module 'i18next' {
     returnNull: false;
     resources: {
       translation: {
+        agenda: typeof agenda;
         announcements: typeof announcements;
         backendErrors: typeof backendErrors;
         chat: typeof chat;
