@@ -48,6 +48,8 @@ const (
 //     whole tenant.
 //   - announcements:manage — create, edit, delete announcements (the Announcements page
 //     sits in the supervision section): superv and upward. Every profile reads them.
+//   - places:manage — create and delete the booking scheduler's places: superv and
+//     upward, like users:manage, which edits another user's positions and slots.
 const (
 	ActCreateTag           = "tags:create"
 	ActManageTags          = "tags:manage"
@@ -57,6 +59,7 @@ const (
 	ActManageConnections   = "connections:manage"
 	ActManageSettings      = "settings:manage"
 	ActManageAnnouncements = "announcements:manage"
+	ActManagePlaces        = "places:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -83,6 +86,7 @@ var (
 		ActManageQueues,
 		ActManageConnections,
 		ActManageAnnouncements,
+		ActManagePlaces,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

@@ -28,6 +28,7 @@ var wantGrants = map[string][]string{
 	ActManageQueues:        {"superv", "manager", "admin", "super"},
 	ActManageConnections:   {"superv", "manager", "admin", "super"},
 	ActManageAnnouncements: {"superv", "manager", "admin", "super"},
+	ActManagePlaces:        {"superv", "manager", "admin", "super"},
 	// the 'super' menu item: not admin
 	ActViewSuperMenu: {"superv", "manager", "super"},
 	// admin and super
