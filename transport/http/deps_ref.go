@@ -23,6 +23,9 @@ type RefDeps struct {
 	Announcements engine.AnnouncementStore
 	// Presence is who is online (presence.go: GET /presence); nil answers 503.
 	Presence engine.Presence
+	// Booking keeps the booking scheduler's places, positions and slots
+	// (booking.go); nil answers 503.
+	Booking engine.BookingStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -37,6 +40,7 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"QuickAnswers":  d.QuickAnswers != nil,
 		"Announcements": d.Announcements != nil,
 		"Presence":      d.Presence != nil,
+		"Booking":       d.Booking != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)
