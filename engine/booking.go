@@ -149,13 +149,6 @@ func IsGridCell(t time.Time) bool {
 	return m >= GridFirstMinute && m <= GridLastMinute && m%GridStepMinutes == 0
 }
 
-// WeekStart is the Monday 00:00 (in t's zone) of the week holding t.
-func WeekStart(t time.Time) time.Time {
-	d := (int(t.Weekday()) + 6) % 7 // days since Monday
-	y, m, day := t.Date()
-	return time.Date(y, m, day-d, 0, 0, 0, 0, t.Location())
-}
-
 // AvailabilityEntry is one element of POST /insertavailability and
 // /insertavailabilitybygrid: slots to add to (and remove from) a position of a user.
 // WeekStart ('YYYY-MM-DD', a Monday), sent by the grid, makes ToInsert the whole
