@@ -27,6 +27,7 @@ export const actions = {
   manageSettings: 'settings:manage',
   manageAnnouncements: 'announcements:manage',
   manageConnections: 'connections:manage',
+  managePlaces: 'places:manage', // the booking scheduler's places (user modal, Recurso tab)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

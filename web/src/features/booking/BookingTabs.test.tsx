@@ -145,6 +145,32 @@ describe('BookingTabs', () => {
     });
   });
 
+  it('Recurso: places:manage adds and deletes places; others do not see the controls', async () => {
+    const { calls } = mockFetch(
+      places,
+      positions,
+      route('POST', /\/places$/, (c) => ({ status: 201, body: { placeId: 4, ...(c.body as object) } })),
+      route('DELETE', /\/places\/3$/, { status: 409, body: { error: 'ERR_PLACE_IN_USE' } }),
+    );
+    renderWithProviders(<BookingTabs tab="resource" userId={9} onClose={() => {}} canManagePlaces now={now} />);
+    const box = await screen.findByRole('group', { name: 'Locais de atendimento' }, { timeout: 3000 });
+    await userEvent.type(within(box).getByLabelText('Nome do local'), 'Filial Norte');
+    await userEvent.type(within(box).getByLabelText('Latitude'), '-15,5');
+    await userEvent.click(within(box).getByRole('button', { name: 'Adicionar local' }));
+    // An empty longitude goes as null, which the server refuses, never as 0.
+    expect(calls.find((c) => c.method === 'POST' && c.url.endsWith('/places'))?.body).toEqual({ placeName: 'Filial Norte', placeLat: -15.5, placeLng: null });
+    await waitFor(() => expect(within(box).getByRole('button', { name: 'Excluir local Filial Norte' })).toBeTruthy());
+    expect((screen.getByRole('combobox', { name: 'Local' }) as HTMLSelectElement).value).toBe('4');
+    await userEvent.click(within(box).getByRole('button', { name: 'Excluir local Clínica Centro' }));
+    await waitFor(() => expect(toasts()).toEqual(['error:Este local tem posições vinculadas e não pode ser excluído.']));
+  });
+
+  it('Recurso: without places:manage there is no place editor', async () => {
+    open('resource');
+    await screen.findByLabelText('Nome da posição', undefined, { timeout: 3000 });
+    expect(screen.queryByRole('group', { name: 'Locais de atendimento' })).toBeNull();
+  });
+
   it('the user modal shows the booking tabs only when editing', async () => {
     mockFetch(places, positions, route('POST', /\/futureslots$/, { body: { futureSlots: [] } }));
     const { unmount } = renderWithProviders(

@@ -33,11 +33,13 @@ interface Props {
   tab: BookingTab;
   userId: ID;
   onClose: () => void;
+  /** places:manage: the Recurso tab also adds and deletes places. */
+  canManagePlaces?: boolean;
   /** The clock, for tests; the grid opens on the current week of the tenant. */
   now?: () => Date;
 }
 
-export function BookingTabs({ tab, userId, onClose, now = () => new Date() }: Props) {
+export function BookingTabs({ tab, userId, onClose, canManagePlaces = false, now = () => new Date() }: Props) {
   const { t } = useTranslation();
   const [places, setPlaces] = useState<Place[] | null>(null);
   const [positions, setPositions] = useState<Position[] | null>(null);
@@ -63,6 +65,8 @@ export function BookingTabs({ tab, userId, onClose, now = () => new Date() }: Pr
         places={places}
         position={position}
         onClose={onClose}
+        canManagePlaces={canManagePlaces}
+        onPlaces={setPlaces}
         onSaved={(p) => setPositions((l) => [p, ...(l ?? []).filter((x) => x.positionId !== p.positionId)])}
       />
     );
@@ -71,24 +75,57 @@ export function BookingTabs({ tab, userId, onClose, now = () => new Date() }: Pr
   return <AgendaPane userId={userId} position={position} onClose={onClose} />;
 }
 
+// coord reads a typed coordinate; empty or not a number is null, which the server
+// answers with Required rather than taking it for 0.
+const coord = (v: string): number | null => {
+  const n = Number(v.trim().replace(',', '.'));
+  return v.trim() === '' || !Number.isFinite(n) ? null : n;
+};
+
 function ResourcePane({
   userId,
   places,
   position,
   onClose,
   onSaved,
+  canManagePlaces,
+  onPlaces,
 }: {
   userId: ID;
   places: Place[];
   position: Position | null;
   onClose: () => void;
   onSaved: (p: Position) => void;
+  canManagePlaces: boolean;
+  onPlaces: (l: Place[]) => void;
 }) {
   const { t } = useTranslation();
   const [placeId, setPlaceId] = useState<ID>(position?.placeId ?? places[0]?.placeId ?? 0);
   const [name, setName] = useState(position?.positionName ?? '');
   const [color, setColor] = useState(position?.positionColor ?? '#1976d2');
   const [busy, setBusy] = useState(false);
+  const [newPlace, setNewPlace] = useState({ name: '', lat: '', lng: '' });
+  // Places are managed here, beside the only form that uses them (places:manage).
+  const addPlace = async () => {
+    try {
+      const p = await bookingApi.createPlace({ placeName: newPlace.name.trim(), placeLat: coord(newPlace.lat), placeLng: coord(newPlace.lng) });
+      onPlaces([...places, p]);
+      setPlaceId(p.placeId);
+      setNewPlace({ name: '', lat: '', lng: '' });
+    } catch (err) {
+      toastError(err);
+    }
+  };
+  const deletePlace = async (p: Place) => {
+    try {
+      await bookingApi.deletePlace(p.placeId);
+      const rest = places.filter((x) => x.placeId !== p.placeId);
+      onPlaces(rest);
+      if (placeId === p.placeId) setPlaceId(rest[0]?.placeId ?? 0);
+    } catch (err) {
+      toastError(err);
+    }
+  };
   const save = async () => {
     setBusy(true);
     try {
@@ -120,6 +157,44 @@ function ResourcePane({
           ))}
         </Select>
       </Field>
+      {canManagePlaces && (
+        <PlaceBox aria-label={t('booking.places.title')}>
+          <legend>{t('booking.places.title')}</legend>
+          {places.map((p) => (
+            <Row key={p.placeId} $gap={8}>
+              <span>{p.placeName}</span>
+              <Button type="button" $variant="ghost" $small onClick={() => deletePlace(p)}>
+                {t('booking.places.delete', { name: p.placeName })}
+              </Button>
+            </Row>
+          ))}
+          <Row $gap={8} $wrap>
+            <Input
+              aria-label={t('booking.places.name')}
+              placeholder={t('booking.places.name')}
+              value={newPlace.name}
+              onChange={(e) => setNewPlace((v) => ({ ...v, name: e.target.value }))}
+            />
+            <Input
+              aria-label={t('booking.places.lat')}
+              placeholder={t('booking.places.lat')}
+              inputMode="decimal"
+              value={newPlace.lat}
+              onChange={(e) => setNewPlace((v) => ({ ...v, lat: e.target.value }))}
+            />
+            <Input
+              aria-label={t('booking.places.lng')}
+              placeholder={t('booking.places.lng')}
+              inputMode="decimal"
+              value={newPlace.lng}
+              onChange={(e) => setNewPlace((v) => ({ ...v, lng: e.target.value }))}
+            />
+            <Button type="button" $small onClick={addPlace}>
+              {t('booking.places.add')}
+            </Button>
+          </Row>
+        </PlaceBox>
+      )}
       <Field>
         {t('booking.resource.name')}
         <Input value={name} onChange={(e) => setName(e.target.value)} name="positionName" autoComplete="off" />
@@ -404,6 +479,12 @@ const Pane = styled.div`
   display: flex;
   flex-direction: column;
   gap: ${({ theme }) => theme.space.sm}px;
+`;
+
+const PlaceBox = styled.fieldset`
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space.xs}px;
 `;
 
 const Actions = styled.div`

@@ -43,7 +43,7 @@ export interface PositionInput {
 
 export const bookingApi = {
   places: (): Promise<{ currPlaces: Place[] }> => http.get('/places'),
-  createPlace: (body: { placeName: string; placeLat: number; placeLng: number }): Promise<Place> => http.post('/places', { body }),
+  createPlace: (body: { placeName: string; placeLat: number | null; placeLng: number | null }): Promise<Place> => http.post('/places', { body }),
   deletePlace: (id: ID): Promise<void> => http.delete(`/places/${id}`),
   positions: (userId: ID): Promise<{ currPositions: Position[] }> => http.get(`/listpositions/${userId}`),
   savePosition: (body: PositionInput): Promise<Position> => http.post('/ws/capacityposition', { body }),

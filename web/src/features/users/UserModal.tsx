@@ -30,6 +30,8 @@ export interface UserModalProps {
   canEditQueues: boolean;
   /** The e-mail is the login: only users:manage changes it (false: shown read-only). */
   canEditEmail?: boolean;
+  /** places:manage: the Recurso tab also adds and deletes places. */
+  canManagePlaces?: boolean;
   /** The user edits themselves: a new password needs the current one. */
   self?: boolean;
   onClose: () => void;
@@ -42,6 +44,7 @@ export function UserModal({
   canEditProfile,
   canEditQueues,
   canEditEmail = true,
+  canManagePlaces = false,
   self = false,
   onClose,
   onSaved,
@@ -147,7 +150,7 @@ export function UserModal({
           </Tab>
         ))}
       </Tabs>
-      {user && tab !== 'user' && <BookingTabs tab={tab} userId={user.id} onClose={onClose} />}
+      {user && tab !== 'user' && <BookingTabs tab={tab} userId={user.id} onClose={onClose} canManagePlaces={canManagePlaces} />}
       <Form id="user-form" onSubmit={submit} noValidate hidden={tab !== 'user'}>
         {user && canEditProfile && (
           <Field>
