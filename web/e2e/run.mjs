@@ -13,6 +13,7 @@ import { responsiveFlow } from './flows/responsive.mjs';
 import { adminFlow } from './flows/admin.mjs';
 import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
+import { bookingFlow } from './flows/booking.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -21,6 +22,11 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `inbox flow (${lng}): web chat → accept → reply → transfer → accept → resolve`, run: (ctx) => inboxFlow({ ...ctx, lng }) })),
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
+  // Each language toggles cells of its own future week (weeksAhead) on the shared server.
+  ...['pt-BR', 'en', 'es'].map((lng, i) => ({
+    name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload`,
+    run: (ctx) => bookingFlow({ ...ctx, lng, weeksAhead: i + 1 }),
+  })),
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
   // The browser half needs the connections screen (web/src/features/connections).
