@@ -17,6 +17,10 @@ export const serverEvents = [
   'quickAnswer',
   'announcement',
   'settings',
+  // The booking scheduler (docs/api.md section 2.8b).
+  'place',
+  'position',
+  'slots',
   'resync',
 ] as const;
 

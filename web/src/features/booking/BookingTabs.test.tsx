@@ -6,6 +6,7 @@ import { toastStore } from '../../components/toast/toastStore';
 import { BookingTabs, type BookingTab } from './BookingTabs';
 import { UserModal } from '../users/UserModal';
 import { mondayOf, nowInZone } from './grid';
+import { renderPage } from '../users/pageHarness';
 
 // Sunday 2026-11-22 08:00 in America/Cuiaba (UTC-4): the grid opens on Monday 23.
 const now = () => new Date('2026-11-22T12:00:00Z');
@@ -169,6 +170,19 @@ describe('BookingTabs', () => {
     open('resource');
     await screen.findByLabelText('Nome da posição', undefined, { timeout: 3000 });
     expect(screen.queryByRole('group', { name: 'Locais de atendimento' })).toBeNull();
+  });
+
+  it('Grelha: a "slots" event of this user reloads the grid; another user\'s does not', async () => {
+    let served = [{ slotId: 1, slotDate: '2026-11-23', slotHour: '07:00' }];
+    const { calls } = mockFetch(places, positions, route('POST', /\/futureslots$/, () => ({ body: { futureSlots: served } })));
+    const server = renderPage(<BookingTabs tab="grid" userId={9} onClose={() => {}} now={now} />);
+    await waitFor(() => expect(cell('2026-11-23 07:00').getAttribute('aria-pressed')).toBe('true'), { timeout: 3000 });
+    served = [{ slotId: 2, slotDate: '2026-11-24', slotHour: '09:30' }];
+    server.send('slots', { action: 'update', userId: 8, positionId: 4 });
+    server.send('slots', { action: 'update', userId: 9, positionId: 5 });
+    await waitFor(() => expect(cell('2026-11-24 09:30').getAttribute('aria-pressed')).toBe('true'));
+    expect(cell('2026-11-23 07:00').getAttribute('aria-pressed')).toBe('false');
+    expect(calls.filter((c) => c.url.endsWith('/futureslots'))).toHaveLength(2);
   });
 
   it('the user modal shows the booking tabs only when editing', async () => {

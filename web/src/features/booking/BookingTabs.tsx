@@ -9,6 +9,7 @@ import styled from 'styled-components';
 import { Button, Field, Input, Muted, Row, Select, Switch } from '../../components/primitives';
 import { toast } from '../../components/toast/toastStore';
 import { toastError } from '../../app/errors';
+import { useRealtimeEvent } from '../../app/realtime';
 import { isApiError } from '../../api/errors';
 import type { ID } from '../../api/types';
 import { bookingApi, slotKey, type Place, type Position, type Slot } from './api';
@@ -43,6 +44,21 @@ export function BookingTabs({ tab, userId, onClose, canManagePlaces = false, now
   const { t } = useTranslation();
   const [places, setPlaces] = useState<Place[] | null>(null);
   const [positions, setPositions] = useState<Position[] | null>(null);
+  // Bumped by every "slots" event of this user: the open pane reloads from the server,
+  // so a colleague's save (or a booking) shows without reopening the modal.
+  const [slotsVersion, setSlotsVersion] = useState(0);
+  useRealtimeEvent<{ userId?: ID }>('slots', (e) => e.userId === userId && setSlotsVersion((v) => v + 1));
+  useRealtimeEvent<{ action?: string; place?: Place; placeId?: ID }>('place', (e) => {
+    if (e.action === 'create' && e.place) {
+      const p = e.place;
+      setPlaces((l) => (l && !l.some((x) => x.placeId === p.placeId) ? [...l, p] : l));
+    } else if (e.action === 'delete') setPlaces((l) => l && l.filter((x) => x.placeId !== e.placeId));
+  });
+  useRealtimeEvent<{ position?: Position }>('position', (e) => {
+    const p = e.position;
+    if (!p || p.userId !== userId) return;
+    setPositions((l) => (l ? (l.some((x) => x.positionId === p.positionId) ? l.map((x) => (x.positionId === p.positionId ? p : x)) : [...l, p]) : l));
+  });
 
   useEffect(() => {
     let live = true;
@@ -71,8 +87,8 @@ export function BookingTabs({ tab, userId, onClose, canManagePlaces = false, now
       />
     );
   if (!position) return <Muted role="status">{t('booking.noPosition')}</Muted>;
-  if (tab === 'grid') return <GridPane userId={userId} position={position} onClose={onClose} now={now} />;
-  return <AgendaPane userId={userId} position={position} onClose={onClose} />;
+  if (tab === 'grid') return <GridPane userId={userId} position={position} onClose={onClose} now={now} version={slotsVersion} />;
+  return <AgendaPane userId={userId} position={position} onClose={onClose} version={slotsVersion} />;
 }
 
 // coord reads a typed coordinate; empty or not a number is null, which the server
@@ -215,7 +231,19 @@ function ResourcePane({
   );
 }
 
-function GridPane({ userId, position, onClose, now }: { userId: ID; position: Position; onClose: () => void; now: () => Date }) {
+function GridPane({
+  userId,
+  position,
+  onClose,
+  now,
+  version,
+}: {
+  userId: ID;
+  position: Position;
+  onClose: () => void;
+  now: () => Date;
+  version: number;
+}) {
   const { t } = useTranslation();
   // The grid opens on the current week, or on the next one on a Sunday (the grid has
   // no Sunday, so the current week holds nothing left to change).
@@ -234,7 +262,7 @@ function GridPane({ userId, position, onClose, now }: { userId: ID; position: Po
       setBooked(new Set(slots.filter((s) => s.booked).map(slotKey)));
     }, toastError);
   }, [position.positionId, userId]);
-  useEffect(load, [load]);
+  useEffect(load, [load, version]);
 
   const days = weekDays(monday);
   const current = nowInZone(now());
@@ -318,7 +346,7 @@ function GridPane({ userId, position, onClose, now }: { userId: ID; position: Po
   );
 }
 
-function AgendaPane({ userId, position, onClose }: { userId: ID; position: Position; onClose: () => void }) {
+function AgendaPane({ userId, position, onClose, version }: { userId: ID; position: Position; onClose: () => void; version: number }) {
   const { t } = useTranslation();
   const [days, setDays] = useState(14);
   const [loaded, setLoaded] = useState<{ available: Slot[]; future: Slot[] }>({ available: [], future: [] });
@@ -340,7 +368,7 @@ function AgendaPane({ userId, position, onClose }: { userId: ID; position: Posit
       toastError,
     );
   }, [position.positionId, userId, days]);
-  useEffect(load, [load]);
+  useEffect(load, [load, version]);
 
   const available = useMemo(
     () => [...loaded.available.map(slotKey).filter((k) => !added.has(k)), ...removed].sort(),
