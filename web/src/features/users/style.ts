@@ -14,7 +14,6 @@ export const Tabs = styled.div`
 
 export const Tab = styled.span<{ $active?: boolean }>`
   padding: ${({ theme }) => `${theme.space.sm}px ${theme.space.md}px`};
-  font-weight: 600;
   font: inherit;
   font-weight: 600;
   background: none;
