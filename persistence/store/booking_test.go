@@ -316,3 +316,82 @@ func TestBookingBook(t *testing.T) {
 		}
 	})
 }
+
+// TestBookingTwoNodes: two connection pools on one database, as two nodes of a
+// cluster. Both insert the same availability at once (the unique index keeps one slot
+// per time), then race to book each slot from both nodes: exactly one booking wins
+// every slot.
+func TestBookingTwoNodes(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) {
+			ctx := context.Background()
+			url := dbtest.URL(t, dialect)
+			var nodes [2]*db.DB
+			for i := range nodes {
+				d, err := db.Open(ctx, url)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { d.Close() })
+				nodes[i] = d
+			}
+			if _, err := nodes[0].Migrate(ctx); err != nil {
+				t.Fatal(err)
+			}
+			f := bkSetup(t, nodes[0])
+			stores := [2]*store.Slots{f.s, store.NewSlots(nodes[1], refClock)}
+			cells := []string{"2026-11-23 07:00", "2026-11-23 07:30", "2026-11-23 08:00", "2026-11-24 12:30", "2026-11-28 19:00"}
+
+			var wg sync.WaitGroup
+			errs := make(chan error, 8)
+			for i := range 8 {
+				wg.Add(1)
+				go func(s *store.Slots) {
+					defer wg.Done()
+					_, err := s.SetAvailability(ctx, refA, []engine.AvailabilityEntry{f.entry(cells, nil)})
+					if err != nil {
+						errs <- err
+					}
+				}(stores[i%2])
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Fatal(err)
+			}
+			future, err := stores[1].FutureSlots(ctx, refA, f.userA, f.pos101.ID)
+			if err != nil || len(future) != len(cells) {
+				t.Fatalf("slots after concurrent inserts: %v %v", bkHours(future), err)
+			}
+
+			for _, slot := range future {
+				var (
+					mu   sync.Mutex
+					wins int
+				)
+				start := make(chan struct{})
+				for i := range 12 {
+					wg.Add(1)
+					go func(s *store.Slots, booking engine.ID) {
+						defer wg.Done()
+						<-start
+						err := s.Book(ctx, refA, slot.ID, booking)
+						mu.Lock()
+						defer mu.Unlock()
+						switch {
+						case err == nil:
+							wins++
+						case engine.CodeOf(err) != engine.ErrSlotTaken:
+							t.Errorf("book slot %d: %v", slot.ID, err)
+						}
+					}(stores[i%2], engine.ID(1000+i))
+				}
+				close(start)
+				wg.Wait()
+				if wins != 1 {
+					t.Fatalf("slot %s: %d bookings won, want 1", slot.Date+" "+slot.Hour, wins)
+				}
+			}
+		})
+	}
+}
