@@ -136,7 +136,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
 				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence,
-				Booking: a.stores.slots},
+				Slots: a.stores.slots},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,

@@ -23,9 +23,9 @@ type RefDeps struct {
 	Announcements engine.AnnouncementStore
 	// Presence is who is online (presence.go: GET /presence); nil answers 503.
 	Presence engine.Presence
-	// Booking keeps the booking scheduler's places, positions and slots
+	// Slots keeps the booking scheduler's places, positions and slots
 	// (booking.go); nil answers 503.
-	Booking engine.BookingStore
+	Slots engine.SlotStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -40,7 +40,7 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"QuickAnswers":  d.QuickAnswers != nil,
 		"Announcements": d.Announcements != nil,
 		"Presence":      d.Presence != nil,
-		"Booking":       d.Booking != nil,
+		"Slots":         d.Slots != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

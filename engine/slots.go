@@ -167,9 +167,9 @@ type AvailabilityResult struct {
 	Removed  int `json:"removed"`
 }
 
-// BookingStore keeps places, positions and slots, each scoped to a tenant: another
+// SlotStore keeps places, positions and slots, each scoped to a tenant: another
 // tenant's row is not found.
-type BookingStore interface {
+type SlotStore interface {
 	ListPlaces(ctx context.Context, companyID ID) ([]Place, error)
 	CreatePlace(ctx context.Context, companyID ID, in PlaceInput) (Place, error)
 	// DeletePlace refuses (ErrPlaceInUse) a place that positions are at.

@@ -21,7 +21,7 @@ func newBookingEnv(t *testing.T, d *db.DB) (*refEnv, *store.Slots) {
 	var slots *store.Slots
 	e := newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
 		slots = store.NewSlots(d, e.clock)
-		deps.RefDeps = httpapi.RefDeps{Booking: slots}
+		deps.RefDeps = httpapi.RefDeps{Slots: slots}
 	}))
 	return &refEnv{env: e}, slots
 }
@@ -32,7 +32,7 @@ type bookingSlotsPage struct {
 	Created   int           `json:"created"`
 }
 
-func TestBookingRoutes(t *testing.T) {
+func TestSlotRoutes(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		e, slots := newBookingEnv(t, d)
 		ana, bruno, superv, admin2 := e.tok("ana"), e.tok("bruno"), e.tok("superv"), e.tok("admin2")

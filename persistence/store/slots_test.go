@@ -67,7 +67,7 @@ func bkHours(slots []engine.Slot) []string {
 	return out
 }
 
-func TestBookingPlacesAndPositions(t *testing.T) {
+func TestSlotPlacesAndPositions(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := bkSetup(t, d)
@@ -133,7 +133,7 @@ func TestBookingPlacesAndPositions(t *testing.T) {
 	})
 }
 
-func TestBookingAvailability(t *testing.T) {
+func TestSlotAvailability(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := bkSetup(t, d)
@@ -241,7 +241,7 @@ func TestBookingAvailability(t *testing.T) {
 	})
 }
 
-func TestBookingBook(t *testing.T) {
+func TestSlotBook(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		f := bkSetup(t, d)
@@ -321,7 +321,7 @@ func TestBookingBook(t *testing.T) {
 // cluster. Both insert the same availability at once (the unique index keeps one slot
 // per time), then race to book each slot from both nodes: exactly one booking wins
 // every slot.
-func TestBookingTwoNodes(t *testing.T) {
+func TestSlotTwoNodes(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(string(dialect), func(t *testing.T) {
 			ctx := context.Background()

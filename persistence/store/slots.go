@@ -14,7 +14,7 @@ import (
 	"atende/persistence/db"
 )
 
-// Slots implements engine.BookingStore on either dialect: places, positions and the
+// Slots implements engine.SlotStore on either dialect: places, positions and the
 // slots of the booking scheduler (migration 0540).
 //
 // Safe for concurrent use, and across nodes: a slot is booked by one conditional
@@ -26,7 +26,7 @@ type Slots struct {
 	ZoneOf func(ctx context.Context, companyID engine.ID) (*time.Location, error)
 }
 
-var _ engine.BookingStore = (*Slots)(nil)
+var _ engine.SlotStore = (*Slots)(nil)
 
 // NewSlots returns the booking scheduler store of d; a nil clock is the system clock.
 func NewSlots(d *db.DB, clock engine.Clock) *Slots {
@@ -44,7 +44,7 @@ func (s *Slots) zone(ctx context.Context, companyID engine.ID) (*time.Location, 
 	return loc, nil
 }
 
-// ListPlaces implements engine.BookingStore.
+// ListPlaces implements engine.SlotStore.
 func (s *Slots) ListPlaces(ctx context.Context, companyID engine.ID) ([]engine.Place, error) {
 	rows, err := s.db.SQL.QueryContext(ctx, `SELECT id, name, lat, lng FROM places WHERE company_id = $1 ORDER BY id`, companyID)
 	if err != nil {
@@ -65,7 +65,7 @@ func (s *Slots) ListPlaces(ctx context.Context, companyID engine.ID) ([]engine.P
 	return out, nil
 }
 
-// CreatePlace implements engine.BookingStore.
+// CreatePlace implements engine.SlotStore.
 func (s *Slots) CreatePlace(ctx context.Context, companyID engine.ID, in engine.PlaceInput) (engine.Place, error) {
 	in, err := engine.ValidatePlace(in)
 	if err != nil {
@@ -80,7 +80,7 @@ func (s *Slots) CreatePlace(ctx context.Context, companyID engine.ID, in engine.
 	return p, nil
 }
 
-// DeletePlace implements engine.BookingStore. The delete itself checks that no
+// DeletePlace implements engine.SlotStore. The delete itself checks that no
 // position is at the place, so a position created meanwhile either makes it fail or
 // (on PostgreSQL) waits and then fails on the foreign key.
 func (s *Slots) DeletePlace(ctx context.Context, companyID, placeID engine.ID) error {
@@ -147,7 +147,7 @@ func scanPosition(row refScanner) (engine.Position, error) {
 	return p, err
 }
 
-// ListPositions implements engine.BookingStore.
+// ListPositions implements engine.SlotStore.
 func (s *Slots) ListPositions(ctx context.Context, companyID, userID engine.ID) ([]engine.Position, error) {
 	if err := s.userExists(ctx, s.db.SQL, companyID, userID); err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func (s *Slots) position(ctx context.Context, q refQuerier, companyID, userID, p
 	return p, nil
 }
 
-// SavePosition implements engine.BookingStore. The user and the place must be the
+// SavePosition implements engine.SlotStore. The user and the place must be the
 // tenant's (ErrNoUserFound, ErrNoPlaceFound); an update must name a position of that
 // user (ErrNoPositionFound).
 func (s *Slots) SavePosition(ctx context.Context, companyID engine.ID, in engine.PositionInput) (engine.Position, error) {
@@ -234,7 +234,7 @@ func slotOf(id engine.ID, at time.Time, booked bool, loc *time.Location) engine.
 	return engine.Slot{ID: id, Date: local.Format("2006-01-02"), Hour: local.Format("15:04"), At: at.UTC(), Booked: booked}
 }
 
-// FutureSlots implements engine.BookingStore: slots starting at or after now.
+// FutureSlots implements engine.SlotStore: slots starting at or after now.
 func (s *Slots) FutureSlots(ctx context.Context, companyID, userID, positionID engine.ID) ([]engine.Slot, error) {
 	loc, err := s.zone(ctx, companyID)
 	if err != nil {
@@ -298,7 +298,7 @@ func slotDays(days int) int {
 	return days
 }
 
-// AvailableSlots implements engine.BookingStore.
+// AvailableSlots implements engine.SlotStore.
 func (s *Slots) AvailableSlots(ctx context.Context, companyID, userID, positionID engine.ID, days int) ([]engine.Slot, error) {
 	future, err := s.FutureSlots(ctx, companyID, userID, positionID)
 	if err != nil {
@@ -334,7 +334,7 @@ func (s *Slots) insertSlot(ctx context.Context, tx *sql.Tx, companyID, positionI
 	return n == 1, err
 }
 
-// CreateSlots implements engine.BookingStore.
+// CreateSlots implements engine.SlotStore.
 func (s *Slots) CreateSlots(ctx context.Context, companyID, userID, positionID engine.ID, days int) (int, error) {
 	loc, err := s.zone(ctx, companyID)
 	if err != nil {
@@ -437,7 +437,7 @@ func parseEntries(entries []engine.AvailabilityEntry, now time.Time, loc *time.L
 	return out, nil
 }
 
-// SetAvailability implements engine.BookingStore. In one transaction, per entry: the
+// SetAvailability implements engine.SlotStore. In one transaction, per entry: the
 // position must be the user's; with a week start, the week's free future slots not in
 // ToInsert are removed; ToRemove's slots are removed; ToInsert's are added (an existing
 // one is kept). Removing a booked slot fails the whole request with ErrSlotTaken: the
@@ -544,7 +544,7 @@ func (s *Slots) removeSlot(ctx context.Context, tx *sql.Tx, companyID, positionI
 	return 0, engine.E(engine.ErrSlotTaken)
 }
 
-// Book implements engine.BookingStore with one conditional UPDATE: of two requests
+// Book implements engine.SlotStore with one conditional UPDATE: of two requests
 // for the same free slot, on one node or two, the database lets exactly one set
 // booking_id; the other updates nothing and gets ErrSlotTaken. Booking the same slot
 // again for the same booking is also ErrSlotTaken: the caller knows it holds it.
@@ -567,7 +567,7 @@ func (s *Slots) Book(ctx context.Context, companyID, slotID, bookingID engine.ID
 	return s.slotMissingOr(ctx, companyID, slotID, engine.ErrSlotTaken)
 }
 
-// Release implements engine.BookingStore.
+// Release implements engine.SlotStore.
 func (s *Slots) Release(ctx context.Context, companyID, slotID, bookingID engine.ID) error {
 	res, err := s.db.SQL.ExecContext(ctx, `UPDATE slots SET booking_id = NULL
 		WHERE id = $1 AND company_id = $2 AND booking_id = $3`, slotID, companyID, bookingID)

@@ -10,7 +10,7 @@ import (
 )
 
 // The booking scheduler's routes (issue 11 item 5; spec section 7): places,
-// positions, slots and availability, over engine.BookingStore (RefDeps.Booking).
+// positions, slots and availability, over engine.SlotStore (RefDeps.Slots).
 //
 // Every profile of the tenant may read places, positions and slots (whoever books
 // needs to see availability). Writing a user's position or availability is allowed to
@@ -20,7 +20,7 @@ import (
 
 // bookingRoutes registers the routes; wired false makes them answer 503.
 func (s *Server) bookingRoutes() {
-	wired := s.deps.Booking != nil
+	wired := s.deps.Slots != nil
 	s.refRoute("GET /places", wired, s.listPlaces)
 	s.refRoute("GET /places/{$}", wired, s.listPlaces)
 	s.refRoute("POST /places", wired, s.createPlace)
@@ -62,7 +62,7 @@ func mayEditResource(p engine.Principal, userID engine.ID) error {
 
 // listPlaces: GET /places → {currPlaces: [{placeId, placeName, placeLat, placeLng}]}.
 func (s *Server) listPlaces(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	places, err := s.deps.Booking.ListPlaces(r.Context(), p.CompanyID)
+	places, err := s.deps.Slots.ListPlaces(r.Context(), p.CompanyID)
 	if err != nil {
 		return fmt.Errorf("list places: %w", err)
 	}
@@ -80,7 +80,7 @@ func (s *Server) createPlace(w http.ResponseWriter, r *http.Request, p engine.Pr
 	if err := s.decodeJSON(r, &in); err != nil {
 		return err
 	}
-	place, err := s.deps.Booking.CreatePlace(r.Context(), p.CompanyID, in)
+	place, err := s.deps.Slots.CreatePlace(r.Context(), p.CompanyID, in)
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func (s *Server) deletePlace(w http.ResponseWriter, r *http.Request, p engine.Pr
 	if err != nil {
 		return err
 	}
-	if err := s.deps.Booking.DeletePlace(r.Context(), p.CompanyID, id); err != nil {
+	if err := s.deps.Slots.DeletePlace(r.Context(), p.CompanyID, id); err != nil {
 		return err
 	}
 	s.publish(p.CompanyID, "place", placeEvent{Action: "delete", PlaceID: id})
@@ -114,7 +114,7 @@ func (s *Server) listPositions(w http.ResponseWriter, r *http.Request, p engine.
 	if err != nil {
 		return err
 	}
-	list, err := s.deps.Booking.ListPositions(r.Context(), p.CompanyID, userID)
+	list, err := s.deps.Slots.ListPositions(r.Context(), p.CompanyID, userID)
 	if err != nil {
 		return err
 	}
@@ -135,7 +135,7 @@ func (s *Server) savePosition(w http.ResponseWriter, r *http.Request, p engine.P
 			return err
 		}
 	}
-	pos, err := s.deps.Booking.SavePosition(r.Context(), p.CompanyID, in)
+	pos, err := s.deps.Slots.SavePosition(r.Context(), p.CompanyID, in)
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (s *Server) futureSlots(w http.ResponseWriter, r *http.Request, p engine.Pr
 	if err != nil {
 		return err
 	}
-	slots, err := s.deps.Booking.FutureSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID)
+	slots, err := s.deps.Slots.FutureSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (s *Server) availableSlots(w http.ResponseWriter, r *http.Request, p engine
 	if err != nil {
 		return err
 	}
-	slots, err := s.deps.Booking.AvailableSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID, q.Days)
+	slots, err := s.deps.Slots.AvailableSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID, q.Days)
 	if err != nil {
 		return err
 	}
@@ -218,11 +218,11 @@ func (s *Server) createSlots(w http.ResponseWriter, r *http.Request, p engine.Pr
 	if err := mayEditResource(p, q.UserID); err != nil {
 		return err
 	}
-	n, err := s.deps.Booking.CreateSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID, q.Days)
+	n, err := s.deps.Slots.CreateSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID, q.Days)
 	if err != nil {
 		return err
 	}
-	slots, err := s.deps.Booking.FutureSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID)
+	slots, err := s.deps.Slots.FutureSlots(r.Context(), p.CompanyID, q.UserID, q.PositionID)
 	if err != nil {
 		return err
 	}
@@ -259,7 +259,7 @@ func (s *Server) insertAvailability(w http.ResponseWriter, r *http.Request, p en
 			}
 		}
 	}
-	res, err := s.deps.Booking.SetAvailability(r.Context(), p.CompanyID, entries)
+	res, err := s.deps.Slots.SetAvailability(r.Context(), p.CompanyID, entries)
 	if err != nil {
 		return err
 	}
