@@ -73,8 +73,15 @@ const (
 	// have been delivered. Not retried (the cloud providers have no idempotency key);
 	// the message is marked failed rather than risk sending it twice.
 	ErrChannelOutcomeUnknown Code = "ERR_CHANNEL_OUTCOME_UNKNOWN"
-	ErrUnavailable           Code = "ERR_UNAVAILABLE"
-	ErrInternal              Code = "ERR_INTERNAL"
+	// The booking scheduler (engine/booking.go): a slot already booked, a place that
+	// positions are still at, and the scheduler's not-found codes.
+	ErrSlotTaken       Code = "ERR_SLOT_TAKEN"
+	ErrPlaceInUse      Code = "ERR_PLACE_IN_USE"
+	ErrNoSlotFound     Code = "ERR_NO_SLOT_FOUND"
+	ErrNoPlaceFound    Code = "ERR_NO_PLACE_FOUND"
+	ErrNoPositionFound Code = "ERR_NO_POSITION_FOUND"
+	ErrUnavailable     Code = "ERR_UNAVAILABLE"
+	ErrInternal        Code = "ERR_INTERNAL"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -129,6 +136,11 @@ var statusOf = map[Code]int{
 	ErrChannelCredentials:    http.StatusBadRequest,
 	ErrChannelRefused:        http.StatusBadGateway,
 	ErrChannelOutcomeUnknown: http.StatusBadGateway,
+	ErrSlotTaken:             http.StatusConflict,
+	ErrPlaceInUse:            http.StatusConflict,
+	ErrNoSlotFound:           http.StatusNotFound,
+	ErrNoPlaceFound:          http.StatusNotFound,
+	ErrNoPositionFound:       http.StatusNotFound,
 	ErrUnavailable:           http.StatusServiceUnavailable,
 	ErrInternal:              http.StatusInternalServerError,
 }

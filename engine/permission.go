@@ -57,6 +57,8 @@ const (
 //     another attendant's kanban card: superv and upward. Every profile with the
 //     schedule menu reads the calendar and the board, books for itself and moves its
 //     own cards.
+//   - places:manage — create and delete the booking scheduler's places: superv and
+//     upward, like users:manage, which edits another user's positions and slots.
 const (
 	ActCreateTag           = "tags:create"
 	ActManageTags          = "tags:manage"
@@ -67,6 +69,7 @@ const (
 	ActManageSettings      = "settings:manage"
 	ActManageAnnouncements = "announcements:manage"
 	ActManageAllBookings   = "agenda:manageAll"
+	ActManagePlaces        = "places:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -94,6 +97,7 @@ var (
 		ActManageConnections,
 		ActManageAnnouncements,
 		ActManageAllBookings,
+		ActManagePlaces,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

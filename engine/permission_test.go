@@ -29,6 +29,7 @@ var wantGrants = map[string][]string{
 	ActManageConnections:   {"superv", "manager", "admin", "super"},
 	ActManageAnnouncements: {"superv", "manager", "admin", "super"},
 	ActManageAllBookings:   {"superv", "manager", "admin", "super"},
+	ActManagePlaces:        {"superv", "manager", "admin", "super"},
 	// the 'super' menu item: not admin
 	ActViewSuperMenu: {"superv", "manager", "super"},
 	// admin and super

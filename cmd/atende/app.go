@@ -64,6 +64,7 @@ type stores struct {
 	tags          *store.Tags
 	quickAnswers  *store.QuickAnswers
 	connections   *connection.Store
+	slots         *store.Slots
 }
 
 func newStores(d *db.DB, clock engine.Clock) stores {
@@ -77,6 +78,7 @@ func newStores(d *db.DB, clock engine.Clock) stores {
 		tags:          store.NewTags(d, clock),
 		quickAnswers:  store.NewQuickAnswers(d, clock),
 		connections:   connection.New(d, clock),
+		slots:         store.NewSlots(d, clock),
 	}
 }
 
@@ -135,7 +137,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
 				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence,
-				Bookings: store.NewBookings(a.db, clock)},
+				Bookings: store.NewBookings(a.db, clock), Slots: a.stores.slots},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,

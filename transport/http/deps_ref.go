@@ -26,6 +26,9 @@ type RefDeps struct {
 	// Bookings keeps the agenda's bookings and kanban columns (bookings.go); nil
 	// answers 503.
 	Bookings engine.BookingStore
+	// Slots keeps the booking scheduler's places, positions and slots
+	// (slots.go); nil answers 503.
+	Slots engine.SlotStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -41,6 +44,7 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"Announcements": d.Announcements != nil,
 		"Presence":      d.Presence != nil,
 		"Bookings":      d.Bookings != nil,
+		"Slots":         d.Slots != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

@@ -67,6 +67,9 @@ func (s *Server) refRoutes() {
 
 	// Who is online (presence.go).
 	s.refRoute("GET /presence", s.deps.Presence != nil, s.presence)
+
+	// The booking scheduler (slots.go).
+	s.slotRoutes()
 }
 
 // refRoute registers h at pattern behind authentication, or a 503 ERR_UNAVAILABLE

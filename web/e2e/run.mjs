@@ -17,6 +17,7 @@ import { crossOriginFlow } from './flows/crossorigin.mjs';
 import { sessionFlow } from './flows/session.mjs';
 import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
 import { agendaFlow } from './flows/agenda.mjs';
+import { bookingFlow } from './flows/booking.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -28,6 +29,11 @@ const tests = [
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `agenda flow (${lng}): book from the calendar, find it there, drag the kanban card, conclude it`, run: (ctx) => agendaFlow({ ...ctx, lng }) })),
+  // Each language toggles cells of its own future week (weeksAhead) on the shared server.
+  ...['pt-BR', 'en', 'es'].map((lng, i) => ({
+    name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload`,
+    run: (ctx) => bookingFlow({ ...ctx, lng, weeksAhead: i + 1 }),
+  })),
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

@@ -20,6 +20,10 @@ export const serverEvents = [
   // Calendar and kanban (docs/api.md, agenda): agenda tasks and bookings.
   'agenda',
   'booking',
+  // The booking scheduler (docs/api.md section 2.8b).
+  'place',
+  'position',
+  'slots',
   'resync',
 ] as const;
 

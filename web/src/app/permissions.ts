@@ -29,6 +29,7 @@ export const actions = {
   manageConnections: 'connections:manage',
   // Book for and move the cards of other attendants (agenda, kanban).
   manageAllBookings: 'agenda:manageAll',
+  managePlaces: 'places:manage', // the booking scheduler's places (user modal, Recurso tab)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -4,6 +4,8 @@
 // and default connection only with user-modal:editQueues (spec section 6); the request
 // carries only the fields the caller may change. Server field errors land on their
 // fields; other errors (ERR_EMAIL_ALREADY_EXISTS, ERR_USER_CREATION_DISABLED…) are toasts.
+// Editing an existing user adds the booking tabs Recurso, Agenda and Grelha
+// (features/booking), each with its own Close and Save.
 import { useEffect, useId, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
@@ -15,6 +17,7 @@ import { isApiError } from '../../api/errors';
 import { connectionsApi, queuesApi, usersApi } from '../../api/endpoints';
 import type { Connection, ID, Queue, User, UserInput } from '../../api/types';
 import { profilesFor } from './profiles';
+import { BookingTabs, type BookingTab } from '../booking/BookingTabs';
 import { Check, Dot, Fieldset, Form, Hint, PasswordBox, Tab, Tabs } from './style';
 
 type TextField = 'name' | 'password' | 'email' | 'currentPassword';
@@ -27,6 +30,8 @@ export interface UserModalProps {
   canEditQueues: boolean;
   /** The e-mail is the login: only users:manage changes it (false: shown read-only). */
   canEditEmail?: boolean;
+  /** places:manage: the Recurso tab also adds and deletes places. */
+  canManagePlaces?: boolean;
   /** The user edits themselves: a new password needs the current one. */
   self?: boolean;
   onClose: () => void;
@@ -39,6 +44,7 @@ export function UserModal({
   canEditProfile,
   canEditQueues,
   canEditEmail = true,
+  canManagePlaces = false,
   self = false,
   onClose,
   onSaved,
@@ -61,6 +67,7 @@ export function UserModal({
   const [busy, setBusy] = useState(false);
   const [queues, setQueues] = useState<Queue[]>([]);
   const [connections, setConnections] = useState<Connection[]>([]);
+  const [tab, setTab] = useState<'user' | BookingTab>('user');
 
   // Fresh lists each time the modal opens: a queue created a moment ago must be offered.
   useEffect(() => {
@@ -124,6 +131,7 @@ export function UserModal({
       width={520}
       title={creating ? t('users.form.addTitle') : t('users.form.editTitle')}
       actions={
+        tab === 'user' && (
         <>
           <Button type="button" $variant="ghost" onClick={onClose}>
             {t('common.actions.cancel')}
@@ -132,14 +140,18 @@ export function UserModal({
             {t('common.actions.save')}
           </Button>
         </>
+        )
       }
     >
       <Tabs role="tablist">
-        <Tab role="tab" aria-selected="true">
-          {t('users.form.tabUser')}
-        </Tab>
+        {(['user', ...(user ? (['resource', 'agenda', 'grid'] as const) : [])] as const).map((k) => (
+          <Tab key={k} as="button" type="button" role="tab" aria-selected={tab === k} $active={tab === k} onClick={() => setTab(k)}>
+            {k === 'user' ? t('users.form.tabUser') : t(`booking.tabs.${k}`)}
+          </Tab>
+        ))}
       </Tabs>
-      <Form id="user-form" onSubmit={submit} noValidate>
+      {user && tab !== 'user' && <BookingTabs tab={tab} userId={user.id} onClose={onClose} canManagePlaces={canManagePlaces} />}
+      <Form id="user-form" onSubmit={submit} noValidate hidden={tab !== 'user'}>
         {user && canEditProfile && (
           <Field>
             {t('users.form.id')}

@@ -120,6 +120,7 @@ export default function UsersPage() {
           callerProfile={me.profile}
           canEditProfile={can(perms.editUserProfile) && !self}
           canEditQueues={can(perms.editUserQueues)}
+          canManagePlaces={can(perms.managePlaces)}
           self={self}
           onClose={() => setEditing(null)}
           onSaved={upsert}

@@ -12,11 +12,15 @@ export const Tabs = styled.div`
   margin-bottom: ${({ theme }) => theme.space.sm}px;
 `;
 
-export const Tab = styled.span`
+export const Tab = styled.span<{ $active?: boolean }>`
   padding: ${({ theme }) => `${theme.space.sm}px ${theme.space.md}px`};
+  font: inherit;
   font-weight: 600;
-  color: ${({ theme }) => theme.colors.primary};
-  border-bottom: 2px solid ${({ theme }) => theme.colors.primary};
+  background: none;
+  border: none;
+  cursor: pointer;
+  color: ${({ theme, $active = true }) => ($active ? theme.colors.primary : theme.colors.text)};
+  border-bottom: 2px solid ${({ theme, $active = true }) => ($active ? theme.colors.primary : 'transparent')};
 `;
 
 export const PasswordBox = styled.div`
