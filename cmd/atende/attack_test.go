@@ -149,8 +149,11 @@ func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
 	}
 	var last time.Duration
 	for i, c := range clients {
+		// The client's clock starts when its dial returns and the server's when it
+		// accepts, and both are read late on a loaded machine: a few seconds of slack
+		// still tells a cut at the grace from one well before it.
 		held := c.closedAt.Sub(c.openedAt)
-		if held < grace {
+		if held < grace-5*time.Second {
 			t.Fatalf("slow client %d cut after %v, before the %v grace", i, held, grace)
 		}
 		last = max(last, held)
