@@ -44,6 +44,9 @@ const (
 //     every profile sees.
 //   - users:manage, queues:manage, connections:manage — the Users, Queues and Connections
 //     pages sit in the supervision section: superv and upward.
+//   - catalog:manage — create, edit, delete catalog items and categories. The catalog
+//     and categories pages sit in the business section (drawer-admin-items:view):
+//     admin and super. Every profile reads the catalog (the composer's '#' and '@').
 //   - settings:manage — change settings: admin and super only, settings change the
 //     whole tenant.
 //   - announcements:manage — create, edit, delete announcements (the Announcements page
@@ -62,6 +65,7 @@ const (
 	ActManageConnections   = "connections:manage"
 	ActManageSettings      = "settings:manage"
 	ActManageAnnouncements = "announcements:manage"
+	ActManageCatalog       = "catalog:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -96,6 +100,7 @@ var (
 		ActDeleteTicket,
 		ActDeleteContact,
 		ActManageSettings,
+		ActManageCatalog,
 	}
 )
 
