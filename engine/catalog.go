@@ -109,18 +109,21 @@ type CatalogItem struct {
 	BaseValue     float64    `json:"baseValue"`
 	DeliveryValue float64    `json:"deliveryValue"`
 	ProductImg    string     `json:"productImg"`
-	UserData1     string     `json:"userData1"`
-	UserData2     string     `json:"userData2"`
-	UserData3     string     `json:"userData3"`
-	UserData4     string     `json:"userData4"`
-	UserData5     string     `json:"userData5"`
-	UserData6     string     `json:"userData6"`
-	UserData7     string     `json:"userData7"`
-	UserData8     string     `json:"userData8"`
-	UserData9     string     `json:"userData9"`
-	Message       string     `json:"message"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	UpdatedAt     time.Time  `json:"updatedAt"`
+	// ProductImgURL is a signed link to a stored productImg (set by the HTTP layer),
+	// or productImg itself when it is a web address.
+	ProductImgURL string    `json:"productImgUrl"`
+	UserData1     string    `json:"userData1"`
+	UserData2     string    `json:"userData2"`
+	UserData3     string    `json:"userData3"`
+	UserData4     string    `json:"userData4"`
+	UserData5     string    `json:"userData5"`
+	UserData6     string    `json:"userData6"`
+	UserData7     string    `json:"userData7"`
+	UserData8     string    `json:"userData8"`
+	UserData9     string    `json:"userData9"`
+	Message       string    `json:"message"`
+	CreatedAt     time.Time `json:"createdAt"`
+	UpdatedAt     time.Time `json:"updatedAt"`
 }
 
 // UserData returns userData1–9 in order.
@@ -176,7 +179,8 @@ func Cents(reais float64) (int64, bool) {
 // multi-line up to 4096; manufacturer, dimensions, unitName and userData1–9 single
 // line up to 200; pax 0 to 100000; order 0 to 1000000; baseValue and deliveryValue
 // 0 to 1e9 reais with at most two decimals; categoryId ≥ 0 (0 is none); productImg an
-// http(s) address or a path of this server's media (/public/…), up to 2048.
+// http(s) address or a stored media path (IsStoredMediaPath), up to 2048. That a
+// stored path is an image of the tenant is checked where the media store is known.
 func ValidateCatalogItem(in CatalogItemInput) (CatalogItemInput, error) {
 	out := in
 	out.ItemName = strings.TrimSpace(in.ItemName)
@@ -215,12 +219,33 @@ func ValidateCatalogItem(in CatalogItemInput) (CatalogItemInput, error) {
 		case runeLen(out.ProductImg) > URLMax || !singleLine(out.ProductImg):
 			f.add("productImg", MsgInvalidValue)
 		case strings.HasPrefix(out.ProductImg, "https://"), strings.HasPrefix(out.ProductImg, "http://"),
-			strings.HasPrefix(out.ProductImg, "/public/") && !strings.Contains(out.ProductImg, ".."):
+			IsStoredMediaPath(out.ProductImg):
 		default:
 			f.add("productImg", MsgInvalidValue)
 		}
 	}
 	return finish(in, out, f)
+}
+
+// IsStoredMediaPath reports whether p has the form of a media store path,
+// "<companyId>/<file>" with a file name of letters, digits, '.', '-' and '_' that is
+// not "." or "..".
+func IsStoredMediaPath(p string) bool {
+	company, file, ok := strings.Cut(p, "/")
+	if !ok || company == "" || file == "" || file == "." || file == ".." || len(p) > 300 {
+		return false
+	}
+	for _, r := range company {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	for _, r := range file {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // FormatBRL writes cents as Brazilian reais the way the browser's

@@ -80,7 +80,7 @@ func TestCatalogStore(t *testing.T) {
 		}
 		for _, in := range []engine.CatalogItemInput{
 			{ItemName: "Água", Order: 1, BaseValue: 3, CategoryID: bebidas.ID},
-			{ItemName: "Joinha", CategoryID: sticker.ID, ProductImg: "/public/stickers/joinha.webp"},
+			{ItemName: "Joinha", CategoryID: sticker.ID, ProductImg: "1/0123abcd.webp"},
 			{ItemName: "Brinde", Description: "sem categoria"},
 		} {
 			if _, err := s.CreateItem(ctx, refA, in); err != nil {
@@ -152,7 +152,9 @@ func TestCatalogStore(t *testing.T) {
 				{engine.CatalogItemInput{ItemName: "x", Order: -1}, "order", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", CategoryID: -1}, "categoryId", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", ProductImg: "javascript:alert(1)"}, "productImg", engine.MsgInvalidValue},
-				{engine.CatalogItemInput{ItemName: "x", ProductImg: "/public/../../etc/passwd"}, "productImg", engine.MsgInvalidValue},
+				{engine.CatalogItemInput{ItemName: "x", ProductImg: "1/../../etc/passwd"}, "productImg", engine.MsgInvalidValue},
+				{engine.CatalogItemInput{ItemName: "x", ProductImg: "1/.."}, "productImg", engine.MsgInvalidValue},
+				{engine.CatalogItemInput{ItemName: "x", ProductImg: "/etc/passwd"}, "productImg", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", UserData5: "a\nb"}, "userData5", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", Manufacturer: strings.Repeat("m", 201)}, "manufacturer", engine.MsgTooLong},
 			} {
