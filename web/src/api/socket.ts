@@ -15,6 +15,8 @@ export const serverEvents = [
   'queue',
   'tags',
   'quickAnswer',
+  'catalog',
+  'category',
   'announcement',
   'settings',
   'resync',

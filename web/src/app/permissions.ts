@@ -27,6 +27,7 @@ export const actions = {
   manageSettings: 'settings:manage',
   manageAnnouncements: 'announcements:manage',
   manageConnections: 'connections:manage',
+  manageCatalog: 'catalog:manage',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

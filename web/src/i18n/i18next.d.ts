@@ -2,6 +2,7 @@
 import 'i18next';
 import type announcements from './locales/pt-BR/announcements.json';
 import type backendErrors from './locales/pt-BR/backendErrors.json';
+import type catalog from './locales/pt-BR/catalog.json';
 import type chat from './locales/pt-BR/chat.json';
 import type common from './locales/pt-BR/common.json';
 import type connections from './locales/pt-BR/connections.json';
@@ -25,6 +26,7 @@ declare module 'i18next' {
       translation: {
         announcements: typeof announcements;
         backendErrors: typeof backendErrors;
+        catalog: typeof catalog;
         chat: typeof chat;
         common: typeof common;
         connections: typeof connections;
