@@ -16,6 +16,7 @@ import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
 import { sessionFlow } from './flows/session.mjs';
 import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
+import { catalogFlow } from './flows/catalog.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 240_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -26,6 +27,7 @@ const tests = [
   { name: 'chat (pt-BR): contact drawer on demand and remembered, own message deleted, translation not configured, one toast per deleted ticket', run: (ctx) => chatFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
