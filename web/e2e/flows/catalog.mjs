@@ -72,7 +72,10 @@ export async function catalogFlow({ browser, server, lng, runId, onActors }) {
   await list.getByRole('option').filter({ hasText: itemName }).click();
   await visible(ana.page.locator('[data-testid^="message-"]').filter({ hasText: `${itemName}:` }));
   await customerSees(customer, `${itemName}:`);
-  await visible(customer.page.locator('.log .m:not(.c)').filter({ hasText: '45,90' }));
+  // The price in BRL in the caption, and the item's image attached to the same message.
+  const got = customer.page.locator('.log .m:not(.c)').filter({ hasText: `${itemName}:` });
+  await visible(got.filter({ hasText: '45,90' }));
+  await until(async () => (await got.locator('img[src]').count()) === 1, "the item's image in the customer's widget");
   await shot(customer.page, 'customer-got-item');
 
   await assertClean(actors);
