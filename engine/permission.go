@@ -44,6 +44,9 @@ const (
 //     every profile sees.
 //   - users:manage, queues:manage, connections:manage — the Users, Queues and Connections
 //     pages sit in the supervision section: superv and upward.
+//   - catalog:manage — create, edit, delete catalog items and categories. The catalog
+//     and categories pages sit in the business section (drawer-admin-items:view):
+//     admin and super. Every profile reads the catalog (the composer's '#' and '@').
 //   - settings:manage — change settings: admin and super only, settings change the
 //     whole tenant.
 //   - announcements:manage — create, edit, delete announcements (the Announcements page
@@ -70,6 +73,7 @@ const (
 	ActManageAnnouncements = "announcements:manage"
 	ActManageAllBookings   = "agenda:manageAll"
 	ActManagePlaces        = "places:manage"
+	ActManageCatalog       = "catalog:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -106,6 +110,7 @@ var (
 		ActDeleteTicket,
 		ActDeleteContact,
 		ActManageSettings,
+		ActManageCatalog,
 	}
 )
 

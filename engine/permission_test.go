@@ -39,6 +39,7 @@ var wantGrants = map[string][]string{
 	ActDeleteTicket:   {"admin", "super"},
 	ActDeleteContact:  {"admin", "super"},
 	ActManageSettings: {"admin", "super"},
+	ActManageCatalog:  {"admin", "super"},
 }
 
 var allProfiles = []string{"user", "userplus", "superv", "manager", "admin", "super"}

@@ -21,6 +21,8 @@ type RefDeps struct {
 	QuickAnswers engine.QuickAnswerStore
 	// Announcements keeps the announcements (announcements.go); nil answers 503.
 	Announcements engine.AnnouncementStore
+	// Catalog keeps the catalog items and categories (catalog.go); nil answers 503.
+	Catalog engine.CatalogStore
 	// Presence is who is online (presence.go: GET /presence); nil answers 503.
 	Presence engine.Presence
 	// Bookings keeps the agenda's bookings and kanban columns (bookings.go); nil
@@ -45,6 +47,7 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"Presence":      d.Presence != nil,
 		"Bookings":      d.Bookings != nil,
 		"Slots":         d.Slots != nil,
+		"Catalog":       d.Catalog != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

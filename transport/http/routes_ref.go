@@ -65,6 +65,9 @@ func (s *Server) refRoutes() {
 	s.refRoute("PUT /announcements/{id}", announcements, s.updateAnnouncement)
 	s.refRoute("DELETE /announcements/{id}", announcements, s.deleteAnnouncement)
 
+	// Catalog and categories (catalog.go).
+	s.catalogRoutes()
+
 	// Who is online (presence.go).
 	s.refRoute("GET /presence", s.deps.Presence != nil, s.presence)
 

@@ -18,6 +18,7 @@ import { sessionFlow } from './flows/session.mjs';
 import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
 import { agendaFlow } from './flows/agenda.mjs';
 import { bookingFlow } from './flows/booking.mjs';
+import { catalogFlow } from './flows/catalog.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -34,6 +35,7 @@ const tests = [
     name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload`,
     run: (ctx) => bookingFlow({ ...ctx, lng, weeksAhead: i + 1 }),
   })),
+  { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

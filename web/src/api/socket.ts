@@ -15,6 +15,8 @@ export const serverEvents = [
   'queue',
   'tags',
   'quickAnswer',
+  'catalog',
+  'category',
   'announcement',
   'settings',
   // Calendar and kanban (docs/api.md, agenda): agenda tasks and bookings.

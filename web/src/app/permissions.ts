@@ -30,6 +30,7 @@ export const actions = {
   // Book for and move the cards of other attendants (agenda, kanban).
   manageAllBookings: 'agenda:manageAll',
   managePlaces: 'places:manage', // the booking scheduler's places (user modal, Recurso tab)
+  manageCatalog: 'catalog:manage',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -21,6 +21,8 @@ const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TagsPage = lazy(() => import('../features/tags/TagsPage'));
 const AnnouncementsPage = lazy(() => import('../features/announcements/AnnouncementsPage'));
 const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
+const CatalogPage = lazy(() => import('../features/catalog/CatalogPage'));
+const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -28,11 +30,9 @@ function Lazy({ children }: { children: ReactNode }) {
 
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['catalog', 'catalog'],
   ['scheduledMessages', 'scheduledMessages'],
   ['Bots', 'bots'],
   ['Campaign', 'campaign'],
-  ['Categories', 'categories'],
   ['NLPConfig', 'nlpConfig'],
   ['Support', 'support'],
   ['Super', 'super'],
@@ -103,6 +103,8 @@ export const routes: RouteObject[] = [
               ['Tags', TagsPage],
               ['connections', ConnectionsPage],
               ['announcements', AnnouncementsPage],
+              ['catalog', CatalogPage],
+              ['Categories', CategoriesPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

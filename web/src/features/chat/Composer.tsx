@@ -1,5 +1,6 @@
 // The message composer (spec section 2): up to 5 rows, Enter sends, Shift+Enter breaks
 // the line, the send button shows only with text, the emoji picker, '/' quick answers,
+// '#' catalog and '@' stickers (features/catalog/CatalogTrigger),
 // the mutually exclusive mode toggles and the independent signature. Enabled only
 // while the ticket is open; otherwise a placeholder says to reopen or accept.
 // Files (spec section 7): the attach button picks up to 10 files, listed with a remove
@@ -22,6 +23,7 @@ import type { ID, QuickAnswer, TicketStatus } from '../../api/types';
 import { emojiPerLine, emojis } from './emojis';
 import { liveComposerMachine, signed } from './liveComposer';
 import { AudioRecorder } from './AudioRecorder';
+import { CatalogTrigger } from '../catalog/CatalogTrigger';
 import {
   AttachList,
   ComposerBox,
@@ -322,6 +324,7 @@ export function Composer({
           ))}
         </QuickList>
       )}
+      <CatalogTrigger text={text} enabled={enabled} ticketId={ticketId} onSent={() => actor.send({ type: 'composer.replace', text: '' })} />
     </ComposerBox>
   );
 }
