@@ -65,7 +65,7 @@ func seed(t *testing.T, d *db.DB) {
 	t.Helper()
 	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Empresa A'), (2, 'Empresa B')`)
 	dbtest.MustExec(t, d, `INSERT INTO users (id, company_id, name, name_key, search, email, password_hash, profile,
-		created_at, updated_at) VALUES (10, 1, 'Ana', 'ana', 'ana', 'ana@a.test', 'x', 'user', '2026-01-01', '2026-01-01')`)
+		created_at, updated_at) VALUES (10, 1, 'Ana', 'ana', 'ana', 'ana@a.test', 'x', 'user', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`)
 	if err := schedule.Migrate(context.Background(), d); err != nil {
 		t.Fatal(err)
 	}
