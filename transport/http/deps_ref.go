@@ -21,6 +21,9 @@ type RefDeps struct {
 	QuickAnswers engine.QuickAnswerStore
 	// Announcements keeps the announcements (announcements.go); nil answers 503.
 	Announcements engine.AnnouncementStore
+	// Schedules keeps scheduled messages and agenda tasks (schedules.go); nil
+	// answers 503.
+	Schedules engine.ScheduleStore
 	// Presence is who is online (presence.go: GET /presence); nil answers 503.
 	Presence engine.Presence
 }

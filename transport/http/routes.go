@@ -30,6 +30,7 @@ func (s *Server) routes() {
 	s.route("PUT /settings/{key}", s.authed(s.updateSetting))
 
 	s.refRoutes()
+	s.scheduleRoutes()
 	s.connectionRoutes()
 	s.ticketRoutes()
 	s.opsRoutes()
