@@ -14,6 +14,7 @@ type MessageVars struct {
 	ContactEmail string
 	ContactPhone string
 	TicketID     ID
+	Protocol     string // the ticket's protocol; "" makes one from the time and ticket id
 	UserName     string
 	Now          time.Time      // the moment of sending
 	Location     *time.Location // the tenant's zone; nil means TenantTimeZone
@@ -25,7 +26,7 @@ type MessageVars struct {
 //	{{firstName}} {{name}} {{email}} {{phone}}  the contact
 //	{{date}} dd/MM/yyyy, {{hour}} HH:mm, {{day}} {{month}} {{year}}  now, tenant's zone
 //	{{ms}} or {{greeting}}  "Bom dia" / "Boa tarde" / "Boa noite" (Greeting)
-//	{{protocol}}  yyyyMMddHHmmss of now followed by the ticket id
+//	{{protocol}}  the ticket's protocol, else yyyyMMddHHmmss of now and the ticket id
 //	{{ticket_id}} {{user}}  the ticket and the attendant who scheduled it
 //
 // An unknown variable is left as written, so a typo shows instead of vanishing.
@@ -43,6 +44,10 @@ func RenderMessage(body string, v MessageVars) string {
 	if v.TicketID != 0 {
 		ticket = fmt.Sprint(v.TicketID)
 	}
+	protocol := v.Protocol
+	if protocol == "" {
+		protocol = now.Format("20060102150405") + ticket
+	}
 	return strings.NewReplacer(
 		"{{firstName}}", first,
 		"{{name}}", v.ContactName,
@@ -55,7 +60,7 @@ func RenderMessage(body string, v MessageVars) string {
 		"{{year}}", now.Format("2006"),
 		"{{ms}}", Greeting(now, loc),
 		"{{greeting}}", Greeting(now, loc),
-		"{{protocol}}", now.Format("20060102150405")+ticket,
+		"{{protocol}}", protocol,
 		"{{ticket_id}}", ticket,
 		"{{user}}", v.UserName,
 	).Replace(body)

@@ -18,6 +18,7 @@ import (
 	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/redisstate"
+	"atende/persistence/schedule"
 	"atende/persistence/seed"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
@@ -122,6 +123,15 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l := a.live
+	sched, err := schedule.New(a.db, schedule.Config{IDs: l.ids, Contacts: a.stores.contacts, Clock: clock,
+		Sender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
+			Connections: l.conns},
+		// The API exists before the timers start (below), so a fire always has it.
+		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
+		Log:      log.With().Str("component", "schedule").Logger()})
+	if err != nil {
+		return nil, err
+	}
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
@@ -133,7 +143,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Users:     a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
-				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence},
+				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence, Schedules: sched},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
@@ -148,6 +158,11 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/media/", l.media)
 	l.channelRoutes(a.api)
 	a.http = &http.Server{Handler: a.api.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// One River client per node: it fires the due schedules this node claims.
+	if err := sched.Start(ctx); err != nil {
+		return nil, err
+	}
+	a.onClose(sched.Stop)
 	return a, nil
 }
 

@@ -126,7 +126,7 @@ func (s *Scheduler) Create(ctx context.Context, companyID engine.ID, in engine.S
 	now := s.cfg.Clock.Now().UTC().UnixMicro()
 	var id engine.ID
 	err = inTx(ctx, s.db, func(tx txn) error {
-		if err := s.checkRefs(ctx, tx, companyID, in); err != nil {
+		if err := s.checkRefs(ctx, tx, companyID, &in); err != nil {
 			return err
 		}
 		if err := tx.queryRow(ctx, `INSERT INTO schedules (company_id, kind, task_name, contact_id, phone_number,
@@ -149,8 +149,27 @@ func (s *Scheduler) Create(ctx context.Context, companyID engine.ID, in engine.S
 	return s.Get(ctx, companyID, id)
 }
 
-// checkRefs refuses references to rows that are not the tenant's.
-func (s *Scheduler) checkRefs(ctx context.Context, tx txn, companyID engine.ID, in engine.ScheduleInput) error {
+// checkRefs refuses references to rows that are not the tenant's. A schedule made
+// from a ticket takes the ticket's contact and connection when it names none, so that
+// it is listed with its contact and its variables render the contact's name.
+func (s *Scheduler) checkRefs(ctx context.Context, tx txn, companyID engine.ID, in *engine.ScheduleInput) error {
+	if in.TicketID != 0 {
+		var contactID, connID engine.ID
+		err := tx.queryRow(ctx, `SELECT contact_id, whatsapp_id FROM tickets WHERE id = $1 AND company_id = $2`,
+			in.TicketID, companyID).Scan(&contactID, &connID)
+		if isNoRows(err) {
+			return engine.E(engine.ErrNoTicketFound)
+		}
+		if err != nil {
+			return fmt.Errorf("check ticket %d: %w", in.TicketID, err)
+		}
+		if in.ContactID == 0 {
+			in.ContactID = contactID
+		}
+		if in.ConnectionID == 0 {
+			in.ConnectionID = connID
+		}
+	}
 	for _, ref := range []struct {
 		id    engine.ID
 		table string
@@ -190,7 +209,7 @@ func (s *Scheduler) Update(ctx context.Context, companyID, id engine.ID, in engi
 		if old.Status == engine.ScheduleSent {
 			return engine.E(engine.ErrScheduleSent)
 		}
-		if err := s.checkRefs(ctx, tx, companyID, in); err != nil {
+		if err := s.checkRefs(ctx, tx, companyID, &in); err != nil {
 			return err
 		}
 		if err := s.q.cancelTx(ctx, tx, jobID); err != nil {
