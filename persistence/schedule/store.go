@@ -43,6 +43,8 @@ type Scheduler struct {
 	db  *db.DB
 	cfg Config
 	q   queue
+
+	outcomes outcomes // fire outcomes waiting for their commit
 }
 
 var _ engine.ScheduleStore = (*Scheduler)(nil)
