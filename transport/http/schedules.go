@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -381,6 +382,31 @@ func (s *Server) deleteSchedule(kind string) authedFunc {
 		w.WriteHeader(http.StatusNoContent)
 		return nil
 	}
+}
+
+// pendingCounter is the part of the schedule store that counts the pending
+// schedules of a contact or a connection (persistence/schedule.Scheduler).
+type pendingCounter interface {
+	PendingFor(ctx context.Context, companyID, contactID, connectionID engine.ID) (int, error)
+}
+
+// refusePendingSchedules answers 409 ERR_PENDING_SCHEDULES when the contact or the
+// connection (one id non-zero) still has pending schedules, so that deleting it says
+// so instead of leaving them to fail when they fall due. The check is read before the
+// delete: a schedule created in between turns error when it falls due.
+func (s *Server) refusePendingSchedules(r *http.Request, p engine.Principal, contactID, connectionID engine.ID) error {
+	pc, ok := s.deps.Schedules.(pendingCounter)
+	if !ok {
+		return nil
+	}
+	n, err := pc.PendingFor(r.Context(), p.CompanyID, contactID, connectionID)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return engine.Wrap(engine.ErrPendingSchedules, fmt.Errorf("%d pending schedules", n))
+	}
+	return nil
 }
 
 // scheduleRoutes registers the scheduled-message and agenda-task routes.

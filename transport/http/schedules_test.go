@@ -268,6 +268,10 @@ func TestAgendaRoutes(t *testing.T) {
 			t.Fatal("from/to do not bound sendAt")
 		}
 		e.get(ana, "/agenda/?from=ontem").wantErr(t, http.StatusBadRequest, engine.ErrValidation)
+		// The contact of a pending task cannot be deleted while the task waits.
+		e.del(e.tok("admin"), "/contacts/"+itoa(c.ID)).wantErr(t, http.StatusConflict, engine.ErrPendingSchedules)
+		e.del(ana, "/agenda/"+itoa(task.ID)).wantStatus(t, http.StatusNoContent)
+		e.del(e.tok("admin"), "/contacts/"+itoa(c.ID)).wantStatus(t, http.StatusNoContent)
 		if e.listSchedules(t, admin2, "/agenda/").Count != 0 {
 			t.Fatal("another tenant lists the task")
 		}
