@@ -16,6 +16,8 @@ export const serverEvents = [
   'tags',
   'quickAnswer',
   'announcement',
+  'scheduledMessage',
+  'agenda',
   'settings',
   'resync',
 ] as const;

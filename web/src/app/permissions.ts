@@ -27,6 +27,10 @@ export const actions = {
   manageSettings: 'settings:manage',
   manageAnnouncements: 'announcements:manage',
   manageConnections: 'connections:manage',
+  createScheduledMessage: 'scheduled-messages:create',
+  editOwnScheduledMessage: 'scheduled-messages:editOwn',
+  deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',
+  manageScheduledMessages: 'scheduled-messages:manageAll',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -20,6 +20,7 @@ const SettingsPage = lazy(() => import('../features/settings/SettingsPage'));
 const QueuesPage = lazy(() => import('../features/queues/QueuesPage'));
 const TagsPage = lazy(() => import('../features/tags/TagsPage'));
 const AnnouncementsPage = lazy(() => import('../features/announcements/AnnouncementsPage'));
+const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -28,7 +29,6 @@ function Lazy({ children }: { children: ReactNode }) {
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['catalog', 'catalog'],
-  ['scheduledMessages', 'scheduledMessages'],
   ['Bots', 'bots'],
   ['Campaign', 'campaign'],
   ['Categories', 'categories'],
@@ -104,6 +104,7 @@ export const routes: RouteObject[] = [
               ['Tags', TagsPage],
               ['connections', ConnectionsPage],
               ['announcements', AnnouncementsPage],
+              ['scheduledMessages', ScheduledMessagesPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
