@@ -4,6 +4,7 @@ import { mockFetch, route } from '../../test/fetch';
 import { toastStore } from '../../components/toast/toastStore';
 import { renderPage } from '../users/pageHarness';
 import ScheduledMessagesPage from './ScheduledMessagesPage';
+import { ScheduleModal } from './ScheduleModal';
 
 const pending = {
   id: 1,
@@ -61,5 +62,21 @@ describe('ScheduledMessagesPage', () => {
     expect(within(screen.getByTestId('schedule-1')).queryByRole('button', { name: 'Excluir' })).toBeNull();
     server.send('scheduledMessage', { action: 'delete', scheduledMessageId: 2 });
     await waitFor(() => expect(screen.queryByTestId('schedule-2')).toBeNull());
+  });
+});
+
+describe('ScheduleModal from a ticket', () => {
+  it('asks neither number nor connection and sends the ticket and its contact', async () => {
+    const { calls } = mockFetch(route('POST', '/scheduledMessages', (c) => ({ status: 201, body: { ...pending, ...(c.body as object) } })));
+    const saved = vi.fn();
+    renderPage(<ScheduleModal schedule={null} ticketId={7} contactId={3} onClose={() => undefined} onSaved={saved} />, { profile: 'user' });
+    const dialog = await screen.findByRole('dialog', { name: 'Agendar mensagem' });
+    expect(within(dialog).queryByLabelText(/^Número/)).toBeNull();
+    expect(within(dialog).queryByLabelText(/^Conexão/)).toBeNull();
+    await userEvent.type(within(dialog).getByLabelText(/^Data e hora/), '2099-01-02T09:00');
+    await userEvent.type(within(dialog).getByLabelText(/^Mensagem/), 'Retorno combinado');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(calls.find((c) => c.method === 'POST')?.body).toMatchObject({ ticketId: 7, contactId: 3, phoneNumber: '', message: 'Retorno combinado' });
   });
 });
