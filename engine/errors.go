@@ -82,6 +82,12 @@ const (
 	ErrNoPositionFound Code = "ERR_NO_POSITION_FOUND"
 	ErrUnavailable     Code = "ERR_UNAVAILABLE"
 	ErrInternal        Code = "ERR_INTERNAL"
+	// ErrNoScheduleFound: no scheduled message or agenda task of the tenant has the id.
+	ErrNoScheduleFound Code = "ERR_NO_SCHEDULE_FOUND"
+	// ErrScheduleSent: a scheduled message already sent cannot be changed or deleted.
+	ErrScheduleSent Code = "ERR_SCHEDULE_SENT"
+	// ErrPendingSchedules: a contact or connection still has pending schedules.
+	ErrPendingSchedules Code = "ERR_PENDING_SCHEDULES"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -104,6 +110,9 @@ var statusOf = map[Code]int{
 	ErrNoSettingFound:          http.StatusNotFound,
 	ErrNoContactFound:          http.StatusNotFound,
 	ErrNoTicketFound:           http.StatusNotFound,
+	ErrNoScheduleFound:         http.StatusNotFound,
+	ErrScheduleSent:            http.StatusConflict,
+	ErrPendingSchedules:        http.StatusConflict,
 	ErrNoUserFound:             http.StatusNotFound,
 	ErrCreatingMessage:         http.StatusInternalServerError,
 	ErrCreatingTicket:          http.StatusInternalServerError,

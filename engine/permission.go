@@ -23,6 +23,8 @@ const (
 	ActEditUserProfile   = "user-modal:editProfile"   // id and profile fields of the user modal
 	ActViewNotifications = "notifications:view"       // notification bell
 	ActViewSuperMenu     = "drawer-items:super"       // 'super' section of the drawer
+	// Edit and delete anybody's scheduled messages and agenda tasks of the tenant.
+	ActManageScheduledMessages = "scheduled-messages:manageAll"
 
 	// Administration (admin, super).
 	ActImportTickets  = "tickets-manager:import"      // import tickets
@@ -95,6 +97,7 @@ var (
 		ActShowAllTickets,
 		ActEditUserProfile,
 		ActViewSuperMenu,
+		ActManageScheduledMessages,
 		ActManageTags,
 		ActManageUsers,
 		ActManageQueues,

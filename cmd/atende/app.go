@@ -18,6 +18,7 @@ import (
 	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/redisstate"
+	"atende/persistence/schedule"
 	"atende/persistence/seed"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
@@ -124,6 +125,15 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l := a.live
+	sched, err := schedule.New(a.db, schedule.Config{IDs: l.ids, Contacts: a.stores.contacts, Clock: clock,
+		Sender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
+			Connections: l.conns},
+		// The API exists before the timers start (below), so a fire always has it.
+		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
+		Log:      log.With().Str("component", "schedule").Logger()})
+	if err != nil {
+		return nil, err
+	}
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
@@ -138,7 +148,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
 				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence,
 				Bookings: store.NewBookings(a.db, clock), Slots: a.stores.slots,
-				Catalog: store.NewCatalog(a.db, clock)},
+				Catalog: store.NewCatalog(a.db, clock), Schedules: sched},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
@@ -156,6 +166,11 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
 	a.metrics.MustRegister(bodiesCut)
 	a.http = cfg.Limits.httpServer(a.api.Handler(), bodiesCut.Inc)
+	// One River client per node: it fires the due schedules this node claims.
+	if err := sched.Start(ctx); err != nil {
+		return nil, err
+	}
+	a.onClose(sched.Stop)
 	return a, nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/persistence/db"
+	"atende/persistence/schedule"
 )
 
 // Set by the linker (see Makefile).
@@ -96,6 +97,11 @@ func openDB(ctx context.Context, cfg Config, log zerolog.Logger) (*db.DB, error)
 	log.Info().Str("db", d.Desc).Msg("migrating the database")
 	applied, err := d.Migrate(ctx)
 	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	// River's tables (the durable timers of persistence/schedule), under the same lock.
+	if err := schedule.Migrate(ctx, d); err != nil {
 		d.Close()
 		return nil, err
 	}

@@ -34,6 +34,7 @@ var figures = []figure{
 	{"B6", "ticket list API at scale", "p95 ≤ 30 ms any page; word search p95 ≤ 100 ms", []string{"B6", "TicketList", "ListTickets", "Search"}},
 	{"B7", "cluster failover", "failure seen ≤ 1.5 s; tickets serving ≤ 3 s; sockets ≤ 5 s; 0 acknowledged messages lost", []string{"Failover", "Cluster"}},
 	{"B8", "browser inbox", "list first render ≤ 16 ms; no frame > 50 ms; initial JS ≤ 300 KB gz", []string{"Browser", "Inbox"}},
+	{"B9", "due schedules fired by one node (100,000 pending)", "≥ 1,000 fired/s; lateness p99 ≤ 1 s", []string{"ScheduleFire"}},
 }
 
 type result struct {

@@ -65,6 +65,25 @@ func Migrations(d Dialect) ([]Migration, error) {
 // from migrating together.
 const migrateLockKey = 0x617465_6e6465 // "atende"
 
+// WithMigrationLock runs fn holding the advisory lock Migrate holds on PostgreSQL, so
+// that migrations of other components (River's tables) also run one node at a time.
+// On SQLite the single writer is the lock.
+func (d *DB) WithMigrationLock(ctx context.Context, fn func() error) error {
+	if d.Dialect != Postgres {
+		return fn()
+	}
+	conn, err := d.SQL.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrateLockKey); err != nil {
+		return fmt.Errorf("migration lock: %w", err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrateLockKey)
+	return fn()
+}
+
 // Migrate applies every pending migration and returns the versions it applied.
 func (d *DB) Migrate(ctx context.Context) ([]int, error) {
 	ms, err := Migrations(d.Dialect)

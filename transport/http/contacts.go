@@ -180,6 +180,9 @@ func (s *Server) deleteContact(w http.ResponseWriter, r *http.Request, p engine.
 	if err != nil {
 		return err
 	}
+	if err := s.refusePendingSchedules(r, p, id, 0); err != nil {
+		return err
+	}
 	if err := s.deps.Contacts.Delete(r.Context(), p.CompanyID, id); err != nil {
 		return err
 	}

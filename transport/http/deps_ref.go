@@ -23,6 +23,9 @@ type RefDeps struct {
 	Announcements engine.AnnouncementStore
 	// Catalog keeps the catalog items and categories (catalog.go); nil answers 503.
 	Catalog engine.CatalogStore
+	// Schedules keeps scheduled messages and agenda tasks (schedules.go); nil
+	// answers 503.
+	Schedules engine.ScheduleStore
 	// Presence is who is online (presence.go: GET /presence); nil answers 503.
 	Presence engine.Presence
 	// Bookings keeps the agenda's bookings and kanban columns (bookings.go); nil

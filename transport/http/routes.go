@@ -31,6 +31,7 @@ func (s *Server) routes() {
 
 	s.refRoutes()
 	s.bookingRoutes()
+	s.scheduleRoutes()
 	s.connectionRoutes()
 	s.ticketRoutes()
 	s.opsRoutes()

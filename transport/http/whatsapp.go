@@ -317,6 +317,9 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request, p engi
 	if err != nil {
 		return err
 	}
+	if err := s.refusePendingSchedules(r, p, 0, id); err != nil {
+		return err
+	}
 	if err := s.deps.Connections.CheckDelete(r.Context(), p.CompanyID, id); err != nil {
 		return err
 	}

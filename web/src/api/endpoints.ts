@@ -15,6 +15,9 @@ import type {
   MessagePage,
   QuickAnswer,
   QuickAnswerPage,
+  Schedule,
+  ScheduleInput,
+  SchedulePage,
   Queue,
   QueueInput,
   Setting,
@@ -199,6 +202,15 @@ export const quickAnswersApi = {
   update: (id: ID, body: { shortcut: string; message: string }): Promise<QuickAnswer> =>
     http.put<QuickAnswer>(`/quickAnswers/${id}`, { body }),
   remove: (id: ID): Promise<void> => http.delete<void>(`/quickAnswers/${id}`),
+};
+
+export const scheduledMessagesApi = {
+  // GET /scheduledMessages/ → {schedules, count, hasMore}, 20 a page, by sendAt.
+  search: (searchParam: string, pageNumber?: number): Promise<SchedulePage> =>
+    http.get<SchedulePage>('/scheduledMessages/', { query: { searchParam, pageNumber } }),
+  create: (body: ScheduleInput): Promise<Schedule> => http.post<Schedule>('/scheduledMessages', { body }),
+  update: (id: ID, body: ScheduleInput): Promise<Schedule> => http.put<Schedule>(`/scheduledMessages/${id}`, { body }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/scheduledMessages/${id}`),
 };
 
 export const announcementsApi = {

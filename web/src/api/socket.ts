@@ -18,6 +18,8 @@ export const serverEvents = [
   'catalog',
   'category',
   'announcement',
+  'scheduledMessage',
+  'agenda',
   'settings',
   // Calendar and kanban (docs/api.md, agenda): agenda tasks and bookings.
   'agenda',

@@ -411,3 +411,44 @@ export interface WabaTemplateSend {
   lcontactId: ID;
   lticketId: ID;
 }
+
+// A scheduled message or an agenda task (docs/api.md section 2.8b). sendAt is RFC 3339 UTC.
+export interface Schedule {
+  id: ID;
+  kind: 'message' | 'task';
+  taskName?: string;
+  contactId: ID;
+  contact: { id: ID; name: string; number: string } | null;
+  phoneNumber: string;
+  message: string;
+  imagePath: string;
+  wpId: ID;
+  userId: ID;
+  ticketId: ID;
+  tagFilter: ID[];
+  sendAt: string;
+  status: 'pending' | 'sent' | 'error';
+  errorMessage: string;
+}
+
+export interface ScheduleInput {
+  contactId?: ID | null;
+  phoneNumber?: string;
+  message: string;
+  wpId?: ID | null;
+  ticketId?: ID | null;
+  sendAt: string;
+}
+
+export interface SchedulePage {
+  schedules: Schedule[];
+  count: number;
+  hasMore: boolean;
+}
+
+export interface ScheduleEvent {
+  action: 'create' | 'update' | 'delete';
+  scheduledMessage?: Schedule;
+  scheduledMessageId?: ID;
+  seq?: number;
+}

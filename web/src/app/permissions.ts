@@ -31,6 +31,10 @@ export const actions = {
   manageAllBookings: 'agenda:manageAll',
   managePlaces: 'places:manage', // the booking scheduler's places (user modal, Recurso tab)
   manageCatalog: 'catalog:manage',
+  createScheduledMessage: 'scheduled-messages:create',
+  editOwnScheduledMessage: 'scheduled-messages:editOwn',
+  deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',
+  manageScheduledMessages: 'scheduled-messages:manageAll',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

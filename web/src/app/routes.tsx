@@ -23,6 +23,7 @@ const AnnouncementsPage = lazy(() => import('../features/announcements/Announcem
 const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
 const CatalogPage = lazy(() => import('../features/catalog/CatalogPage'));
 const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
+const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -30,7 +31,6 @@ function Lazy({ children }: { children: ReactNode }) {
 
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['scheduledMessages', 'scheduledMessages'],
   ['Bots', 'bots'],
   ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
@@ -105,6 +105,7 @@ export const routes: RouteObject[] = [
               ['announcements', AnnouncementsPage],
               ['catalog', CatalogPage],
               ['Categories', CategoriesPage],
+              ['scheduledMessages', ScheduledMessagesPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

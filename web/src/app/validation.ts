@@ -12,6 +12,7 @@ export type ValidationKey =
   | 'validation.invalidColor'
   | 'validation.invalidTime'
   | 'validation.invalidValue'
+  | 'validation.dateBeforeNow'
   | 'validation.alreadyExists'
   | 'validation.commonPassword'
   | 'validation.wrongPassword';
@@ -67,6 +68,7 @@ const serverTexts: Record<string, ValidationKey> = {
   'Invalid color': 'validation.invalidColor',
   'Invalid time': 'validation.invalidTime',
   'Invalid value': 'validation.invalidValue',
+  'Date before current moment': 'validation.dateBeforeNow',
   'Already exists': 'validation.alreadyExists',
   'Too common': 'validation.commonPassword',
   'Wrong password': 'validation.wrongPassword',
@@ -204,3 +206,11 @@ export function connectionRules(queueCount: number) {
     farewellMessage: [long],
   };
 }
+
+// Scheduled message (spec section 5): phone 12–15 digits with country code (asked only
+// without a contact or ticket), message 3–400 characters, a date later than now.
+export const scheduleRules = {
+  phoneNumber: [required, (v: string) => (/^\d*$/.test(v.replace(/[\s+\-().]/g, '')) ? null : 'validation.notNumber'), (v: string) => length(12, 15)(v.replace(/[\s+\-().]/g, ''))] as Rule[],
+  message: [required, length(3, 400)],
+  sendAt: [required, (v: string) => (!v || new Date(v).getTime() > Date.now() ? null : 'validation.dateBeforeNow')] as Rule[],
+};

@@ -14,6 +14,7 @@ import type login from './locales/pt-BR/login.json';
 import type pages from './locales/pt-BR/pages.json';
 import type queues from './locales/pt-BR/queues.json';
 import type quickAnswers from './locales/pt-BR/quickAnswers.json';
+import type scheduling from './locales/pt-BR/scheduling.json';
 import type settings from './locales/pt-BR/settings.json';
 import type tags from './locales/pt-BR/tags.json';
 import type tickets from './locales/pt-BR/tickets.json';
@@ -40,6 +41,7 @@ declare module 'i18next' {
         pages: typeof pages;
         queues: typeof queues;
         quickAnswers: typeof quickAnswers;
+        scheduling: typeof scheduling;
         settings: typeof settings;
         tags: typeof tags;
         tickets: typeof tickets;

@@ -21,6 +21,7 @@ import { TransferModal } from '../tickets/TransferModal';
 import { ChannelMark } from '../tickets/ChannelMark';
 import type { Ticket } from '../../api/types';
 import { HistoryModal } from './HistoryModal';
+import { ScheduleModal } from '../scheduledMessages/ScheduleModal';
 import { TemplateConfirmModal } from './TemplateConfirmModal';
 import { deletedToastKey } from './prefs';
 import { HeaderActions, HeaderBar, HeaderContact, HeaderName, HeaderSub } from './style';
@@ -47,6 +48,7 @@ export function ChatHeader({
   const [transferOpen, setTransferOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
   // On a phone the secondary actions fold into a menu so the contact name keeps room.
@@ -73,7 +75,7 @@ export function ChatHeader({
   }, [actor, navigate, onTicketChanged, t]);
 
   const contact = ticket.contact;
-  type Act = { key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'history' | 'delete'; icon: IconName; run: () => void };
+  type Act = { key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'history' | 'delete'; icon: IconName; run: () => void };
   const primary: Act[] = [];
   const secondary: Act[] = [];
   if (state === 'pending') primary.push({ key: 'accept', icon: 'check', run: () => actor.send({ type: 'ticket.accept' }) });
@@ -84,6 +86,7 @@ export function ChatHeader({
   if (state === 'closed') primary.push({ key: 'reopen', icon: 'replay', run: () => actor.send({ type: 'ticket.reopen' }) });
   if (state !== 'closed') secondary.push({ key: 'transfer', icon: 'swap', run: () => setTransferOpen(true) });
   if (ticket.channel === 'waba') secondary.push({ key: 'template', icon: 'send', run: () => setTemplateOpen(true) });
+  if (can(perms.createScheduledMessage)) secondary.push({ key: 'schedule', icon: 'clock', run: () => setScheduleOpen(true) });
   secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
   if (can(perms.deleteTicket)) secondary.push({ key: 'delete', icon: 'delete', run: () => setDeleteOpen(true) });
 
@@ -161,6 +164,9 @@ export function ChatHeader({
         {t('chat.deleteTicket.body')}
       </ConfirmDialog>
       <HistoryModal ticketId={ticket.id} open={historyOpen} onClose={() => setHistoryOpen(false)} />
+      {scheduleOpen && (
+        <ScheduleModal schedule={null} ticketId={ticket.id} contactId={ticket.contactId} onClose={() => setScheduleOpen(false)} onSaved={() => undefined} />
+      )}
       {templateOpen && <TemplateConfirmModal ticket={ticket} attendantName={user.name} onClose={() => setTemplateOpen(false)} />}
     </HeaderBar>
   );

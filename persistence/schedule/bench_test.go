@@ -1,0 +1,166 @@
+package schedule
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+	"atende/persistence/store"
+)
+
+// stampSender records when each message id was handed over. It stands for the ticket
+// actor: the benchmark measures the timers (claiming due jobs, reading the row,
+// recording the outcome), not the channel.
+type stampSender struct {
+	mu sync.Mutex // guards at
+	at map[engine.ID]time.Time
+}
+
+func (s *stampSender) DeliverScheduled(_ context.Context, d engine.ScheduledDelivery) (engine.ID, error) {
+	s.mu.Lock()
+	s.at[d.MessageID] = time.Now()
+	s.mu.Unlock()
+	return 1, nil
+}
+
+func (s *stampSender) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.at)
+}
+
+// BenchmarkScheduleFire: one node, PostgreSQL (durable commits), 100,000 pending
+// schedules of which `due` fall due over `spread` (all at once when spread is 0); the
+// rest wait a day. Reports the due schedules fired per second (from the first due
+// moment to the last fire) and their lateness (fire time − sendAt) p50/p99/max.
+func BenchmarkScheduleFire(b *testing.B) {
+	for _, c := range []struct {
+		name   string
+		due    int
+		spread time.Duration
+	}{
+		{"burst-10k", 10_000, 0},
+		{"steady-1000ps", 10_000, 10 * time.Second},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				benchFire(b, benchPending, c.due, c.spread)
+			}
+		})
+	}
+}
+
+func benchFire(b *testing.B, pending, due int, spread time.Duration) {
+	ctx := context.Background()
+	d, err := db.Open(ctx, dbtest.DurableURL(b, db.Postgres))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Migrate(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if err := Migrate(ctx, d); err != nil {
+		b.Fatal(err)
+	}
+	dbtest.MustExec(b, d, `INSERT INTO companies (id, name) VALUES (1, 'Bench')`)
+	contacts := store.NewContacts(d, nil)
+	c, err := contacts.Create(ctx, 1, engine.ContactInput{Name: "Maria Bench", Number: "5565999990000"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sender := &stampSender{at: map[engine.ID]time.Time{}}
+	s, err := New(d, Config{IDs: db.NewIDs(d, 1000), Contacts: contacts, Sender: sender,
+		Timers: TimersConfig{Workers: 100, PollInterval: 100 * time.Millisecond}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// Seed: rows in one statement, their jobs through River's batch insert. The rows'
+	// send_at stays 0: firing reads the job's time, not the row's.
+	start := time.Now().Add(30 * time.Second)
+	sendAt := func(i int) time.Time {
+		if i >= due {
+			return start.Add(24 * time.Hour)
+		}
+		if spread == 0 {
+			return start
+		}
+		return start.Add(time.Duration(i) * spread / time.Duration(due))
+	}
+	now := time.Now().UnixMicro()
+	dbtest.MustExec(b, d, `INSERT INTO schedules (id, company_id, kind, contact_id, message, user_id, send_at,
+		message_id, created_at, updated_at)
+		SELECT g, 1, 'message', $1, 'Olá {{firstName}}, {{ms}}!', 1, 0, 1000000 + g, $2, $2 FROM generate_series(1, $3) g`,
+		c.ID, now, pending)
+	when := make(map[engine.ID]time.Time, due)
+	params := make([]river.InsertManyParams, 0, pending)
+	for i := range pending {
+		at := sendAt(i)
+		id := engine.ID(i + 1)
+		if i < due {
+			when[1000000+id] = at
+		}
+		params = append(params, river.InsertManyParams{Args: fireArgs{CompanyID: 1, ScheduleID: id},
+			InsertOpts: &river.InsertOpts{Queue: queueName, ScheduledAt: at, MaxAttempts: MaxAttempts}})
+	}
+	rq := s.q.(riverQueue[pgx.Tx])
+	for chunk := range slices.Chunk(params, 5000) {
+		if _, err := rq.client.InsertMany(ctx, chunk); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if time.Now().After(start) {
+		b.Fatalf("seeding took longer than the 30 s before the first due moment")
+	}
+	b.ResetTimer()
+	if err := s.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	// A machine too slow to fire them all in 5 minutes reports what it fired and how
+	// many it did not (the "unfired" metric) rather than no figure at all.
+	deadline := time.Now().Add(5 * time.Minute)
+	for sender.count() < due && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	b.StopTimer()
+	stopCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	_ = s.Stop(stopCtx)
+
+	sender.mu.Lock()
+	defer sender.mu.Unlock()
+	late := make([]time.Duration, 0, due)
+	var last time.Time
+	for id, at := range sender.at {
+		w, ok := when[id]
+		if !ok {
+			b.Fatalf("message %d fired though not due", id)
+		}
+		late = append(late, at.Sub(w))
+		if at.After(last) {
+			last = at
+		}
+	}
+	slices.Sort(late)
+	pct := func(p float64) float64 { return float64(late[int(p*float64(len(late)-1))]) / float64(time.Millisecond) }
+	if len(late) == 0 {
+		b.Fatalf("nothing fired in 5 minutes")
+	}
+	b.ReportMetric(float64(len(late))/last.Sub(start).Seconds(), "fired/s")
+	b.ReportMetric(float64(due-len(late)), "unfired")
+	b.ReportMetric(pct(0.50), "late-p50-ms")
+	b.ReportMetric(pct(0.99), "late-p99-ms")
+	b.ReportMetric(pct(1), "late-max-ms")
+	b.ReportMetric(float64(pending), "pending")
+}
+
+// benchPending is how many schedules are pending during BenchmarkScheduleFire.
+var benchPending = 100_000

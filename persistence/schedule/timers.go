@@ -1,0 +1,174 @@
+package schedule
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+
+	"atende/persistence/db"
+)
+
+// fireArgs is the payload of the job that fires one schedule.
+type fireArgs struct {
+	CompanyID  int64 `json:"companyId"`
+	ScheduleID int64 `json:"scheduleId"`
+}
+
+// Kind names the job kind in river_job.
+func (fireArgs) Kind() string { return "schedule.fire" }
+
+// Queue and attempt figures of the timers.
+const (
+	// queueName is the River queue schedules fire on.
+	queueName = "schedules"
+	// MaxAttempts is how often a failing fire is tried (River's backoff grows as
+	// attempts^4 seconds: the last of 12 tries comes about 17 hours after the first)
+	// before the schedule is marked error.
+	MaxAttempts = 12
+)
+
+// queue is River's client of one dialect behind a dialect-neutral face.
+type queue interface {
+	insertTx(ctx context.Context, tx txn, args fireArgs, at time.Time) (int64, error)
+	cancelTx(ctx context.Context, tx txn, jobID int64) error
+	start(ctx context.Context) error
+	stop(ctx context.Context) error
+}
+
+type riverQueue[TTx any] struct {
+	client *river.Client[TTx]
+	// txOf converts our transaction to the driver's.
+	txOf func(txn) TTx
+}
+
+func (q riverQueue[TTx]) insertTx(ctx context.Context, tx txn, args fireArgs, at time.Time) (int64, error) {
+	res, err := q.client.InsertTx(ctx, q.txOf(tx), args, &river.InsertOpts{Queue: queueName, ScheduledAt: at, MaxAttempts: MaxAttempts})
+	if err != nil {
+		return 0, fmt.Errorf("insert timer of schedule %d: %w", args.ScheduleID, err)
+	}
+	return res.Job.ID, nil
+}
+
+func (q riverQueue[TTx]) cancelTx(ctx context.Context, tx txn, jobID int64) error {
+	if jobID == 0 {
+		return nil
+	}
+	_, err := q.client.JobCancelTx(ctx, q.txOf(tx), jobID)
+	if err != nil && !errors.Is(err, river.ErrNotFound) {
+		return fmt.Errorf("cancel timer %d: %w", jobID, err)
+	}
+	return nil
+}
+
+func (q riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }
+func (q riverQueue[TTx]) stop(ctx context.Context) error  { return q.client.Stop(ctx) }
+
+// TimersConfig configures Timers. The zero value of every field but Node has a default.
+type TimersConfig struct {
+	// Node names this node's River client (leader election, logs); "" lets River
+	// choose.
+	Node string
+	// Workers is how many schedules one node fires at once; 0 means 50.
+	Workers int
+	// PollInterval is how often the node looks for due jobs besides River's
+	// notifications; 0 means River's default (1 s). Tests shorten it.
+	PollInterval time.Duration
+	// RescueAfter is how long a job being worked by a node that died stays claimed
+	// before another node retries it; 0 means 1 minute.
+	RescueAfter time.Duration
+	// Logger receives River's logs; nil discards all but errors.
+	Logger *slog.Logger
+	// InsertOnly makes the node insert and cancel timers but never fire them.
+	InsertOnly bool
+}
+
+// newQueue builds the River client of d's dialect. work is the worker of fire jobs.
+func newQueue(d *db.DB, cfg TimersConfig, work river.Worker[fireArgs]) (queue, error) {
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, work); err != nil {
+		return nil, fmt.Errorf("timers: %w", err)
+	}
+	n := cfg.Workers
+	if n <= 0 {
+		n = 50
+	}
+	rescue := cfg.RescueAfter
+	if rescue <= 0 {
+		rescue = time.Minute
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(discard{}, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	rc := &river.Config{
+		ID:                   cfg.Node,
+		Logger:               logger,
+		MaxAttempts:          MaxAttempts,
+		RescueStuckJobsAfter: rescue,
+		FetchPollInterval:    cfg.PollInterval,
+		JobTimeout:           -1, // a fire is bounded by its own deadlines
+	}
+	if cfg.PollInterval > 0 && cfg.PollInterval < 100*time.Millisecond {
+		rc.FetchCooldown = cfg.PollInterval
+	}
+	if !cfg.InsertOnly {
+		rc.Queues = map[string]river.QueueConfig{queueName: {MaxWorkers: n}}
+		rc.Workers = workers
+	}
+	switch d.Dialect {
+	case db.Postgres:
+		c, err := river.NewClient(riverpgxv5.New(d.Pool), rc)
+		if err != nil {
+			return nil, fmt.Errorf("timers: %w", err)
+		}
+		return riverQueue[pgx.Tx]{client: c, txOf: func(t txn) pgx.Tx { return t.raw().(pgx.Tx) }}, nil
+	default:
+		// SQLite has one writer: River's own notifications do not exist there, so
+		// the client polls (PollOnly).
+		rc.PollOnly = true
+		c, err := river.NewClient(riversqlite.New(d.SQL), rc)
+		if err != nil {
+			return nil, fmt.Errorf("timers: %w", err)
+		}
+		return riverQueue[*sql.Tx]{client: c, txOf: func(t txn) *sql.Tx { return t.raw().(*sql.Tx) }}, nil
+	}
+}
+
+// discard is an io.Writer that drops everything.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// Migrate creates or upgrades River's tables (river_job, river_leader, …) in d. It
+// runs after d.Migrate, under the same PostgreSQL advisory lock (db.WithMigrationLock)
+// so that nodes starting together migrate one at a time.
+func Migrate(ctx context.Context, d *db.DB) error {
+	return d.WithMigrationLock(ctx, func() error {
+		var err error
+		switch d.Dialect {
+		case db.Postgres:
+			var m *rivermigrate.Migrator[pgx.Tx]
+			if m, err = rivermigrate.New(riverpgxv5.New(d.Pool), nil); err == nil {
+				_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+			}
+		default:
+			var m *rivermigrate.Migrator[*sql.Tx]
+			if m, err = rivermigrate.New(riversqlite.New(d.SQL), nil); err == nil {
+				_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("migrate river: %w", err)
+		}
+		return nil
+	})
+}
