@@ -112,6 +112,7 @@ func TestTicketReport(t *testing.T) {
 			for i := 0; i < 3*engine.MessagePageSize; i++ {
 				add(engine.Message{Body: fmt.Sprintf("mensagem número %03d", i), FromMe: i%2 == 0, SenderID: e.ids["ana"]})
 			}
+			add(engine.Message{Body: `hostil ) Tj ET BT (x) \ <</Type /Page>> %%EOF`})
 			add(engine.Message{Body: "Obrigado, atenção excelente — até amanhã!"})
 			// The ticket's lifecycle in the journal, for the history section.
 			var data []engine.EventData
@@ -167,6 +168,7 @@ func TestTicketReport(t *testing.T) {
 				"Só para a equipe: cliente antigo",
 				"Obrigado, atenção excelente — até amanhã!",
 				"Histórico",
+				`hostil ) Tj ET BT (x) \ <</Type /Page>> %%EOF`, // PDF syntax in a message stays text
 				"22/11/2026 10:04:05 Criado",
 				"22/11/2026 10:34:05 Aceito Ana User",
 			} {
