@@ -59,7 +59,7 @@ server:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/atende
 
 services:
-	./scripts/test-services.sh postgres redis
+	./scripts/test-services.sh postgres redis poppler
 
 # The suites of `make test`, each run to its end; scripts/test-suites.sh prints one
 # line per suite (ok or FAILED, time, counts) at the end and fails if any failed.
@@ -101,7 +101,7 @@ test-whaticket: server
 # browser tests see the current one.
 test-e2e:
 	@if [ -f web/e2e/run.mjs ]; then \
-	   ./scripts/test-services.sh chromium && $(MAKE) web && $(MAKE) server && cd web && node e2e/run.mjs; \
+	   ./scripts/test-services.sh chromium poppler && $(MAKE) web && $(MAKE) server && cd web && node e2e/run.mjs; \
 	 else echo "test-e2e: no browser suite yet"; fi
 
 # Known vulnerabilities, offline: the database is built from the golang.org/x/vulndb

@@ -68,11 +68,22 @@ ensure_chromium() {
 	apt_install chromium fonts-liberation
 }
 
+# poppler-utils: pdftotext and pdftoppm read the ticket PDF reports back in the Go
+# tests (transport/http) and the browser flow (web/e2e).
+ensure_poppler() {
+	if [ -x /usr/bin/pdftotext ] && [ -x /usr/bin/pdftoppm ]; then
+		return 0
+	fi
+	log "installing poppler-utils"
+	apt_install poppler-utils
+}
+
 for what in "$@"; do
 	case "$what" in
 	postgres) ensure_postgres ;;
 	redis) ensure_redis ;;
 	chromium) ensure_chromium ;;
+	poppler) ensure_poppler ;;
 	*) log "unknown service $what"; exit 2 ;;
 	esac
 done

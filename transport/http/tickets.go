@@ -40,6 +40,7 @@ import (
 //	POST   /messages/whisper/{ticketId} internal note → 201 and the note
 //	DELETE /messages/{id}               delete one's own message → 204
 //	POST   /tags/sync                   replace the ticket's tags → the ticket
+//	GET    /tickets-export-report       ?ticketId= → {url, name}: the ticket's PDF report
 func (s *Server) ticketRoutes() {
 	d := s.deps.TicketDeps
 	if !d.ticketsWired() {
@@ -68,6 +69,8 @@ func (s *Server) ticketRoutes() {
 	s.ticketRoute("DELETE /messages/{id}", q && t, s.deleteMessage)
 
 	s.ticketRoute("POST /tags/sync", q && t && s.deps.Tags != nil, s.syncTags)
+
+	s.ticketRoute("GET /tickets-export-report", q && d.Media != nil, s.ticketReport)
 }
 
 // ticketRoute registers h behind authentication, or a 503 ERR_UNAVAILABLE answer when

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -64,6 +66,10 @@ type world struct {
 	lastP     engine.Principal
 	lastMsgQ  engine.MessageQuery
 	page      engine.TicketPage // the canned answer of ListTickets
+	// pageSize > 0 makes ListMessages page for real (newest page first, cursors
+	// "at:<index>"), as the read model does; 0 answers every message with a canned
+	// "older" cursor.
+	pageSize int
 }
 
 func newWorld(names map[engine.ID]string) *world {
@@ -268,7 +274,27 @@ func (w *world) ListMessages(ctx context.Context, companyID, ticketID engine.ID,
 	if t, ok := w.views[ticketID]; !ok || t.CompanyID != companyID {
 		return engine.MessagePage{}, engine.E(engine.ErrNoTicketFound)
 	}
+	if w.pageSize > 0 {
+		return pageOf(w.msgs[ticketID], w.pageSize, q.Cursor), nil
+	}
 	return engine.MessagePage{Messages: slices.Clone(w.msgs[ticketID]), HasMore: true, NextCursor: "older"}, nil
+}
+
+// pageOf is the page of msgs (oldest first) that ends before the index cursor names
+// ("at:<n>"; "" is the end): the newest size messages before it.
+func pageOf(msgs []engine.Message, size int, cursor string) engine.MessagePage {
+	end := len(msgs)
+	if n, ok := strings.CutPrefix(cursor, "at:"); ok {
+		if v, err := strconv.Atoi(n); err == nil && v >= 0 && v <= end {
+			end = v
+		}
+	}
+	start := max(0, end-size)
+	p := engine.MessagePage{Messages: slices.Clone(msgs[start:end]), HasMore: start > 0}
+	if p.HasMore {
+		p.NextCursor = "at:" + strconv.Itoa(start)
+	}
+	return p
 }
 
 func (w *world) AllMessages(ctx context.Context, companyID, ticketID engine.ID) ([]engine.Message, error) {

@@ -11,6 +11,7 @@ import { freePort, killAll, startServer } from './lib/server.mjs';
 import { inboxFlow } from './flows/inbox.mjs';
 import { responsiveFlow } from './flows/responsive.mjs';
 import { chatFlow } from './flows/chat.mjs';
+import { pdfFlow } from './flows/pdf.mjs';
 import { adminFlow } from './flows/admin.mjs';
 import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
@@ -27,6 +28,7 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `inbox flow (${lng}): web chat → accept → reply → transfer → accept → resolve`, run: (ctx) => inboxFlow({ ...ctx, lng }) })),
   { name: 'session (pt-BR): no token in localStorage; a reload restores the session; logout holds across a reload', run: (ctx) => sessionFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'chat (pt-BR): contact drawer on demand and remembered, own message deleted, translation not configured, one toast per deleted ticket', run: (ctx) => chatFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'ticket PDF (pt-BR): the report downloaded from the chat header holds the messages (pdftotext, pdftoppm)', run: (ctx) => pdfFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `agenda flow (${lng}): book from the calendar, find it there, drag the kanban card, conclude it`, run: (ctx) => agendaFlow({ ...ctx, lng }) })),

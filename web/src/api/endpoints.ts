@@ -89,6 +89,10 @@ export const ticketsApi = {
   create: (body: { contactId: ID; userId: ID; status: TicketStatus; whatsappId?: ID }): Promise<Ticket> =>
     http.post<Ticket>('/tickets', { body }),
   history: (id: ID): Promise<HistoryEntry[]> => http.post<HistoryEntry[]>(`/tickets/${id}`),
+  // The ticket's PDF report: the server renders and stores it and answers a signed
+  // link to it (docs/api.md 2.10a) and the file name to save it under.
+  exportReport: (id: ID): Promise<{ url: string; name: string }> =>
+    http.get<{ url: string; name: string }>('/tickets-export-report', { query: { ticketId: String(id) } }),
 };
 
 export interface SendMessageBody {

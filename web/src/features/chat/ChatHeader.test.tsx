@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import { renderWithProviders } from '../../test/render';
 import { mockFetch, route } from '../../test/fetch';
@@ -7,6 +8,7 @@ import type { ReactNode } from 'react';
 import { SessionProvider, useSession } from '../../app/session';
 import { sessionMachine } from '../../machines/session.machine';
 import { ChatHeader } from './ChatHeader';
+import { toastStore } from '../../components/toast/toastStore';
 import type { AuthResponse, Ticket } from '../../api/types';
 
 const signedIn = sessionMachine.provide({
@@ -59,5 +61,32 @@ describe('ChatHeader', () => {
     renderHeader('whatsapp');
     expect(await screen.findByRole('button', { name: 'Histórico' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Enviar template (confirmação)' })).toBeNull();
+  });
+
+  it('downloads the PDF report from the signed link the server answers', async () => {
+    const { calls } = mockFetch(
+      route('GET', '/tickets-export-report', { body: { url: '/media/1.sig/1/abc.pdf', name: 'ticket-12.pdf' } }),
+    );
+    const clicked: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.getAttribute('href') ?? '', download: this.download });
+    });
+    renderHeader('whatsapp');
+    await userEvent.click(await screen.findByRole('button', { name: 'Relatório PDF' }));
+    await vi.waitFor(() => expect(clicked).toEqual([{ href: '/media/1.sig/1/abc.pdf', download: 'ticket-12.pdf' }]));
+    const asked = calls.find((c) => c.url.includes('/tickets-export-report'));
+    expect(asked && new URL(asked.url, 'http://x').searchParams.get('ticketId')).toBe('12');
+    click.mockRestore();
+  });
+
+  it('reports a refused PDF with the translated error and downloads nothing', async () => {
+    mockFetch(route('GET', '/tickets-export-report', { status: 403, body: { error: 'ERR_NO_PERMISSION' } }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    renderHeader('whatsapp');
+    await userEvent.click(await screen.findByRole('button', { name: 'Relatório PDF' }));
+    await vi.waitFor(() => expect(toastStore.getSnapshot().map((x) => x.text)).toContain('Você não tem permissão para acessar este recurso.'));
+    expect(screen.getByRole('button', { name: 'Relatório PDF' })).toBeEnabled();
+    expect(click).not.toHaveBeenCalled();
+    click.mockRestore();
   });
 });

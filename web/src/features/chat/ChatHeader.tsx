@@ -1,7 +1,7 @@
 // Header of the conversation: back to /tickets, the contact, and the ticket actions of
 // spec section 2 driven by the ticket lifecycle machine (return, resolve, reopen, accept,
-// transfer, delete with ticket-options:deleteTicket, history) and, on WABA tickets, the
-// template confirmation.
+// transfer, delete with ticket-options:deleteTicket, history, PDF report) and, on WABA
+// tickets, the template confirmation.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -19,7 +19,8 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { liveTicketMachine } from '../tickets/ticketCommands';
 import { TransferModal } from '../tickets/TransferModal';
 import { ChannelMark } from '../tickets/ChannelMark';
-import type { Ticket } from '../../api/types';
+import { ticketsApi } from '../../api/endpoints';
+import type { ID, Ticket } from '../../api/types';
 import { HistoryModal } from './HistoryModal';
 import { ScheduleModal } from '../scheduledMessages/ScheduleModal';
 import { TemplateConfirmModal } from './TemplateConfirmModal';
@@ -51,6 +52,7 @@ export function ChatHeader({
   const [scheduleOpen, setScheduleOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
+  const [pdfBusy, setPdfBusy] = useState(false);
   // On a phone the secondary actions fold into a menu so the contact name keeps room.
   const compact = useMediaQuery('(max-width: 477px)');
 
@@ -75,7 +77,19 @@ export function ChatHeader({
   }, [actor, navigate, onTicketChanged, t]);
 
   const contact = ticket.contact;
-  type Act = { key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'history' | 'delete'; icon: IconName; run: () => void };
+  type Act = {
+    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'history' | 'pdf' | 'delete';
+    icon: IconName;
+    run: () => void;
+  };
+  // The PDF report: the server renders it and answers a signed link, which the browser
+  // downloads under the name the server gave.
+  const downloadPdf = () => {
+    setPdfBusy(true);
+    downloadReport(ticket.id)
+      .catch(toastError)
+      .finally(() => setPdfBusy(false));
+  };
   const primary: Act[] = [];
   const secondary: Act[] = [];
   if (state === 'pending') primary.push({ key: 'accept', icon: 'check', run: () => actor.send({ type: 'ticket.accept' }) });
@@ -88,10 +102,11 @@ export function ChatHeader({
   if (ticket.channel === 'waba') secondary.push({ key: 'template', icon: 'send', run: () => setTemplateOpen(true) });
   if (can(perms.createScheduledMessage)) secondary.push({ key: 'schedule', icon: 'clock', run: () => setScheduleOpen(true) });
   secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
+  secondary.push({ key: 'pdf', icon: 'pdf', run: downloadPdf });
   if (can(perms.deleteTicket)) secondary.push({ key: 'delete', icon: 'delete', run: () => setDeleteOpen(true) });
 
   const button = (a: Act): ReactNode => (
-    <IconButton key={a.key} type="button" aria-label={t(`chat.header.${a.key}`)} title={t(`chat.header.${a.key}`)} disabled={busy} onClick={a.run}>
+    <IconButton key={a.key} type="button" aria-label={t(`chat.header.${a.key}`)} title={t(`chat.header.${a.key}`)} disabled={busy || (a.key === 'pdf' && pdfBusy)} onClick={a.run}>
       <Icon name={a.icon} />
     </IconButton>
   );
@@ -129,7 +144,7 @@ export function ChatHeader({
               <MenuItem
                 key={a.key}
                 type="button"
-                disabled={busy}
+                disabled={busy || (a.key === 'pdf' && pdfBusy)}
                 onClick={() => {
                   setMoreOpen(false);
                   a.run();
@@ -170,4 +185,17 @@ export function ChatHeader({
       {templateOpen && <TemplateConfirmModal ticket={ticket} attendantName={user.name} onClose={() => setTemplateOpen(false)} />}
     </HeaderBar>
   );
+}
+
+// downloadReport asks the server for ticket id's PDF report and saves it through a
+// temporary link (the signed URL needs no Authorization header).
+export async function downloadReport(id: ID): Promise<void> {
+  const { url, name } = await ticketsApi.exportReport(id);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.rel = 'noopener';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
 }
