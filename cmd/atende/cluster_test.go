@@ -617,15 +617,26 @@ func (a *attendant) missedTicketEvents() (missed []int64, expected int) {
 	}
 }
 
-// messages are the provider ids of the appMessage creates the attendant received.
+// messages are the provider ids of the appMessage creates the attendant received, as a
+// client following the seq rule shows them.
 func (a *attendant) messages() map[string]int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	out := map[string]int{}
+	// The client rule of docs/api.md (4.5): an event whose seq is not above the last
+	// one seen is ignored, since replay and live events may overlap when a client comes
+	// back through another node. The sockets are in the order they were opened.
+	var last float64
 	for _, s := range a.socks {
 		for _, ev := range s.received() {
 			if ev.Name == "resync" {
 				out["resync"]++
+			}
+			if seq, ok := ev.Body["seq"].(float64); ok {
+				if seq <= last {
+					continue
+				}
+				last = seq
 			}
 			if ev.Name != "appMessage" || ev.Body["action"] != "create" {
 				continue
