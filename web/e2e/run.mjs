@@ -20,6 +20,7 @@ import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
 import { agendaFlow } from './flows/agenda.mjs';
 import { bookingFlow } from './flows/booking.mjs';
 import { catalogFlow } from './flows/catalog.mjs';
+import { scheduledFlow } from './flows/scheduled.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -37,6 +38,8 @@ const tests = [
     name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload`,
     run: (ctx) => bookingFlow({ ...ctx, lng, weeksAhead: i + 1 }),
   })),
+  // The timer fires at the next whole minute: up to 80 s of waiting on top of the flow.
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `scheduled flow (${lng}): schedule from the chat header, pending on /scheduledMessages, the customer gets it, sent live`, timeoutMs: 180_000, run: (ctx) => scheduledFlow({ ...ctx, lng }) })),
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
@@ -89,7 +92,7 @@ try {
     const t0 = Date.now();
     let actors = [];
     try {
-      await withTimeout(test.run({ browser, server, runId, onActors: (a) => (actors = a) }), testTimeoutMs, test.name);
+      await withTimeout(test.run({ browser, server, runId, onActors: (a) => (actors = a) }), test.timeoutMs ?? testTimeoutMs, test.name);
       passed += 1;
       console.log(`ok   ${test.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     } catch (err) {

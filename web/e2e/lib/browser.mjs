@@ -38,8 +38,9 @@ const tolerated = [
 // newActor opens a context in a language and viewport and records what must not happen:
 // uncaught page errors, unexpected HTTP failures, and error alerts shown to the user
 // (role="alert", watched from inside the page so short-lived toasts are not missed).
-export async function newActor(browser, { name, lng, viewport = viewports.desktop, timeoutMs = 15_000 }) {
-  const context = await browser.newContext({ viewport, locale: lng });
+// timezoneId puts the browser in a zone (an attendant of the tenant's zone); else the host's.
+export async function newActor(browser, { name, lng, viewport = viewports.desktop, timeoutMs = 15_000, timezoneId }) {
+  const context = await browser.newContext({ viewport, locale: lng, ...(timezoneId ? { timezoneId } : {}) });
   context.setDefaultTimeout(timeoutMs);
   await context.addInitScript(
     ([key, value]) => {
