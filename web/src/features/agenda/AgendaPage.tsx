@@ -1,13 +1,16 @@
 // /advscheduler and /Kanban: the agenda as a calendar or as a kanban board, toggled by
 // two header buttons (spec section 2). The calendar and its library load on demand,
 // so the kanban board and the first bundle do without them.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../components/primitives';
 import { Splash } from '../../components/Splash';
 import { Header, Page, Title } from '../../components/pageStyle';
+import { usePermissions } from '../../app/session';
+import { actions as perms } from '../../app/permissions';
 import { KanbanBoard } from './KanbanBoard';
+import { AgendaTaskModal } from './AgendaTaskModal';
 import { Switcher } from './style';
 
 const CalendarView = lazy(() => import('./CalendarView'));
@@ -19,6 +22,9 @@ export const agendaPaths: Record<AgendaView, string> = { calendar: '/advschedule
 export default function AgendaPage({ view }: { view: AgendaView }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { can } = usePermissions();
+  // The agenda-task modal, opened by the header's "new task" button.
+  const [taskOpen, setTaskOpen] = useState(false);
   return (
     <Page>
       <Header>
@@ -36,7 +42,13 @@ export default function AgendaPage({ view }: { view: AgendaView }) {
             </Button>
           ))}
         </Switcher>
+        {can(perms.createScheduledMessage) && (
+          <Button type="button" onClick={() => setTaskOpen(true)}>
+            {t('agenda.task.newTask')}
+          </Button>
+        )}
       </Header>
+      {taskOpen && <AgendaTaskModal onClose={() => setTaskOpen(false)} />}
       {view === 'calendar' ? (
         <Suspense fallback={<Splash />}>
           <CalendarView />

@@ -125,3 +125,20 @@ export function tagTone(tagJson: string): TagTone {
 
 // Status 26 shows a reduced card (spec section 3).
 export const reducedStatus = 26;
+
+// The body of POST /agenda (docs/api.md section 2.8b). sendAt is the form's wall-clock
+// value (YYYY-MM-DDTHH:MM), read by the server in the tenant's zone; userId null is the
+// caller; contactId may be null only with a ticketId.
+export interface AgendaTaskInput {
+  taskName: string;
+  contactId: ID | null;
+  message: string;
+  userId: ID | null;
+  ticketId: ID | null;
+  sendAt: string;
+  tagFilter: ID[];
+}
+
+export const agendaTaskApi = {
+  create: (body: AgendaTaskInput): Promise<AgendaTask> => http.post<AgendaTask>('/agenda', { body }),
+};

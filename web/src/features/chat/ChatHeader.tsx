@@ -23,6 +23,7 @@ import { ticketsApi } from '../../api/endpoints';
 import type { ID, Ticket } from '../../api/types';
 import { HistoryModal } from './HistoryModal';
 import { ScheduleModal } from '../scheduledMessages/ScheduleModal';
+import { AgendaTaskModal } from '../agenda/AgendaTaskModal';
 import { TemplateConfirmModal } from './TemplateConfirmModal';
 import { deletedToastKey } from './prefs';
 import { HeaderActions, HeaderBar, HeaderContact, HeaderName, HeaderSub } from './style';
@@ -50,6 +51,7 @@ export function ChatHeader({
   const [deleteOpen, setDeleteOpen] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const [scheduleOpen, setScheduleOpen] = useState(false);
+  const [taskOpen, setTaskOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
   const [pdfBusy, setPdfBusy] = useState(false);
@@ -78,7 +80,7 @@ export function ChatHeader({
 
   const contact = ticket.contact;
   type Act = {
-    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'history' | 'pdf' | 'delete';
+    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'agendaTask' | 'history' | 'pdf' | 'delete';
     icon: IconName;
     run: () => void;
   };
@@ -101,6 +103,7 @@ export function ChatHeader({
   if (state !== 'closed') secondary.push({ key: 'transfer', icon: 'swap', run: () => setTransferOpen(true) });
   if (ticket.channel === 'waba') secondary.push({ key: 'template', icon: 'send', run: () => setTemplateOpen(true) });
   if (can(perms.createScheduledMessage)) secondary.push({ key: 'schedule', icon: 'clock', run: () => setScheduleOpen(true) });
+  if (can(perms.createScheduledMessage)) secondary.push({ key: 'agendaTask', icon: 'calendar', run: () => setTaskOpen(true) });
   secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
   secondary.push({ key: 'pdf', icon: 'pdf', run: downloadPdf });
   if (can(perms.deleteTicket)) secondary.push({ key: 'delete', icon: 'delete', run: () => setDeleteOpen(true) });
@@ -179,6 +182,9 @@ export function ChatHeader({
         {t('chat.deleteTicket.body')}
       </ConfirmDialog>
       <HistoryModal ticketId={ticket.id} open={historyOpen} onClose={() => setHistoryOpen(false)} />
+      {taskOpen && (
+        <AgendaTaskModal ticketId={ticket.id} contact={contact ? { id: contact.id, name: contact.name } : null} onClose={() => setTaskOpen(false)} />
+      )}
       {scheduleOpen && (
         <ScheduleModal schedule={null} ticketId={ticket.id} contactId={ticket.contactId} onClose={() => setScheduleOpen(false)} onSaved={() => undefined} />
       )}
