@@ -41,4 +41,14 @@ describe('AgendaPage', () => {
     await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/Kanban'));
     expect(await screen.findByRole('region', { name: 'Novo' })).toBeInTheDocument();
   });
+
+  it('opens the agenda-task modal from the header', async () => {
+    mockFetch(
+      route('POST', '/agenda/kanboard', { body: [] }),
+      route('GET', '/tags/list', { body: [] }),
+    );
+    renderPage(<AgendaPage view="kanban" />, { profile: 'user' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Nova tarefa' }));
+    expect(await screen.findByRole('dialog', { name: 'Nova tarefa da agenda' })).toBeInTheDocument();
+  });
 });
