@@ -17,6 +17,7 @@ import { MultiSelect } from '../../components/MultiSelect';
 import { TicketList } from './TicketList';
 import { TransferModal } from './TransferModal';
 import { NewTicketModal } from './NewTicketModal';
+import { ScheduleModal } from '../scheduledMessages/ScheduleModal';
 import { useListCount, useListView, useTicketList, useTicketListActor, type TicketListActor } from './useTicketList';
 import { useRowActions } from './useRowActions';
 import type { ID } from '../../api/types';
@@ -48,6 +49,7 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
   const [users, setUsers] = useState<ID[]>([]);
   const [queueIds, setQueueIds] = useState<ID[]>(() => user.queues.map((q) => q.id));
   const [newOpen, setNewOpen] = useState(false);
+  const [scheduleOpen, setScheduleOpen] = useState(false);
   const row = useRowActions();
 
   const setShowAll = (v: boolean) => {
@@ -108,6 +110,12 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
         <IconButton type="button" $size={32} aria-label={t('tickets.actions.newTicket')} title={t('tickets.actions.newTicket')} onClick={() => setNewOpen(true)}>
           <Icon name="add" />
         </IconButton>
+        {/* Schedule a message to any number from the manager (spec section 2's modals). */}
+        {can(perms.createScheduledMessage) && (
+          <IconButton type="button" $size={32} aria-label={t('tickets.actions.schedule')} title={t('tickets.actions.schedule')} onClick={() => setScheduleOpen(true)}>
+            <Icon name="clock" />
+          </IconButton>
+        )}
         <IconButton type="button" $size={32} aria-label={t('tickets.actions.refresh')} title={t('tickets.actions.refresh')} onClick={refresh}>
           <Icon name="refresh" />
         </IconButton>
@@ -138,6 +146,7 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
         onSubmit={row.submitTransfer}
       />
       <NewTicketModal open={newOpen} onClose={() => setNewOpen(false)} />
+      {scheduleOpen && <ScheduleModal schedule={null} onClose={() => setScheduleOpen(false)} onSaved={() => undefined} />}
     </ManagerShell>
   );
 }
