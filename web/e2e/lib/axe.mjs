@@ -10,6 +10,17 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 export const axeTags = ['wcag2a', 'wcag2aa'];
 
+// Known findings in a third party's markup, each named by rule and element and waived
+// only there. react-big-calendar 1.20 marks its day view's all-day row
+// (.rbc-row-content, role=row) without cells and its all-day cell (.rbc-allday-cell,
+// role=cell) outside a grid; the app cannot change those roles without patching the
+// library. Everything else on the calendar page is still checked.
+const waived = [
+  { rule: 'aria-required-children', target: /^\.rbc-row-content$/ },
+  { rule: 'aria-required-parent', target: /^\.rbc-allday-cell$/ },
+];
+const isWaived = (rule, node) => waived.some((w) => w.rule === rule && node.target.length === 1 && w.target.test(node.target[0]));
+
 // axeViolations runs axe on page (its open shadow roots included) and answers one line
 // per violated rule; empty when the page passes.
 export async function axeViolations(page) {
@@ -20,7 +31,10 @@ export async function axeViolations(page) {
     (tags) => window.axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }),
     axeTags,
   );
-  return result.violations.map((v) => {
+  const violations = result.violations
+    .map((v) => ({ ...v, nodes: v.nodes.filter((n) => !isWaived(v.id, n)) }))
+    .filter((v) => v.nodes.length > 0);
+  return violations.map((v) => {
     const nodes = v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.replace(/\s+/g, ' ').trim()})` : ''}`);
     const more = v.nodes.length > 4 ? ` … and ${v.nodes.length - 4} more` : '';
     return `${v.id} [${v.impact}] on ${v.nodes.length} element(s): ${nodes.join('; ')}${more}`;

@@ -109,6 +109,8 @@ export default function CalendarView({ now = () => new Date() }: { now?: () => D
             className: `agenda-event-${e.kind}`,
             style: {
               background: e.kind === 'task' ? theme.colors.info : theme.colors.primary,
+              // White on both event colours passes WCAG AA (4.5:1), in the list view too.
+              color: '#fff',
               opacity: e.archived ? 0.6 : 1,
             },
           })}

@@ -128,7 +128,7 @@ function BoardColumn({ column, children }: { column: KanbanColumn; children: Rea
   const { t } = useTranslation();
   const { setNodeRef, isOver } = useDroppable({ id: column.id });
   return (
-    <Column ref={setNodeRef} $over={isOver} aria-label={column.name} data-testid={`kanban-column-${column.id}`}>
+    <Column ref={setNodeRef} $over={isOver} aria-label={column.name} tabIndex={0} data-testid={`kanban-column-${column.id}`}>
       <ColumnTitle>
         <span>{column.name}</span>
         <Muted>{column.ConfirmedBooking.length}</Muted>
@@ -200,7 +200,7 @@ export function KanbanBoard({ refreshMs = boardRefreshMs }: { refreshMs?: number
         </Select>
       </label>
       <DndContext sensors={sensors} onDragEnd={onDragEnd}>
-        <Board aria-label={t('agenda.kanban.label')} data-size={size}>
+        <Board aria-label={t('agenda.kanban.label')} data-size={size} tabIndex={0}>
           {columns.map((c) => (
             <BoardColumn key={c.id} column={c}>
               {c.ConfirmedBooking.map((b) => (
