@@ -79,7 +79,8 @@ func benchFire(b *testing.B, pending, due int, spread time.Duration) {
 	}
 	sender := &stampSender{at: map[engine.ID]time.Time{}}
 	s, err := New(d, Config{IDs: db.NewIDs(d, 1000), Contacts: contacts, Sender: sender,
-		Timers: TimersConfig{Workers: 100, PollInterval: 100 * time.Millisecond}})
+		// The timers as a node runs them (cmd/atende sets no TimersConfig).
+		Timers: TimersConfig{}})
 	if err != nil {
 		b.Fatal(err)
 	}

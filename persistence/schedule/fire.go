@@ -134,12 +134,24 @@ func (s *Scheduler) finish(ctx context.Context, sc engine.Schedule, status, text
 	return nil
 }
 
+// outcomeSQL records one fire's outcome while the row is still pending with the same
+// message id. The tenant is compared as company_id + 0 on purpose: an expression no
+// index covers. Written as a plain company_id = $6 next to status = 'pending', it let
+// PostgreSQL serve the statement from the partial indexes schedules_*_pending (their
+// leading column is company_id, their predicate status = 'pending') whenever the
+// table's statistics were missing or stale, as after a bulk of new schedules: every
+// UPDATE then walked all of the tenant's pending rows (about 100 ms with 100,000
+// pending) and capped a node at a few dozen fires a second. Now only the primary key
+// (or the unique message_id) can find the row. TestOutcomeUpdateUsesPrimaryKey
+// checks the plan.
+const outcomeSQL = `UPDATE schedules SET status = $1, error_message = $2, sent_ticket_id = $3, updated_at = $4
+	WHERE id = $5 AND company_id + 0 = $6 AND status = 'pending' AND message_id = $7`
+
 // commitOutcomes writes a batch of outcomes in one transaction.
 func (s *Scheduler) commitOutcomes(ctx context.Context, batch []*outcome) error {
 	return inTx(ctx, s.db, func(tx txn) error {
 		for _, o := range batch {
-			if _, err := tx.exec(ctx, `UPDATE schedules SET status = $1, error_message = $2, sent_ticket_id = $3,
-				updated_at = $4 WHERE id = $5 AND company_id = $6 AND status = 'pending' AND message_id = $7`,
+			if _, err := tx.exec(ctx, outcomeSQL,
 				o.status, o.text, o.ticketID, o.at, o.sc.ID, o.sc.CompanyID, o.sc.MessageID); err != nil {
 				return err
 			}
