@@ -101,6 +101,11 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 	}
 	vars := engine.MessageVars{ContactName: contact.Name, ContactEmail: contact.Email, ContactPhone: contact.Number,
 		TicketID: sc.TicketID, Now: s.cfg.Clock.Now(), Location: s.cfg.Location}
+	if sc.UserID != 0 {
+		// {{user}}: the attendant who scheduled it, by the name they have now.
+		_ = s.db.SQL.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1 AND company_id = $2`,
+			sc.UserID, sc.CompanyID).Scan(&vars.UserName)
+	}
 	if sc.TicketID != 0 {
 		// The ticket's own protocol number when it has one.
 		_ = s.db.SQL.QueryRowContext(ctx, `SELECT protocol FROM tickets WHERE id = $1 AND company_id = $2`,

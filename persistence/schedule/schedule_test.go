@@ -115,7 +115,7 @@ func waitStatus(t *testing.T, s *schedule.Scheduler, id engine.ID, status string
 }
 
 func message(phone string, at time.Time) engine.ScheduleInput {
-	return engine.ScheduleInput{Kind: engine.ScheduleMessage, PhoneNumber: phone, Message: "{{ms}}, {{firstName}}!",
+	return engine.ScheduleInput{Kind: engine.ScheduleMessage, PhoneNumber: phone, Message: "{{ms}}, {{firstName}}! {{user}}",
 		UserID: 10, SendAt: at}
 }
 
@@ -144,8 +144,8 @@ func TestFiresOnceAtItsTime(t *testing.T) {
 			t.Fatalf("fired at %v, before its time %v", firedAt, at)
 		}
 		// The variables were rendered at send time with the contact created for the
-		// bare number (its name is the number).
-		if want := engine.Greeting(firedAt, engine.LoadZone(engine.TenantTimeZone)) + ", 5565999990001!"; body != want {
+		// bare number (its name is the number) and the scheduling attendant's name.
+		if want := engine.Greeting(firedAt, engine.LoadZone(engine.TenantTimeZone)) + ", 5565999990001! Ana"; body != want {
 			t.Fatalf("body %q, want %q", body, want)
 		}
 		if got.Contact != nil || got.SentTicketID != 77 {
