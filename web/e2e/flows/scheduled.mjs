@@ -59,7 +59,8 @@ export async function scheduledFlow({ browser, server, lng, runId, onActors }) {
   await visible(ana.page.locator('[data-testid^="message-"]').filter({ hasText: question }));
 
   // The schedule action of the chat header: from a ticket, no number or connection asked.
-  await ana.page.getByRole('button', { name: t('chat.header.schedule'), exact: true }).click();
+  // (The ticket manager has a schedule button of the same name: the chat's is in its header.)
+  await ana.page.locator('header').getByRole('button', { name: t('chat.header.schedule'), exact: true }).click();
   const dialog = ana.page.getByRole('dialog', { name: t('scheduling.form.addTitle') });
   await visible(dialog);
   check((await dialog.getByLabel(t('scheduling.form.phoneNumber')).count()) === 0, 'the schedule modal from a ticket asks for a number');
