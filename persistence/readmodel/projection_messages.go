@@ -18,7 +18,7 @@ const maxIndexedWords = 2000
 // messageWriter turns the message events of a batch into writes of the messages table
 // and the word index. Inserts are buffered into multi-row statements; the buffer is
 // written before any update, so an update always finds the messages created before it
-// in the stream. Owned by one Apply call.
+// in the stream. One Apply call uses it, from one goroutine.
 type messageWriter struct {
 	tx      *sql.Tx
 	dialect db.Dialect

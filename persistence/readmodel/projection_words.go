@@ -26,8 +26,8 @@ type chunkKey struct {
 	chunk  int64
 }
 
-// wordIndex gathers a batch's changes to PostgreSQL's per-ticket word index. Owned by
-// one Apply call.
+// wordIndex gathers a batch's changes to PostgreSQL's per-ticket word index. One Apply
+// call uses it, from one goroutine.
 type wordIndex struct {
 	tx *sql.Tx
 

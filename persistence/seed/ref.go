@@ -8,8 +8,7 @@ import (
 	"atende/engine"
 )
 
-// Reference-data part of the seed (queues, tags, contacts, quick answers). Owned by
-// the reference-data helper. The steps run after the users step, in the order
+// Reference-data part of the seed (queues, tags, contacts, quick answers). The steps run after the users step, in the order
 // returned. Each looks its rows up by their natural key (queue name or colour, tag
 // name, contact number, quick-answer shortcut) and creates only the missing ones; a
 // step whose store is not wired is skipped with a warning.

@@ -12,8 +12,8 @@ import (
 // one is tolerated (so that tests of other routes need not build them) but its routes
 // answer 503 ERR_UNAVAILABLE, and New logs a warning naming it.
 //
-// Owned by the reference-data helper: add the fields here, register routes in
-// routes_ref.go (refRoutes), and check required ones in checkRefDeps.
+// A new reference store adds its field here, its routes in routes_ref.go (refRoutes)
+// and, when required, its check in unwiredRefDeps.
 type RefDeps struct {
 	Contacts     engine.ContactStore
 	Queues       engine.QueueStore

@@ -14,15 +14,13 @@ type Waiter interface {
 }
 
 // TicketDeps are the collaborators of the ticket and message routes (tickets.go,
-// messages.go, ticket_tags.go). It is embedded in Deps, so the lead sets
+// messages.go, ticket_tags.go). It is embedded in Deps, so its fields read as
 // deps.Tickets, deps.TicketQueries… directly.
 //
 // cmd/atende sets every field. When both Tickets and TicketQueries are nil the ticket
 // routes are not registered at all (tests of other routes need not build them) and
 // New logs a warning; otherwise a route whose own collaborator is nil answers 503
 // ERR_UNAVAILABLE.
-//
-// Owned by the ticket-routes helper.
 type TicketDeps struct {
 	// Tickets runs ticket commands on the actors (actors.Commander).
 	Tickets engine.TicketCommander

@@ -7,7 +7,7 @@ import (
 )
 
 // refRoutes registers the reference-data routes (contacts, queues, tags, quick
-// answers). Owned by the reference-data helper; called by routes.
+// answers, and the stores added beside them); routes calls it.
 //
 // Reading reference data needs only a login to the tenant; writes need the actions of
 // engine/permission.go named beside each handler. Every change publishes a realtime

@@ -12,8 +12,8 @@ import (
 	"atende/engine"
 )
 
-// ticketRoutes registers the ticket and message routes of spec section 7. Owned by the
-// ticket-routes helper; called by routes.
+// ticketRoutes registers the ticket and message routes of spec section 7; routes calls
+// it.
 //
 // Reads come from the read models (Deps.TicketQueries); changes are commands to the
 // ticket actors (Deps.Tickets), which authorise them (engine.AuthorizeTicket) — a

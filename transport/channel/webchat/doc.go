@@ -14,7 +14,7 @@
 //     engine.Channel the connection actor owns. Start makes the connection's visitors
 //     welcome; until then (and after Stop) a widget gets ERR_WAPP_NOT_INITIALIZED and
 //     close 4004.
-//   - History is what the lead supplies so that a returning visitor sees the
+//   - History is what the server supplies so that a returning visitor sees the
 //     conversation so far (and attendant messages sent while it was away).
 //
 // # Visitors
