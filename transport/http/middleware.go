@@ -17,6 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/netlimit"
 )
 
 // reqInfo travels in the request context from the outer middleware to the handler and
@@ -204,22 +205,7 @@ func (s *Server) record(h http.Handler) http.Handler {
 // clientAddr is the client's IP address: the connection's, or with
 // Config.TrustForwardedFor the last X-Forwarded-For entry (the one our own proxy added).
 func (s *Server) clientAddr(r *http.Request) string {
-	if s.cfg.TrustForwardedFor {
-		if xff := r.Header.Values("X-Forwarded-For"); len(xff) > 0 {
-			last := xff[len(xff)-1]
-			if i := strings.LastIndexByte(last, ','); i >= 0 {
-				last = last[i+1:]
-			}
-			if ip := net.ParseIP(strings.TrimSpace(last)); ip != nil {
-				return ip.String()
-			}
-		}
-	}
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
+	return netlimit.ClientAddr(r, s.cfg.TrustForwardedFor)
 }
 
 // httpMetrics are the Prometheus series of the API.
