@@ -81,32 +81,9 @@ func (s *Catalog) ListCategories(ctx context.Context, companyID engine.ID, q eng
 	if q.ActiveOnly {
 		where += ` AND is_active`
 	}
-	var count int
-	if err := s.db.SQL.QueryRowContext(ctx, `SELECT count(*) FROM catalog_categories WHERE `+where, args...).Scan(&count); err != nil {
-		return nil, 0, false, fmt.Errorf("count categories of %d: %w", companyID, err)
-	}
-	args = append(args, limit+1, q.Offset)
-	rows, err := s.db.SQL.QueryContext(ctx, fmt.Sprintf(`SELECT %s FROM catalog_categories WHERE %s
-		ORDER BY name_key, id LIMIT $%d OFFSET $%d`, categoryCols, where, len(args)-1, len(args)), args...)
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("list categories of %d: %w", companyID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		c, err := scanCategory(rows)
-		if err != nil {
-			return nil, 0, false, fmt.Errorf("list categories of %d: %w", companyID, err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, false, fmt.Errorf("list categories of %d: %w", companyID, err)
-	}
-	more := len(out) > limit
-	if more {
-		out = out[:limit]
-	}
-	return out, count, more, nil
+	return catalogPageOf(ctx, s.db.SQL, `SELECT count(*) FROM catalog_categories WHERE `+where,
+		`SELECT `+categoryCols+` FROM catalog_categories WHERE `+where+` ORDER BY name_key, id`,
+		args, limit, q.Offset, scanCategory, fmt.Sprintf("categories of %d", companyID))
 }
 
 // GetCategory implements engine.CatalogStore.
@@ -268,27 +245,37 @@ func (s *Catalog) ListItems(ctx context.Context, companyID engine.ID, q engine.C
 	if q.ActiveOnly {
 		where += ` AND (c.id IS NULL OR c.is_active)`
 	}
+	return catalogPageOf(ctx, s.db.SQL, `SELECT count(*) FROM catalog_items i
+		LEFT JOIN catalog_categories c ON c.id = i.category_id WHERE `+where,
+		itemSelect+` WHERE `+where+` ORDER BY i.sort_order, i.name_key, i.id`,
+		args, limit, q.Offset, scanItem, fmt.Sprintf("catalog of %d", companyID))
+}
+
+// catalogPageOf counts the rows countSQL selects and reads one page of listSQL (whose
+// placeholders are args; LIMIT and OFFSET are appended): the page, the total and
+// whether more rows follow it. what names the list in errors.
+func catalogPageOf[T any](ctx context.Context, q refQuerier, countSQL, listSQL string, args []any,
+	limit, offset int, scan func(refScanner) (T, error), what string) ([]T, int, bool, error) {
+	out := []T{}
 	var count int
-	if err := s.db.SQL.QueryRowContext(ctx, `SELECT count(*) FROM catalog_items i
-		LEFT JOIN catalog_categories c ON c.id = i.category_id WHERE `+where, args...).Scan(&count); err != nil {
-		return nil, 0, false, fmt.Errorf("count catalog of %d: %w", companyID, err)
+	if err := q.QueryRowContext(ctx, countSQL, args...).Scan(&count); err != nil {
+		return nil, 0, false, fmt.Errorf("count %s: %w", what, err)
 	}
-	args = append(args, limit+1, q.Offset)
-	rows, err := s.db.SQL.QueryContext(ctx, fmt.Sprintf(`%s WHERE %s
-		ORDER BY i.sort_order, i.name_key, i.id LIMIT $%d OFFSET $%d`, itemSelect, where, len(args)-1, len(args)), args...)
+	args = append(args, limit+1, offset)
+	rows, err := q.QueryContext(ctx, fmt.Sprintf(`%s LIMIT $%d OFFSET $%d`, listSQL, len(args)-1, len(args)), args...)
 	if err != nil {
-		return nil, 0, false, fmt.Errorf("list catalog of %d: %w", companyID, err)
+		return nil, 0, false, fmt.Errorf("list %s: %w", what, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		it, err := scanItem(rows)
+		v, err := scan(rows)
 		if err != nil {
-			return nil, 0, false, fmt.Errorf("list catalog of %d: %w", companyID, err)
+			return nil, 0, false, fmt.Errorf("list %s: %w", what, err)
 		}
-		out = append(out, it)
+		out = append(out, v)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, false, fmt.Errorf("list catalog of %d: %w", companyID, err)
+		return nil, 0, false, fmt.Errorf("list %s: %w", what, err)
 	}
 	more := len(out) > limit
 	if more {
