@@ -111,25 +111,37 @@ type CatalogItem struct {
 	ProductImg    string     `json:"productImg"`
 	// ProductImgURL is a signed link to a stored productImg (set by the HTTP layer),
 	// or productImg itself when it is a web address.
-	ProductImgURL string    `json:"productImgUrl"`
-	UserData1     string    `json:"userData1"`
-	UserData2     string    `json:"userData2"`
-	UserData3     string    `json:"userData3"`
-	UserData4     string    `json:"userData4"`
-	UserData5     string    `json:"userData5"`
-	UserData6     string    `json:"userData6"`
-	UserData7     string    `json:"userData7"`
-	UserData8     string    `json:"userData8"`
-	UserData9     string    `json:"userData9"`
-	Message       string    `json:"message"`
-	CreatedAt     time.Time `json:"createdAt"`
-	UpdatedAt     time.Time `json:"updatedAt"`
+	ProductImgURL string `json:"productImgUrl"`
+	CatalogUserData
+	Message   string    `json:"message"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+// CatalogUserData is an item's nine free fields, userData1–9 on the wire, shared by
+// the item and its form.
+type CatalogUserData struct {
+	UserData1 string `json:"userData1"`
+	UserData2 string `json:"userData2"`
+	UserData3 string `json:"userData3"`
+	UserData4 string `json:"userData4"`
+	UserData5 string `json:"userData5"`
+	UserData6 string `json:"userData6"`
+	UserData7 string `json:"userData7"`
+	UserData8 string `json:"userData8"`
+	UserData9 string `json:"userData9"`
 }
 
 // UserData returns userData1–9 in order.
-func (it CatalogItem) UserData() [9]string {
-	return [9]string{it.UserData1, it.UserData2, it.UserData3, it.UserData4, it.UserData5,
-		it.UserData6, it.UserData7, it.UserData8, it.UserData9}
+func (u CatalogUserData) UserData() [9]string {
+	return [9]string{u.UserData1, u.UserData2, u.UserData3, u.UserData4, u.UserData5,
+		u.UserData6, u.UserData7, u.UserData8, u.UserData9}
+}
+
+// UserDataFields returns pointers to userData1–9 in order, for filling or cleaning them.
+func (u *CatalogUserData) UserDataFields() [9]*string {
+	return [9]*string{&u.UserData1, &u.UserData2, &u.UserData3, &u.UserData4, &u.UserData5,
+		&u.UserData6, &u.UserData7, &u.UserData8, &u.UserData9}
 }
 
 // CatalogItemInput is the catalog item form. Values are reais (at most two decimals).
@@ -145,21 +157,7 @@ type CatalogItemInput struct {
 	BaseValue     float64 `json:"baseValue"`
 	DeliveryValue float64 `json:"deliveryValue"`
 	ProductImg    string  `json:"productImg"`
-	UserData1     string  `json:"userData1"`
-	UserData2     string  `json:"userData2"`
-	UserData3     string  `json:"userData3"`
-	UserData4     string  `json:"userData4"`
-	UserData5     string  `json:"userData5"`
-	UserData6     string  `json:"userData6"`
-	UserData7     string  `json:"userData7"`
-	UserData8     string  `json:"userData8"`
-	UserData9     string  `json:"userData9"`
-}
-
-// UserData returns userData1–9 in order.
-func (in CatalogItemInput) UserData() [9]string {
-	return [9]string{in.UserData1, in.UserData2, in.UserData3, in.UserData4, in.UserData5,
-		in.UserData6, in.UserData7, in.UserData8, in.UserData9}
+	CatalogUserData
 }
 
 // Cents converts reais to integer cents: ok is false for a negative, non-finite or
@@ -195,8 +193,7 @@ func ValidateCatalogItem(in CatalogItemInput) (CatalogItemInput, error) {
 	f.text("manufacturer", out.Manufacturer, false, 0, CatalogFieldMax)
 	f.text("dimensions", out.Dimensions, false, 0, CatalogFieldMax)
 	f.text("unitName", out.UnitName, false, 0, CatalogFieldMax)
-	ud := [9]*string{&out.UserData1, &out.UserData2, &out.UserData3, &out.UserData4, &out.UserData5,
-		&out.UserData6, &out.UserData7, &out.UserData8, &out.UserData9}
+	ud := out.UserDataFields()
 	for i, p := range ud {
 		*p = strings.TrimSpace(*p)
 		f.text("userData"+strconv.Itoa(i+1), *p, false, 0, CatalogFieldMax)

@@ -37,7 +37,7 @@ func TestCents(t *testing.T) {
 
 func TestRenderCatalogTemplate(t *testing.T) {
 	c := &Category{CategoryName: "Pizzas", DisplayName: "Pizzas da casa"}
-	it := CatalogItem{ItemName: "Calabresa {{baseValue}}", BaseValue: 45.9, DeliveryValue: 5, Pax: 2, UserData3: "borda"}
+	it := CatalogItem{ItemName: "Calabresa {{baseValue}}", BaseValue: 45.9, DeliveryValue: 5, Pax: 2, CatalogUserData: CatalogUserData{UserData3: "borda"}}
 	for _, tc := range []struct{ tpl, want string }{
 		{"", "Calabresa {{baseValue}}\nR$\u00a045,90"},
 		{"{{itemName}}: {{ baseValue }}", "Calabresa {{baseValue}}: R$\u00a045,90"},

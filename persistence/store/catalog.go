@@ -199,8 +199,7 @@ func scanItem(row refScanner) (engine.CatalogItem, error) {
 	if err := json.Unmarshal([]byte(userData), &ud); err != nil {
 		return it, fmt.Errorf("item %d user data: %w", it.ID, err)
 	}
-	for i, p := range []*string{&it.UserData1, &it.UserData2, &it.UserData3, &it.UserData4, &it.UserData5,
-		&it.UserData6, &it.UserData7, &it.UserData8, &it.UserData9} {
+	for i, p := range it.UserDataFields() {
 		if i < len(ud) {
 			*p = ud[i]
 		}

@@ -66,7 +66,7 @@ func TestCatalogStore(t *testing.T) {
 
 		cerveja, err := s.CreateItem(ctx, refA, engine.CatalogItemInput{ItemName: "Cerveja Artesanal", Description: "IPA 500 ml",
 			Manufacturer: "Cervejaria Sul", Dimensions: "7x7x20", UnitName: "garrafa", Pax: 1, CategoryID: bebidas.ID, Order: 2,
-			BaseValue: 1234.5, DeliveryValue: 7.9, ProductImg: "https://cdn.example.com/ipa.png", UserData1: "lote 7", UserData9: "nove"})
+			BaseValue: 1234.5, DeliveryValue: 7.9, ProductImg: "https://cdn.example.com/ipa.png", CatalogUserData: engine.CatalogUserData{UserData1: "lote 7", UserData9: "nove"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestCatalogStore(t *testing.T) {
 				{engine.CatalogItemInput{ItemName: "x", ProductImg: "1/../../etc/passwd"}, "productImg", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", ProductImg: "1/.."}, "productImg", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", ProductImg: "/etc/passwd"}, "productImg", engine.MsgInvalidValue},
-				{engine.CatalogItemInput{ItemName: "x", UserData5: "a\nb"}, "userData5", engine.MsgInvalidValue},
+				{engine.CatalogItemInput{ItemName: "x", CatalogUserData: engine.CatalogUserData{UserData5: "a\nb"}}, "userData5", engine.MsgInvalidValue},
 				{engine.CatalogItemInput{ItemName: "x", Manufacturer: strings.Repeat("m", 201)}, "manufacturer", engine.MsgTooLong},
 			} {
 				_, err := s.CreateItem(ctx, refA, tc.in)
