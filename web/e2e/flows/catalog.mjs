@@ -5,7 +5,7 @@
 // shows the text the template rendered, with the price in BRL, and the image.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, customerSees, customerWrites, demo, login, openSubTab, rowByName, ticketIdOf, until, visible } from './steps.mjs';
+import { acceptNewCustomer, assertClean, customerSees, demo, login, until, visible } from './steps.mjs';
 
 // A 1×1 PNG: the upload must be an image by its content.
 const png = Buffer.from(
@@ -57,13 +57,7 @@ export async function catalogFlow({ browser, server, lng, runId, onActors }) {
   await shot(admin.page, 'catalog');
 
   // The customer writes; ana accepts and sends the item with '#'.
-  await openSubTab(ana.page, t, 'pending');
-  await customerWrites(customer, base, server.webchatConnectionId, customerName, `quero pizza ${runId}`);
-  const row = rowByName(ana.page, customerName);
-  await visible(row);
-  const id = await ticketIdOf(row);
-  await row.getByRole('button', { name: t('tickets.actions.accept'), exact: true }).click();
-  await ana.page.waitForURL(new RegExp(`/tickets/${id}$`));
+  const id = await acceptNewCustomer(ana.page, t, customer, base, server.webchatConnectionId, customerName, `quero pizza ${runId}`);
   const input = ana.page.getByRole('textbox', { name: t('chat.composer.input') });
   await input.fill(`#${runId}`);
   const list = ana.page.getByRole('listbox', { name: t('catalog.composer.catalog') });

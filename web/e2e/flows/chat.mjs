@@ -6,7 +6,7 @@
 import { request } from 'playwright-core';
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, check, customerWrites, demo, gone, login, openSubTab, reply, rowById, rowByName, ticketIdOf, until, visible } from './steps.mjs';
+import { acceptNewCustomer, assertClean, check, demo, gone, login, reply, rowById, until, visible } from './steps.mjs';
 
 export async function chatFlow({ browser, server, lng, runId, onActors }) {
   const t = translator(lng);
@@ -23,14 +23,7 @@ export async function chatFlow({ browser, server, lng, runId, onActors }) {
   const page = admin.page;
 
   await login(admin, base, demo.admin);
-  await openSubTab(page, t, 'pending');
-  await customerWrites(customer, base, server.webchatConnectionId, customerName, question);
-  const row = rowByName(page, customerName);
-  await visible(row);
-  const id = await ticketIdOf(row);
-  await row.getByRole('button', { name: t('tickets.actions.accept'), exact: true }).click();
-  await page.waitForURL(new RegExp(`/tickets/${id}$`));
-  await visible(page.locator('[data-testid^="message-"]').filter({ hasText: question }));
+  const id = await acceptNewCustomer(page, t, customer, base, server.webchatConnectionId, customerName, question);
 
   // The contact gets an extra info (a location: the drawer links it to a map) and a
   // sales opportunity through the API, as another attendant would on the contacts page.

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, check, customerWrites, demo, login, openSubTab, reply, rowByName, ticketIdOf, visible } from './steps.mjs';
+import { acceptNewCustomer, assertClean, check, demo, login, reply } from './steps.mjs';
 
 export async function pdfFlow({ browser, server, lng, runId, onActors }) {
   const t = translator(lng);
@@ -25,14 +25,7 @@ export async function pdfFlow({ browser, server, lng, runId, onActors }) {
   const page = admin.page;
 
   await login(admin, base, demo.admin);
-  await openSubTab(page, t, 'pending');
-  await customerWrites(customer, base, server.webchatConnectionId, customerName, question);
-  const row = rowByName(page, customerName);
-  await visible(row);
-  const id = await ticketIdOf(row);
-  await row.getByRole('button', { name: t('tickets.actions.accept'), exact: true }).click();
-  await page.waitForURL(new RegExp(`/tickets/${id}$`));
-  await visible(page.locator('[data-testid^="message-"]').filter({ hasText: question }));
+  const id = await acceptNewCustomer(page, t, customer, base, server.webchatConnectionId, customerName, question);
   await reply(page, t, answer);
 
   const [download] = await Promise.all([

@@ -84,6 +84,21 @@ export async function customerWrites(actor, base, connId, name, text) {
   await visible(page.locator('.log .m.c:not(.pending):not(.failed)').filter({ hasText: text }));
 }
 
+// A web chat customer writes text as name while page waits on the pending tab; the
+// attendant sees the row arrive, accepts it and lands in the conversation with the
+// customer's message shown. Returns the ticket's id.
+export async function acceptNewCustomer(page, t, customer, base, connId, name, text) {
+  await openSubTab(page, t, 'pending');
+  await customerWrites(customer, base, connId, name, text);
+  const row = rowByName(page, name);
+  await visible(row);
+  const id = await ticketIdOf(row);
+  await row.getByRole('button', { name: t('tickets.actions.accept'), exact: true }).click();
+  await page.waitForURL(new RegExp(`/tickets/${id}$`));
+  await visible(page.locator('[data-testid^="message-"]').filter({ hasText: text }));
+  return id;
+}
+
 export async function customerSees(actor, text) {
   await visible(actor.page.locator('.log .m:not(.c)').filter({ hasText: text }));
 }
