@@ -10,11 +10,11 @@ import { FormDialog, FormErrorText } from '../../components/FormDialog';
 import { Field, Input, Muted, TextArea } from '../../components/primitives';
 import { MenuItem } from '../../components/Popover';
 import { toast } from '../../components/toast/toastStore';
-import { useDebounced } from '../../app/hooks';
+import { useContactSearch } from '../contacts/useContactSearch';
 import { useFormSave } from '../../app/useFormSave';
 import { length, required, validate, type ValidationKey } from '../../app/validation';
-import { contactsApi, tagsApi } from '../../api/endpoints';
-import type { Contact, ID, Tag } from '../../api/types';
+import { tagsApi } from '../../api/endpoints';
+import type { ID, Tag } from '../../api/types';
 import { agendaTaskApi, type AgendaTask, type AgendaTaskInput } from './api';
 
 type FieldName = 'sendAt' | 'taskName' | 'message' | 'contactId';
@@ -76,8 +76,7 @@ export function AgendaTaskModal({
   const [values, setValues] = useState<AgendaTaskValues>({ sendAt: '', taskName: '', message: '', contactId: contact ? String(contact.id) : '' });
   const [picked, setPicked] = useState<{ id: ID; name: string } | null>(contact ?? null);
   const [search, setSearch] = useState('');
-  const query = useDebounced(search.trim(), 500);
-  const [found, setFound] = useState<Contact[]>([]);
+  const found = useContactSearch(search, !picked);
   const [tags, setTags] = useState<Tag[]>([]);
   const [tagFilter, setTagFilter] = useState<ID[]>([]);
   const { errors, busy, save } = useFormSave<FieldName, AgendaTask, TaskKey>({
@@ -92,21 +91,6 @@ export function AgendaTaskModal({
   useEffect(() => {
     tagsApi.list().then(setTags, () => setTags([]));
   }, []);
-
-  useEffect(() => {
-    if (picked || query.length < 3) {
-      setFound([]);
-      return;
-    }
-    let live = true;
-    contactsApi.search(query).then(
-      (r) => live && setFound(r.contacts ?? []),
-      () => live && setFound([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [picked, query]);
 
   const set = (f: keyof AgendaTaskValues) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [f]: e.target.value }));
 

@@ -1,45 +1,27 @@
 // New ticket: search a contact (from 3 characters, debounced) and open a ticket for it.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { Field, Input, Muted } from '../../components/primitives';
 import { MenuItem } from '../../components/Popover';
 import { Avatar } from '../../components/Avatar';
-import { useDebounced } from '../../app/hooks';
+import { contactSearchMinChars, useContactSearch } from '../contacts/useContactSearch';
 import { useUser } from '../../app/session';
 import { toastError } from '../../app/errors';
-import { connectionsApi, contactsApi, ticketsApi } from '../../api/endpoints';
+import { connectionsApi, ticketsApi } from '../../api/endpoints';
 import { ticketStore } from '../../machines/ticketStore';
 import { toast } from '../../components/toast/toastStore';
 import type { Contact } from '../../api/types';
 import { reachingConnection } from './reach';
-
-export const contactSearchMinChars = 3;
 
 export function NewTicketModal({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const user = useUser();
   const navigate = useNavigate();
   const [text, setText] = useState('');
-  const query = useDebounced(text.trim(), 500);
-  const [found, setFound] = useState<Contact[]>([]);
+  const found = useContactSearch(text, open);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (!open || query.length < contactSearchMinChars) {
-      setFound([]);
-      return;
-    }
-    let live = true;
-    contactsApi.search(query).then(
-      (r) => live && setFound(r.contacts ?? []),
-      () => live && setFound([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [open, query]);
 
   const create = async (c: Contact) => {
     setBusy(true);
