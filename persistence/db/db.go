@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -103,6 +104,7 @@ func openPostgres(ctx context.Context, rawURL string) (*DB, error) {
 	if cfg.MaxConns < 16 {
 		cfg.MaxConns = 16
 	}
+	limitSessions(cfg)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres %s: %w", mask(rawURL), err)
@@ -171,4 +173,44 @@ func mask(raw string) string {
 		u.User = url.UserPassword(u.User.Username(), "xxxxx")
 	}
 	return u.String()
+}
+
+// SessionLimits are the PostgreSQL settings every session of ours starts with, so that
+// no session can hold a lock or a snapshot for long whatever happens to the node that
+// opened it: a transaction left idle (the process stopped, paused by the collector or
+// cut off) is ended by the server after idle_in_transaction_session_timeout, which
+// releases its locks; a statement runs at most statement_timeout; and the server probes
+// a silent client with TCP keepalives (idle, interval, count), ending the session of a
+// node it can no longer reach within about half a minute instead of the kernel's two
+// hours — releasing the session-level advisory locks of leases with it. A parameter
+// given in the database URL (e.g. ?statement_timeout=0) wins over its default here.
+var SessionLimits = map[string]string{
+	"idle_in_transaction_session_timeout": "10s",
+	"statement_timeout":                   "2min",
+	"tcp_keepalives_idle":                 "15",
+	"tcp_keepalives_interval":             "5",
+	"tcp_keepalives_count":                "3",
+}
+
+// clientKeepAlive is the same probing from our side: a connection whose server
+// vanished fails within about half a minute rather than hanging on a dead socket.
+var clientKeepAlive = net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}
+
+// limitSessions applies SessionLimits (where the URL set none) and the client-side
+// keepalives to every connection of cfg, the pool's own and those copied from it
+// (the lease and LISTEN connections).
+func limitSessions(cfg *pgxpool.Config) {
+	if cfg.ConnConfig.RuntimeParams == nil {
+		cfg.ConnConfig.RuntimeParams = map[string]string{}
+	}
+	for k, v := range SessionLimits {
+		if _, set := cfg.ConnConfig.RuntimeParams[k]; !set {
+			cfg.ConnConfig.RuntimeParams[k] = v
+		}
+	}
+	dialer := &net.Dialer{Timeout: cfg.ConnConfig.ConnectTimeout, KeepAliveConfig: clientKeepAlive}
+	if dialer.Timeout == 0 {
+		dialer.Timeout = 10 * time.Second
+	}
+	cfg.ConnConfig.DialFunc = dialer.DialContext
 }

@@ -77,11 +77,30 @@ func (d *DB) WithMigrationLock(ctx context.Context, fn func() error) error {
 		return fmt.Errorf("migration lock: %w", err)
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrateLockKey); err != nil {
+	unlock, err := lockMigrations(ctx, conn)
+	if err != nil {
 		return fmt.Errorf("migration lock: %w", err)
 	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrateLockKey)
+	defer unlock()
 	return fn()
+}
+
+// lockMigrations takes the migration lock on conn, waiting as long as another node's
+// migrations take: the wait and the migrations themselves (an index over a large
+// table) are exempt from the session's statement_timeout (SessionLimits) until the
+// returned unlock, which restores it.
+func lockMigrations(ctx context.Context, conn *sql.Conn) (unlock func(), err error) {
+	if _, err := conn.ExecContext(ctx, `SET statement_timeout = 0`); err != nil {
+		return nil, err
+	}
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrateLockKey); err != nil {
+		return nil, err
+	}
+	return func() {
+		ctx := context.WithoutCancel(ctx)
+		_, _ = conn.ExecContext(ctx, `SELECT pg_advisory_unlock($1)`, migrateLockKey)
+		_, _ = conn.ExecContext(ctx, `RESET statement_timeout`)
+	}, nil
 }
 
 // Migrate applies every pending migration and returns the versions it applied.
@@ -96,10 +115,11 @@ func (d *DB) Migrate(ctx context.Context) ([]int, error) {
 	}
 	defer conn.Close()
 	if d.Dialect == Postgres {
-		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrateLockKey); err != nil {
+		unlock, err := lockMigrations(ctx, conn)
+		if err != nil {
 			return nil, fmt.Errorf("migrate: lock: %w", err)
 		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrateLockKey)
+		defer unlock()
 	}
 	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 		version INTEGER PRIMARY KEY,
