@@ -28,6 +28,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/redisstate"
+	"atende/persistence/seed"
 	"atende/transport/channel/webchat"
 )
 
@@ -155,15 +156,6 @@ func newCluster(t testing.TB) *tcluster {
 				_ = n.cmd.Process.Kill()
 				_, _ = n.cmd.Process.Wait()
 			}
-			if t.Failed() {
-				if b, err := os.ReadFile(n.logPath); err == nil {
-					lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-					if len(lines) > 30 {
-						lines = lines[len(lines)-30:]
-					}
-					t.Logf("log of %s:\n%s", n.name, strings.Join(lines, "\n"))
-				}
-			}
 		}
 	})
 	return c
@@ -192,11 +184,7 @@ func (c *tcluster) start(ip string) *cnode {
 	t := c.t
 	t.Helper()
 	live := c.live()
-	n := &cnode{name: ip, gossip: freeAddrOn(t, ip)}
-	httpAddr := freeAddrOn(t, ip)
-	n.base = "http://" + httpAddr
-	env := append(append([]string(nil), c.env...), "HTTP_ADDR="+httpAddr, "GOSSIP_ADDR="+n.gossip,
-		"ACTOR_ADDR="+freeAddrOn(t, ip), "DATA_DIR="+t.TempDir())
+	var env []string
 	if len(live) == 0 {
 		env = append(env, "SEED_DEMO=1")
 	} else {
@@ -206,6 +194,23 @@ func (c *tcluster) start(ip string) *cnode {
 		}
 		env = append(env, "CLUSTER_SEEDS="+strings.Join(seeds, ","))
 	}
+	n := c.launch(ip, freeAddrOn(t, ip), env)
+	c.waitServing(n, 40*time.Second)
+	c.waitMembers(len(live) + 1)
+	c.readConnection()
+	return n
+}
+
+// launch starts a node process on ip with gossip address gossip and the extra
+// environment env, without waiting for it.
+func (c *tcluster) launch(ip, gossip string, env []string) *cnode {
+	t := c.t
+	t.Helper()
+	n := &cnode{name: ip, gossip: gossip}
+	httpAddr := freeAddrOn(t, ip)
+	n.base = "http://" + httpAddr
+	env = append(append(append([]string(nil), c.env...), "HTTP_ADDR="+httpAddr, "GOSSIP_ADDR="+n.gossip,
+		"ACTOR_ADDR="+freeAddrOn(t, ip), "DATA_DIR="+t.TempDir()), env...)
 	n.cmd = exec.Command(clusterBinary(t), "serve")
 	n.cmd.Env = append(os.Environ(), env...)
 	n.logPath = filepath.Join(t.TempDir(), "atende-"+ip+".log")
@@ -218,10 +223,29 @@ func (c *tcluster) start(ip string) *cnode {
 		t.Fatal(err)
 	}
 	watchRaces(t, "node "+ip, n.logPath)
+	// Registered after the log's folder, so it runs before that folder is removed.
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		if b, err := os.ReadFile(n.logPath); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			if len(lines) > 30 {
+				lines = lines[len(lines)-30:]
+			}
+			t.Logf("log of %s:\n%s", n.name, strings.Join(lines, "\n"))
+		}
+	})
 	c.mu.Lock()
 	c.nodes = append(c.nodes, n)
 	c.mu.Unlock()
-	waitLong(t, 40*time.Second, "node "+ip+" to serve", func() bool {
+	return n
+}
+
+// waitServing waits up to d until n answers /readyz with 200.
+func (c *tcluster) waitServing(n *cnode, d time.Duration) {
+	c.t.Helper()
+	waitLong(c.t, d, "node "+n.name+" to serve", func() bool {
 		res, err := http.Get(n.base + "/readyz")
 		if err != nil {
 			return false
@@ -229,18 +253,23 @@ func (c *tcluster) start(ip string) *cnode {
 		res.Body.Close()
 		return res.StatusCode == http.StatusOK
 	})
-	c.waitMembers(len(live) + 1)
-	if c.connID == 0 {
-		d, err := db.Open(context.Background(), c.dbURL)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer d.Close()
-		if err := d.SQL.QueryRow(`SELECT id FROM connections WHERE channel = 'socket'`).Scan(&c.connID); err != nil {
-			t.Fatal(err)
-		}
+}
+
+// readConnection finds the demo tenant's web chat connection, once.
+func (c *tcluster) readConnection() {
+	t := c.t
+	t.Helper()
+	if c.connID != 0 {
+		return
 	}
-	return n
+	d, err := db.Open(context.Background(), c.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := d.SQL.QueryRow(`SELECT id FROM connections WHERE channel = 'socket'`).Scan(&c.connID); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // waitMembers waits until every live node's topology has want members.
@@ -1325,4 +1354,58 @@ func crossNode(t testing.TB, tickets, perTicket int) (local, remote []time.Durat
 	t.Logf("%d tickets: local p50 %.2f ms p99 %.2f ms, remote p50 %.2f ms p99 %.2f ms", len(hs),
 		pct(local, 50), pct(local, 99), pct(remote, 50), pct(remote, 99))
 	return local, remote
+}
+
+// Three nodes started at the same moment on an empty database, each asked to seed the
+// demo tenant and its conversations: migrations, River's tables, whatsmeow's store
+// upgrade and the seed take turns under one lock, so all three come up, form one
+// cluster and leave one demo tenant behind.
+func TestClusterNodesStartTogetherOnAnEmptyDatabase(t *testing.T) {
+	c := newCluster(t)
+	ips := []string{"127.0.0.1", "127.0.0.2", "127.0.0.3"}
+	gossip := make([]string, len(ips))
+	for i, ip := range ips {
+		gossip[i] = freeAddrOn(t, ip)
+	}
+	var nodes []*cnode
+	for i, ip := range ips {
+		env := []string{"SEED_DEMO=1", "SEED_CONVERSATIONS=1"}
+		if i > 0 {
+			// Joins are retried until a seed answers: the first node is itself starting.
+			env = append(env, "CLUSTER_SEEDS="+gossip[0])
+		}
+		nodes = append(nodes, c.launch(ip, gossip[i], env))
+	}
+	// Each node migrates and seeds in turn: on a loaded machine under -race the last
+	// one serves only after the others' turns.
+	for _, n := range nodes {
+		c.waitServing(n, 3*time.Minute)
+	}
+	c.waitMembers(len(ips))
+	for _, n := range nodes {
+		if n.cmd.ProcessState != nil {
+			t.Fatalf("node %s exited: %v", n.name, n.cmd.ProcessState)
+		}
+	}
+	d, err := db.Open(context.Background(), c.dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var companies, users, tickets int
+	count := func() {
+		if err := d.SQL.QueryRow(`SELECT (SELECT count(*) FROM companies), (SELECT count(*) FROM users),
+			(SELECT count(*) FROM tickets)`).Scan(&companies, &users, &tickets); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The tickets table is a projection: wait until it caught up with the journal.
+	waitLong(t, 30*time.Second, "the seeded tickets projected", func() bool {
+		count()
+		return tickets >= seed.DemoConversations()
+	})
+	if companies != 1 || users != len(seed.DemoUsers) || tickets != seed.DemoConversations() {
+		t.Fatalf("after three seeding starts: %d companies, %d users, %d tickets; want 1, %d, %d",
+			companies, users, tickets, len(seed.DemoUsers), seed.DemoConversations())
+	}
 }

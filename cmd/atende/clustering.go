@@ -66,7 +66,7 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 		return actors.NodeConfig{}, nil, err
 	}
 	pc := cluster.Config{NodeName: cluster.DefaultNodeName(), BindAddr: gHost, BindPort: gPort, Seeds: a.cfg.Seeds,
-		SecretKey: a.cfg.GossipKey, ProbeInterval: a.cfg.GossipProbeInterval, ProbeTimeout: a.cfg.GossipProbeTimeout,
+		JoinTimeout: a.cfg.JoinTimeout, SecretKey: a.cfg.GossipKey, ProbeInterval: a.cfg.GossipProbeInterval, ProbeTimeout: a.cfg.GossipProbeTimeout,
 		SuspicionMult: a.cfg.GossipSuspicionMult, Logger: a.log.With().Str("component", "cluster").Logger()}
 	if a.cfg.GossipAdvertise != "" {
 		if pc.AdvertiseAddr, pc.AdvertisePort, err = splitHostPort(a.cfg.GossipAdvertise); err != nil {

@@ -82,8 +82,12 @@ type Config struct {
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
 	GossipAdvertise string   // GOSSIP_ADVERTISE: address other nodes reach the gossip on
 	Seeds           []string // CLUSTER_SEEDS: gossip addresses of nodes to join; none starts a new cluster
-	ActorAddr       string   // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
-	ActorAdvertise  string   // ACTOR_ADVERTISE: host:port other nodes reach the actors on
+	// JoinTimeout (CLUSTER_JOIN_TIMEOUT, default 2m) is how long a node retries its
+	// seeds before giving up: nodes started together migrate and seed in turns, so a
+	// seed may answer only after the others' turns.
+	JoinTimeout    time.Duration
+	ActorAddr      string // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
+	ActorAdvertise string // ACTOR_ADVERTISE: host:port other nodes reach the actors on
 	// GossipKey (GOSSIP_KEY, base64 of 16, 24 or 32 bytes) encrypts and authenticates
 	// gossip (AES-GCM); nil gossips in clear text.
 	GossipKey []byte
@@ -152,6 +156,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&c.GossipAdvertise, "gossip-advertise", env("GOSSIP_ADVERTISE", ""), "gossip address other nodes reach (GOSSIP_ADVERTISE)")
 	var seeds string
 	fs.StringVar(&seeds, "seeds", env("CLUSTER_SEEDS", ""), "comma-separated gossip addresses to join (CLUSTER_SEEDS)")
+	var joinTimeout string
+	fs.StringVar(&joinTimeout, "join-timeout", env("CLUSTER_JOIN_TIMEOUT", "2m"), "how long to retry the seeds before giving up (CLUSTER_JOIN_TIMEOUT)")
 	fs.StringVar(&c.ActorAddr, "actor-addr", env("ACTOR_ADDR", ""), "actor remote bind host:port (ACTOR_ADDR)")
 	fs.StringVar(&c.ActorAdvertise, "actor-advertise", env("ACTOR_ADVERTISE", ""), "actor host:port other nodes reach (ACTOR_ADVERTISE)")
 	var gossipKey, probeInterval, probeTimeout, suspicionMult string
@@ -190,6 +196,9 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 		return Config{}, err
 	}
 	if c.ShutdownTimeout, err = parsePositive("shutdown-timeout", shutdown); err != nil {
+		return Config{}, err
+	}
+	if c.JoinTimeout, err = parsePositive("join-timeout", joinTimeout); err != nil {
 		return Config{}, err
 	}
 	if c.WebhookDedupeTTL, err = parsePositive("webhook-dedupe-ttl", dedupeTTL); err != nil {

@@ -38,8 +38,13 @@ func seedOnly(ctx context.Context, cfg Config, log zerolog.Logger) error {
 // seedDemo creates the demo tenant and, with cfg.SeedConversations, its sample
 // conversations. Those are ticket streams: they are written through a journal of
 // their own, closed again before the server opens its journal and starts the
-// projections that fold them.
+// projections that fold them. It runs under the migration lock: seeding is
+// idempotent one node after another, and nodes started together take turns.
 func seedDemo(ctx context.Context, cfg Config, d *db.DB, s stores, log zerolog.Logger) error {
+	return d.WithMigrationLock(ctx, func() error { return seedDemoLocked(ctx, cfg, d, s, log) })
+}
+
+func seedDemoLocked(ctx context.Context, cfg Config, d *db.DB, s stores, log zerolog.Logger) error {
 	log = log.With().Str("component", "seed").Logger()
 	log.Info().Bool("conversations", cfg.SeedConversations).Msg("seeding the demo tenant")
 	deps := s.seedDeps(log)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"atende/engine/goroutine"
+	"atende/persistence/db"
 	"atende/transport/channel/whatsapp"
 	"atende/transport/channel/whatsapp/fakewa"
 )
@@ -22,7 +23,7 @@ import (
 // that address) or outside (--whatsapp-ws-url, --whatsapp-ca-file, --whatsapp-cert-key).
 func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, error) {
 	log := a.log.With().Str("channel", "whatsapp").Logger()
-	devs, err := whatsapp.OpenDevices(ctx, a.db.SQL, string(a.db.Dialect), nil)
+	devs, err := openWhatsAppDevices(ctx, a.db)
 	if err != nil {
 		return nil, err
 	}
@@ -75,4 +76,15 @@ func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, er
 		log.Warn().Str("server", u.Host).Msg("WhatsApp is FAKE: connections talk to another server (tests only)")
 	}
 	return whatsapp.NewFactory(cfg)
+}
+
+// openWhatsAppDevices opens the device store, running whatsmeow's schema upgrade under
+// the migration lock: nodes started together on an empty database would otherwise
+// create its tables at once and fail on each other's types.
+func openWhatsAppDevices(ctx context.Context, d *db.DB) (devs *whatsapp.Devices, err error) {
+	err = d.WithMigrationLock(ctx, func() error {
+		devs, err = whatsapp.OpenDevices(ctx, d.SQL, string(d.Dialect), nil)
+		return err
+	})
+	return devs, err
 }
