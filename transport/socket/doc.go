@@ -59,9 +59,12 @@
 // join acks, whose "seq" says "you have every event of this room up to N" — and
 // reconnects with auth {"token","lastSeq":N} (or query lastSeq=N, or v4.6+'s offset);
 // no number, or 0, means a fresh client: no replay.
-// On CONNECT it is replayed the missed events of its company and user rooms; on
-// each join, before the ack, those of the joined room that it did not already get
-// through a room it was in: seq > N, in order, filtered like live events. If the
+// On CONNECT it is replayed the missed events of its company and user rooms and of
+// the rooms it declared in auth "rooms" (the join events it is about to repeat), as
+// one stream in seq order; on each join of a room not yet joined, before the ack,
+// those of the joined room that it did not already get through a room it was in:
+// seq > N, in order, filtered like live events (older, then, than what the CONNECT
+// replayed — which is why clients declare their rooms). If the
 // backlog no longer covers N, or more than min(MaxReplay, QueueSize/2) events were
 // missed, or N is not a number, the socket gets instead one event
 // resync {"reason","seq"}: refetch what is shown, take seq as the new last number;

@@ -17,6 +17,8 @@ func FuzzHandle(f *testing.F) {
 	for _, s := range []string{
 		"40{\"token\":\"alice\"}\n420[\"joinChatBox\",\"42\"]\n421[\"joinTickets\",\"open\"]\n42[\"leaveChatBox\",42]\n41",
 		"40{\"token\":\"Bearer alice\",\"lastSeq\":\"12\"}\n3\n42[\"joinNotification\"]",
+		"40{\"token\":\"alice\",\"lastSeq\":3,\"rooms\":[[\"joinTickets\",\"open\"],[\"joinChatBox\",\"666\"],[],\"x\",[1],[\"joinChatBox\",{}]]}\n43[]",
+		"40{\"token\":\"alice\",\"rooms\":{\"joinTickets\":\"open\"}}\n40{\"token\":\"alice\",\"rooms\":[[\"joinNotification\"],[\"joinNotification\"]]}",
 		"40{\"token\":\"alice\",\"pid\":\"x\",\"offset\":\"abc\"}\n427[\"joinChatBox\",{}]",
 		"40/admin,{}\n40{\"token\":\"nobody\"}",
 		"42[\"joinChatBox\"]\n40",

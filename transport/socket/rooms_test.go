@@ -238,6 +238,66 @@ func TestReplayAfterReconnect(t *testing.T) {
 	}
 }
 
+// A client that declares at CONNECT the rooms it is about to rejoin is replayed what
+// it missed in all of them as one stream in sequence order, so the client rule (drop
+// an event whose seq is not above the last seen) loses nothing; joined one by one, chat
+// box 42's n=2 and n=5 would arrive after the company room's n=6 and be dropped.
+// Declared rooms that are malformed, unknown, leaves or refused are skipped.
+func TestReplayOfDeclaredRoomsIsOneOrderedStream(t *testing.T) {
+	f := newFixture(t, HubConfig{}, nil)
+	c := f.connect("alice")
+	c.send(`421["joinChatBox","42"]`)
+	c.expectPrefix("43")
+	f.publish(1, "appMessage", `{"n":1}`, ChatBoxRoom(42))
+	last := seqOf(t, eventPayload(t, c.expectPrefix("42"), "appMessage"))
+	c.send("41")
+	c.expectClose(CloseNormal)
+	f.publish(1, "appMessage", `{"n":2}`, ChatBoxRoom(42))
+	f.publish(1, "appMessage", `{"n":3}`, ChatBoxRoom(43))
+	f.publish(1, "whatsapp", `{"n":4}`, CompanyRoom())
+	f.publish(1, "appMessage", `{"n":5}`, ChatBoxRoom(42))
+	f.publish(1, "ticket", `{"n":6}`, ChatBoxRoom(42), CompanyRoom())
+	f.publish(1, "ticket", `{"n":7}`, TicketsRoom("open"))
+	f.publish(1, "appMessage", `{"n":8}`, ChatBoxRoom(666))
+	f.publish(1, "appMessage", `{"n":9}`, ChatBoxRoom(500))
+
+	r, _ := f.open("")
+	r.send(fmt.Sprintf(`40{"token":"alice","lastSeq":%d,"rooms":[["joinChatBox","42"],["joinTickets","open"],`+
+		`["joinChatBox","666"],["joinChatBox","500"],["leaveChatBox","43"],["joinTickets","nope"],["joinBogus"],"x",[]]}`, last))
+	r.expectPrefix(`40{"sid"`)
+	var prev int64
+	for _, want := range [][2]string{{"appMessage", `"n":2`}, {"whatsapp", `"n":4`}, {"appMessage", `"n":5`},
+		{"ticket", `"n":6`}, {"ticket", `"n":7`}} {
+		got := r.expectPrefix("42")
+		if !strings.Contains(got, want[1]) {
+			t.Fatalf("next event %q, want one containing %q", got, want[1])
+		}
+		seq := seqOf(t, eventPayload(t, got, want[0]))
+		if seq <= prev {
+			t.Fatalf("seq %d after %d: the replay is not in sequence order", seq, prev)
+		}
+		prev = seq
+	}
+	// The client's own join of a declared room adds nothing: the ack comes next, with
+	// the tenant's last seq. The refused rooms (666, 500) were never joined.
+	r.send(`427["joinChatBox","42"]`)
+	if ack := ackPayload(t, r.expectPrefix("43"), 7); ack["ok"] != true || seqOf(t, ack) != last+8 {
+		t.Fatalf("ack %v, want ok with seq %d", ack, last+8)
+	}
+	f.publish(1, "appMessage", `{"n":10}`, ChatBoxRoom(666))
+	f.publish(1, "appMessage", `{"live":true}`, ChatBoxRoom(42))
+	r.nextIs(t, `"live":true`)
+
+	// Rooms past MaxRooms make the whole list ignored, as a too-long join list would.
+	g := newFixture(t, HubConfig{}, func(c *Config) { c.MaxRooms = 1 })
+	q, _ := g.open("")
+	q.send(`40{"token":"alice","rooms":[["joinChatBox","1"],["joinChatBox","2"]]}`)
+	q.expectPrefix(`40{"sid"`)
+	g.publish(1, "appMessage", `{"n":1}`, ChatBoxRoom(1))
+	g.publish(1, "whatsapp", `{"marker":true}`, CompanyRoom())
+	q.nextIs(t, `"marker":true`)
+}
+
 func TestReplayFallsBackToResync(t *testing.T) {
 	tests := []struct {
 		name    string

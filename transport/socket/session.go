@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,6 +51,9 @@ type connectAuth struct {
 	LastSeq json.RawMessage // "lastSeq"
 	PID     json.RawMessage // "pid": socket.io v4.6+ connection-state recovery
 	Offset  json.RawMessage // "offset": idem, the last offset the client saw
+	// Rooms ("rooms") are the joins the client is about to repeat, each the array of
+	// its join event: [["joinTickets","open"],["joinChatBox","12"],["joinNotification"]].
+	Rooms json.RawMessage
 }
 
 // parseConnectAuth reads the auth object (already validated as JSON by the codec)
@@ -70,6 +74,8 @@ func parseConnectAuth(data json.RawMessage) (connectAuth, error) {
 			a.PID = v
 		case "offset":
 			a.Offset = v
+		case "rooms":
+			a.Rooms = v
 		}
 	})
 	return a, err
@@ -118,6 +124,12 @@ func (c *conn) connect(data json.RawMessage) {
 	if p.UserID > 0 {
 		rooms = append(rooms, UserRoom(p.UserID))
 	}
+	// The rooms the client declared are joined now, with the company and user rooms,
+	// so that what it missed in all of them is replayed as one stream in sequence
+	// order; joined one by one afterwards, a later room's older events would reach a
+	// client that already saw newer ones, and the client rule (drop what is not above
+	// the last seq seen) would discard them.
+	rooms = append(rooms, c.declaredRooms(auth.Rooms)...)
 	reply := textFrame(sio.AppendConnect(nil, randomID(), randomID()))
 	if err := c.srv.hub.join(c, rooms, reply, nil, -1); err != nil {
 		c.closeWith(CloseInternalError, "join company room: "+err.Error(), true)
@@ -221,8 +233,28 @@ func (c *conn) event(p sio.Packet) {
 		c.refuse(err)
 		return
 	}
-	var room Room
-	ok := true
+	room, ok, known := roomOfEvent(name, args)
+	if !known {
+		c.logAt(zerolog.DebugLevel).Str("event", name).Msg("unknown client event")
+		c.answer(p, engine.ErrValidation)
+		return
+	}
+	if !ok {
+		c.answer(p, engine.ErrValidation)
+		return
+	}
+	if strings.HasPrefix(name, "leave") {
+		c.srv.hub.leave(c, room)
+		c.answer(p, "")
+		return
+	}
+	c.join(p, room)
+}
+
+// roomOfEvent names the room a join or leave event is about; ok is false for a bad
+// argument, known is false for an event that is neither.
+func roomOfEvent(name string, args []json.RawMessage) (room Room, ok, known bool) {
+	ok = true
 	switch name {
 	case evJoinChatBox, evLeaveChatBox:
 		var id int64
@@ -238,20 +270,43 @@ func (c *conn) event(p sio.Packet) {
 	case evJoinNotification, evLeaveNotification:
 		room = NotificationRoom()
 	default:
-		c.logAt(zerolog.DebugLevel).Str("event", name).Msg("unknown client event")
-		c.answer(p, engine.ErrValidation)
-		return
+		return Room{}, false, false
 	}
-	if !ok {
-		c.answer(p, engine.ErrValidation)
-		return
+	return room, ok, true
+}
+
+// declaredRooms are the rooms of the CONNECT auth's "rooms" that the principal may
+// join (each authorised as its join event would be), at most MaxRooms; anything
+// malformed, unknown, a leave or refused is skipped: the client's own join event
+// then answers the error.
+func (c *conn) declaredRooms(raw json.RawMessage) []Room {
+	if len(raw) == 0 {
+		return nil
 	}
-	if strings.HasPrefix(name, "leave") {
-		c.srv.hub.leave(c, room)
-		c.answer(p, "")
-		return
+	items, err := sio.SplitArray(raw, c.srv.cfg.MaxRooms)
+	if err != nil {
+		c.logAt(zerolog.DebugLevel).Err(err).Msg("connect auth: rooms ignored")
+		return nil
 	}
-	c.join(p, room)
+	var out []Room
+	for _, item := range items {
+		name, args, err := sio.DecodeEvent(item)
+		if err != nil || !strings.HasPrefix(name, "join") {
+			continue
+		}
+		room, ok, known := roomOfEvent(name, args)
+		if !ok || !known || slices.Contains(out, room) {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(c.srv.ctx, c.srv.cfg.AuthTimeout)
+		err = c.srv.cfg.Authorizer.AuthorizeJoin(ctx, c.principal, room)
+		cancel()
+		if err != nil {
+			continue
+		}
+		out = append(out, room)
+	}
+	return out
 }
 
 // join authorises and performs a client join.
