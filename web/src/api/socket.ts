@@ -36,6 +36,10 @@ export type ServerEventName = (typeof serverEvents)[number];
 export interface SocketAuth {
   token: string | null;
   lastSeq: number;
+  // The rooms the client is about to rejoin, each its join event as an array
+  // (['joinTickets', 'open']): the server joins them at connect and replays what was
+  // missed in all of them as one stream in seq order.
+  rooms?: unknown[][];
 }
 
 export interface RealtimeHandlers {

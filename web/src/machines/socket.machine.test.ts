@@ -73,7 +73,7 @@ describe('socket machine', () => {
     expect(actor.getSnapshot().matches({ active: 'connecting' })).toBe(true);
     server.connect();
     expect(actor.getSnapshot().matches({ active: 'connected' })).toBe(true);
-    expect(state.handshakes).toEqual([{ token: 'tok-1', lastSeq: 0 }]);
+    expect(state.handshakes).toEqual([{ token: 'tok-1', lastSeq: 0, rooms: [] }]);
     server.send('ticket', { action: 'update', ticket: { id: 1 }, seq: 1 });
     expect(realtime).toEqual([['ticket', { action: 'update', ticket: { id: 1 }, seq: 1 }]]);
     expect(actor.getSnapshot().context.lastSeq).toBe(1);
@@ -99,6 +99,9 @@ describe('socket machine', () => {
     expect(actor.getSnapshot().matches({ active: 'reconnecting' })).toBe(true);
     expect(actor.getSnapshot().hasTag('offline')).toBe(true);
     server.connect();
+    // The handshake declares the rooms in force (chat box 42 was left), so the server
+    // replays what was missed in all of them as one ordered stream; the joins follow.
+    expect(state.handshakes.at(-1)?.rooms).toEqual([['joinTickets', 'open'], ['joinNotification']]);
     expect(state.emitted).toEqual([
       ['joinTickets', 'open'],
       ['joinNotification', undefined],
@@ -113,7 +116,7 @@ describe('socket machine', () => {
     server.send('appMessage', { action: 'create', message: { id: 2 }, seq: 6 });
     server.drop();
     server.connect();
-    expect(state.handshakes.at(-1)).toEqual({ token: 'tok-1', lastSeq: 6 });
+    expect(state.handshakes.at(-1)).toEqual({ token: 'tok-1', lastSeq: 6, rooms: [] });
     // The server replays from its buffer, overlapping what we already have.
     server.send('appMessage', { action: 'create', message: { id: 2 }, seq: 6 });
     server.send('appMessage', { action: 'create', message: { id: 3 }, seq: 7 });

@@ -94,7 +94,11 @@ export interface ConnectionInput {
 export function connectionActor(transport: RealtimeTransport, getToken: () => string | null) {
   return fromCallback<ConnCommand, ConnectionInput, ConnEvent>(({ input, sendBack, receive }) => {
     let lastSeq = input.lastSeq;
-    const conn = transport(() => ({ token: getToken(), lastSeq }), {
+    // The joins in force, by room: sent with every (re)connect so the server replays
+    // the missed events of all of them in one ordered stream (a later join's older
+    // events would otherwise fall under the seq rule).
+    const joins = new Map<string, unknown[]>();
+    const conn = transport(() => ({ token: getToken(), lastSeq, rooms: [...joins.values()] }), {
       onConnect: () => sendBack({ type: 'conn.connected' }),
       onDisconnect: (reason) => sendBack({ type: 'conn.dropped', reason }),
       onAuthError: (message) => sendBack({ type: 'conn.authFailed', message }),
@@ -106,6 +110,7 @@ export function connectionActor(transport: RealtimeTransport, getToken: () => st
     });
     receive((cmd) => {
       if (cmd.type === 'emit') {
+        trackJoin(joins, cmd.event, cmd.arg);
         conn.emit(cmd.event, cmd.arg, (answer) => {
           const seq = seqOf(answer);
           if (seq !== undefined && seq > lastSeq) lastSeq = seq;
@@ -115,6 +120,15 @@ export function connectionActor(transport: RealtimeTransport, getToken: () => st
     });
     return () => conn.close();
   });
+}
+
+// trackJoin keeps joins in step with a join or leave event the client emits.
+export function trackJoin(joins: Map<string, unknown[]>, event: string, arg: unknown): void {
+  const m = /^(join|leave)(.+)$/.exec(event);
+  if (!m) return;
+  const key = `${m[2]}:${arg === undefined ? '' : String(arg)}`;
+  if (m[1] === 'join') joins.set(key, arg === undefined ? [event] : [event, arg]);
+  else joins.delete(key);
 }
 
 export function seqOf(payload: unknown): number | undefined {
