@@ -96,7 +96,10 @@ type sioClient struct {
 	closeErr error
 }
 
-func dialSocket(t testing.TB, base, token string, lastSeq int64) *sioClient {
+// dialSocket connects a socket with lastSeq (0: a fresh client) and, when given, the
+// rooms it is about to join, declared at CONNECT as the web app does (each the array
+// of its join event), so that a reconnect's replay covers them in one ordered stream.
+func dialSocket(t testing.TB, base, token string, lastSeq int64, rooms ...[]string) *sioClient {
 	t.Helper()
 	u := strings.Replace(base, "http://", "ws://", 1) + "/socket.io/?EIO=4&transport=websocket"
 	conn, br, _, err := ws.Dial(context.Background(), u)
@@ -109,7 +112,11 @@ func dialSocket(t testing.TB, base, token string, lastSeq int64) *sioClient {
 	if !strings.HasPrefix(open, "0{") {
 		t.Fatalf("open packet %q", open)
 	}
-	auth, _ := json.Marshal(map[string]any{"token": token, "lastSeq": lastSeq})
+	fields := map[string]any{"token": token, "lastSeq": lastSeq}
+	if len(rooms) > 0 {
+		fields["rooms"] = rooms
+	}
+	auth, _ := json.Marshal(fields)
 	c.write("40" + string(auth))
 	if got := c.read(); !strings.HasPrefix(got, "40{") {
 		t.Fatalf("connect answered %q", got)

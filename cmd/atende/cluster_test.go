@@ -563,8 +563,13 @@ func (c *tcluster) attendant(n *cnode) *attendant {
 
 func (a *attendant) connect(n *cnode, lastSeq int64) {
 	a.c.t.Helper()
-	s := dialSocket(a.c.t, n.base, a.api.token, lastSeq)
-	for _, st := range []string{"pending", "open", "closed"} {
+	statuses := []string{"pending", "open", "closed"}
+	var rooms [][]string
+	for _, st := range statuses {
+		rooms = append(rooms, []string{"joinTickets", st})
+	}
+	s := dialSocket(a.c.t, n.base, a.api.token, lastSeq, rooms...)
+	for _, st := range statuses {
 		if ack := s.emit("joinTickets", st); !strings.Contains(ack, `"ok":true`) {
 			a.c.t.Fatalf("joinTickets %s on %s: %s", st, n.name, ack)
 		}
