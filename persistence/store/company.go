@@ -57,6 +57,14 @@ func (s *Companies) insert(ctx context.Context, tx *sql.Tx, c engine.Company) (e
 	now := s.now()
 	var id engine.ID
 	var err error
+	if c.ID == 0 && s.db.Dialect == db.Postgres {
+		// Rows inserted with explicit ids (by SQL rather than Create) leave the
+		// sequence behind; tenants are created rarely, so catch it up every time.
+		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('companies', 'id'),
+			GREATEST((SELECT max(id) FROM companies), 1))`); err != nil {
+			return 0, fmt.Errorf("insert company %q: move sequence: %w", c.Name, err)
+		}
+	}
 	if c.ID == 0 {
 		err = tx.QueryRowContext(ctx, `INSERT INTO companies (name, name_key, created_at) VALUES ($1, $2, $3) RETURNING id`,
 			c.Name, refFold(c.Name), s.ts(now)).Scan(&id)
