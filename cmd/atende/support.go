@@ -41,4 +41,3 @@ func (a *app) clusterView(context.Context) (httpapi.ClusterView, error) {
 func (a *app) serveNodeInfo() error {
 	return a.live.node.ServeNodeInfo(version, a.readyCheck)
 }
-
