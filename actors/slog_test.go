@@ -103,7 +103,7 @@ func TestSlogErrorFloodIsSummarised(t *testing.T) {
 		t.Fatalf("after the window %d lines: %q", len(lines), lines)
 	}
 	want := map[string]float64{
-		"999 similar errors in the last second: remote: endpoint terminated": 999,
+		"999 similar errors in the last second: remote: endpoint terminated":   999,
 		"499 similar warnings in the last second: cluster: member unreachable": 499,
 	}
 
