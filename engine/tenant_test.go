@@ -44,3 +44,37 @@ func TestValidateTenant(t *testing.T) {
 		})
 	}
 }
+
+// FuzzValidateTenant: any form either fails with field messages of the four fields
+// only, or passes trimmed, within the lengths, with a lower-case e-mail.
+func FuzzValidateTenant(f *testing.F) {
+	f.Add("Loja", "Maria", "maria@loja.com", "segredo")
+	f.Add("", "\x00", "a@b", strings.Repeat("é", 60))
+	f.Add(" \n ", "M\u200b", "MARIA@LOJA.COM ", "12345")
+	f.Fuzz(func(t *testing.T, name, admin, email, password string) {
+		out, err := engine.ValidateTenant(engine.TenantInput{Name: name, AdminName: admin, Email: email, Password: password})
+		if err != nil {
+			fields := engine.FieldsOf(err)
+			if len(fields) == 0 {
+				t.Fatalf("error without fields: %v", err)
+			}
+			for k := range fields {
+				switch k {
+				case "name", "adminName", "email", "password":
+				default:
+					t.Fatalf("unexpected field %q", k)
+				}
+			}
+			return
+		}
+		if n := len([]rune(out.Name)); n < engine.NameMin || n > engine.NameMax || out.Name != strings.TrimSpace(out.Name) {
+			t.Fatalf("name %q passed", out.Name)
+		}
+		if out.Email != strings.ToLower(out.Email) || out.Email == "" {
+			t.Fatalf("email %q passed", out.Email)
+		}
+		if n := len([]rune(out.Password)); n < engine.PasswordMin || n > engine.PasswordMax {
+			t.Fatalf("password of %d runes passed", n)
+		}
+	})
+}
