@@ -59,9 +59,10 @@ func (s *Companies) insert(ctx context.Context, tx *sql.Tx, c engine.Company) (e
 	var err error
 	if c.ID == 0 && s.db.Dialect == db.Postgres {
 		// Rows inserted with explicit ids (by SQL rather than Create) leave the
-		// sequence behind; tenants are created rarely, so catch it up every time.
-		if _, err := tx.ExecContext(ctx, `SELECT setval(pg_get_serial_sequence('companies', 'id'),
-			GREATEST((SELECT max(id) FROM companies), 1))`); err != nil {
+		// sequence behind: move it past them, only when its next value is taken, so
+		// that two creations at once never move it back under each other.
+		if _, err := tx.ExecContext(ctx, `SELECT setval('companies_id_seq', x.m) FROM (SELECT max(id) AS m FROM companies) x
+			WHERE x.m >= (SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END FROM companies_id_seq)`); err != nil {
 			return 0, fmt.Errorf("insert company %q: move sequence: %w", c.Name, err)
 		}
 	}
