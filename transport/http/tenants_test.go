@@ -73,6 +73,17 @@ func TestTenantRoutes(t *testing.T) {
 			if _, ok := out.Admin["passwordHash"]; ok {
 				t.Fatal("the answer carries the password hash")
 			}
+			var sent bool
+			for _, ev := range e.pub.take() {
+				if ev.Name == httpapi.EventTenant {
+					tn, _ := ev.Payload["tenant"].(map[string]any)
+					sent = ev.Company == co1 && ev.Payload["action"] == "create" && ev.Payload["_permission"] == engine.ActManageTenants &&
+						tn["name"] == "Loja Nova"
+				}
+			}
+			if !sent {
+				t.Fatal("no tenant event to the super's tenant, held to tenants:manage")
+			}
 			e.post(super, "/tenants", map[string]string{"name": " loja NOVA ", "adminName": "Outro", "email": "outro@loja.com",
 				"password": "segredo-forte"}).wantErr(t, http.StatusConflict, engine.ErrTenantNameDuplicated)
 			var list struct {
