@@ -88,6 +88,12 @@ const (
 	ErrScheduleSent Code = "ERR_SCHEDULE_SENT"
 	// ErrPendingSchedules: a contact or connection still has pending schedules.
 	ErrPendingSchedules Code = "ERR_PENDING_SCHEDULES"
+	// Tenants (engine/tenant.go): an unknown tenant id, a name another tenant has
+	// (case ignored), a login to a disabled tenant, and a super disabling its own.
+	ErrNoTenantFound        Code = "ERR_NO_TENANT_FOUND"
+	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
+	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
+	ErrTenantOwn            Code = "ERR_TENANT_OWN"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -152,6 +158,10 @@ var statusOf = map[Code]int{
 	ErrNoPositionFound:       http.StatusNotFound,
 	ErrUnavailable:           http.StatusServiceUnavailable,
 	ErrInternal:              http.StatusInternalServerError,
+	ErrNoTenantFound:         http.StatusNotFound,
+	ErrTenantNameDuplicated:  http.StatusConflict,
+	ErrTenantDisabled:        http.StatusForbidden,
+	ErrTenantOwn:             http.StatusConflict,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

@@ -76,6 +76,13 @@ const (
 	ActManageAllBookings   = "agenda:manageAll"
 	ActManagePlaces        = "places:manage"
 	ActManageCatalog       = "catalog:manage"
+	// tenants:manage — list, create, disable and enable tenants (the /Super page):
+	// the super profile only. Every other route stays scoped to the caller's own
+	// tenant, a super's included.
+	ActManageTenants = "tenants:manage"
+	// cluster:view — GET /cluster, the members of the actor cluster and their
+	// actor counts (the /Support page): admin and super.
+	ActViewCluster = "cluster:view"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -114,6 +121,11 @@ var (
 		ActDeleteContact,
 		ActManageSettings,
 		ActManageCatalog,
+		ActViewCluster,
+	}
+	// Hosting operator: the super profile only.
+	superGrants = []string{
+		ActManageTenants,
 	}
 )
 
@@ -125,7 +137,7 @@ var permissionTable = map[string]map[string]bool{
 	ProfileSuperv:   grantSet(operationGrants, supervisionGrants),
 	ProfileManager:  grantSet(operationGrants, supervisionGrants),
 	ProfileAdmin:    without(grantSet(operationGrants, supervisionGrants, administrationGrants), ActViewSuperMenu),
-	ProfileSuper:    grantSet(operationGrants, supervisionGrants, administrationGrants),
+	ProfileSuper:    grantSet(operationGrants, supervisionGrants, administrationGrants, superGrants),
 }
 
 func grantSet(groups ...[]string) map[string]bool {
@@ -175,7 +187,7 @@ func IsProfile(p string) bool {
 
 // AllActions lists every action name of the table, sorted.
 func AllActions() []string {
-	set := grantSet(operationGrants, supervisionGrants, administrationGrants)
+	set := grantSet(operationGrants, supervisionGrants, administrationGrants, superGrants)
 	out := make([]string, 0, len(set))
 	for a := range set {
 		out = append(out, a)

@@ -41,6 +41,9 @@ var wantGrants = map[string][]string{
 	ActDeleteContact:  {"admin", "super"},
 	ActManageSettings: {"admin", "super"},
 	ActManageCatalog:  {"admin", "super"},
+	ActViewCluster:    {"admin", "super"},
+	// the hosting operator only
+	ActManageTenants: {"super"},
 }
 
 var allProfiles = []string{"user", "userplus", "superv", "manager", "admin", "super"}

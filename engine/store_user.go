@@ -20,6 +20,8 @@ type Company struct {
 	ID        ID        `json:"id"`
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"createdAt"`
+	// Disabled tenants keep their data but their users cannot log in (tenant.go).
+	Disabled bool `json:"disabled"`
 }
 
 // CompanyStore keeps tenants.
@@ -85,7 +87,8 @@ type UserStore interface {
 	List(ctx context.Context, companyID ID, f UserFilter) ([]User, int, error)
 	// All returns every user of the tenant, by name (for selectors).
 	All(ctx context.Context, companyID ID) ([]User, error)
-	// Auth reads the token version of a user of any tenant; ErrNoUserFound when gone.
+	// Auth reads the token version of a user of any tenant; ErrNoUserFound when gone
+	// or when its tenant is disabled (engine/tenant.go).
 	Auth(ctx context.Context, id ID) (UserAuth, error)
 }
 

@@ -151,9 +151,10 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Catalog: store.NewCatalog(a.db, clock), Schedules: sched},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
-			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
+			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
+			Tokens:     a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
-			Ready: func(ctx context.Context) error { return a.db.SQL.PingContext(ctx) },
+			Ready: a.readyCheck,
 		})
 	if err != nil {
 		return nil, err

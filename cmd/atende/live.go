@@ -144,6 +144,10 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.node, err = actors.StartNode(nc); err != nil {
 		return err
 	}
+	if err := a.serveNodeInfo(); err != nil {
+		l.node.Stop(false)
+		return err
+	}
 	a.onClose(func(context.Context) error {
 		// A graceful stop hands this node's actors over before it returns.
 		l.node.Stop(a.cfg.Cluster)

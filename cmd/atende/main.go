@@ -3,6 +3,7 @@
 //	atende serve    REST API, realtime gateway, actors, channels and the web app on one port
 //	atende migrate  apply the database migrations and exit
 //	atende seed     create the demo tenant (idempotent) and exit
+//	atende tenant   create, list, disable or enable tenants (tenant.go)
 //	atende version  print the version
 //
 // Configuration comes from flags and environment variables; see README.md.
@@ -48,11 +49,15 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		fmt.Fprintf(stdout, "atende %s (%s)\n", version, commit)
 		return nil
 	case "serve", "migrate", "seed":
+	case "tenant":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return tenantCmd(ctx, rest, getenv, stdout, newLogger(Config{LogFormat: "json", LogLevel: "warn"}, stderr))
 	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|version [flags]; atende serve -h lists the flags")
+		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|tenant|version [flags]; atende serve -h lists the flags")
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q (want serve, migrate, seed or version)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate, seed, tenant or version)", cmd)
 	}
 	cfg, err := parseConfig(rest, getenv)
 	if err != nil {

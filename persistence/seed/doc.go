@@ -1,6 +1,7 @@
 // Package seed fills a database with Atende's demo tenant: company 1 "Atende Demo",
 // its staff (admin@atende.local / admin123; a supervisor, carla@atende.local, and two
-// attendants, ana@ and bruno@atende.local, with password atende123), default settings,
+// attendants, ana@ and bruno@atende.local, with password atende123; the hosting
+// operator super@atende.local / super123, profile super), default settings,
 // and — through the steps of ref.go — queues, tags, contacts and quick answers; then a
 // web chat connection and, when ConversationDeps are given (`make run`), a Telegram
 // connection and sample conversations in every state (conversations.go).

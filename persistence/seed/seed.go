@@ -21,12 +21,16 @@ type DemoUser struct {
 	Name, Email, Password, Profile string
 }
 
-// DemoUsers are the demo staff, created in this order.
+// DemoUsers are the demo staff, created in this order. The last is the hosting
+// operator's login (profile super: the /Super page). It belongs to the demo tenant,
+// the first one, as the operator's own tenant: every route but the tenant list stays
+// scoped to it.
 var DemoUsers = []DemoUser{
 	{Name: "Administrador", Email: "admin@atende.local", Password: "admin123", Profile: engine.ProfileAdmin},
 	{Name: "Carla Supervisora", Email: "carla@atende.local", Password: "atende123", Profile: engine.ProfileSuperv},
 	{Name: "Ana Atendente", Email: "ana@atende.local", Password: "atende123", Profile: engine.ProfileUser},
 	{Name: "Bruno Atendente", Email: "bruno@atende.local", Password: "atende123", Profile: engine.ProfileUser},
+	{Name: "Operador Super", Email: "super@atende.local", Password: "super123", Profile: engine.ProfileSuper},
 }
 
 // Deps are the stores the seed writes through.

@@ -34,6 +34,7 @@ func TestDemoIsIdempotent(t *testing.T) {
 			"carla@atende.local": {engine.ProfileSuperv, "atende123"},
 			"ana@atende.local":   {engine.ProfileUser, "atende123"},
 			"bruno@atende.local": {engine.ProfileUser, "atende123"},
+			"super@atende.local": {engine.ProfileSuper, "super123"},
 		}
 		for email, w := range want {
 			u, err := deps.Users.ByEmail(ctx, email)

@@ -59,28 +59,35 @@ func nullID(id engine.ID) any {
 
 // Create implements engine.UserStore.
 func (s *Users) Create(ctx context.Context, u engine.NewUser) (engine.User, error) {
-	now := s.now()
 	var out engine.User
 	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
-		var id engine.ID
-		err := tx.QueryRowContext(ctx, `INSERT INTO users (company_id, name, name_key, search, email, password_hash,
-			profile, whatsapp_id, token_version, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $9) RETURNING id`,
-			u.CompanyID, u.Name, refFold(u.Name), userSearch(u.Name, u.Email), u.Email, u.PasswordHash, u.Profile,
-			nullID(u.WhatsappID), s.ts(now)).Scan(&id)
-		if db.IsUniqueViolation(err) {
-			return engine.Wrap(engine.ErrEmailAlreadyExists, err)
-		}
-		if err != nil {
-			return fmt.Errorf("insert user: %w", err)
-		}
-		if err := s.setQueues(ctx, tx, u.CompanyID, id, u.QueueIDs); err != nil {
-			return err
-		}
-		out, err = s.get(ctx, tx, u.CompanyID, id)
+		var err error
+		out, err = s.create(ctx, tx, u)
 		return err
 	})
 	return out, err
+}
+
+// create inserts u and its queues inside tx (also the first admin of a new tenant,
+// Companies.CreateWithAdmin).
+func (s *Users) create(ctx context.Context, tx *sql.Tx, u engine.NewUser) (engine.User, error) {
+	now := s.now()
+	var id engine.ID
+	err := tx.QueryRowContext(ctx, `INSERT INTO users (company_id, name, name_key, search, email, password_hash,
+		profile, whatsapp_id, token_version, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $9) RETURNING id`,
+		u.CompanyID, u.Name, refFold(u.Name), userSearch(u.Name, u.Email), u.Email, u.PasswordHash, u.Profile,
+		nullID(u.WhatsappID), s.ts(now)).Scan(&id)
+	if db.IsUniqueViolation(err) {
+		return engine.User{}, engine.Wrap(engine.ErrEmailAlreadyExists, err)
+	}
+	if err != nil {
+		return engine.User{}, fmt.Errorf("insert user: %w", err)
+	}
+	if err := s.setQueues(ctx, tx, u.CompanyID, id, u.QueueIDs); err != nil {
+		return engine.User{}, err
+	}
+	return s.get(ctx, tx, u.CompanyID, id)
 }
 
 // Update implements engine.UserStore.
@@ -335,7 +342,9 @@ func (s *Users) withQueues(ctx context.Context, q refQuerier, companyID engine.I
 // Auth implements engine.UserStore.
 func (s *Users) Auth(ctx context.Context, id engine.ID) (engine.UserAuth, error) {
 	a := engine.UserAuth{UserID: id}
-	err := s.db.SQL.QueryRowContext(ctx, `SELECT company_id, token_version FROM users WHERE id = $1`, id).
+	// A user of a disabled tenant is as good as gone: its access tokens are refused.
+	err := s.db.SQL.QueryRowContext(ctx, `SELECT u.company_id, u.token_version FROM users u
+		JOIN companies c ON c.id = u.company_id WHERE u.id = $1 AND c.disabled_at IS NULL`, id).
 		Scan(&a.CompanyID, &a.TokenVersion)
 	if errors.Is(err, sql.ErrNoRows) {
 		return a, engine.E(engine.ErrNoUserFound)

@@ -111,6 +111,10 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := s.deps.PairLimiter.Reset(ctx, pairKey); err != nil {
 		return fmt.Errorf("login rate limit reset: %w", err)
 	}
+	// Told only to who knows the password: a disabled tenant's users cannot log in.
+	if err := s.tenantDisabled(ctx, u.CompanyID); err != nil {
+		return err
+	}
 	if err := s.deps.AddressLimiter.Release(ctx, addrKey, addrID); err != nil {
 		return fmt.Errorf("login rate limit release: %w", err)
 	}
@@ -174,6 +178,15 @@ func (s *Server) refresh(w http.ResponseWriter, r *http.Request) error {
 			return engine.E(engine.ErrSessionExpired)
 		}
 		return fmt.Errorf("refresh: %w", err)
+	}
+	if err := s.tenantDisabled(ctx, u.CompanyID); err != nil {
+		if engine.CodeOf(err) == engine.ErrTenantDisabled {
+			// The session ends: the user logs in again once the tenant is enabled.
+			_, _ = s.deps.RefreshTokens.RevokeFamily(ctx, hashHex, now)
+			s.clearRefreshCookie(w)
+			return engine.Wrap(engine.ErrSessionExpired, err)
+		}
+		return err
 	}
 	return s.answerSession(w, r, u, rt.FamilyID, raw, now)
 }

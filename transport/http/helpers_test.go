@@ -71,6 +71,18 @@ func (p *recPublisher) Publish(companyID engine.ID, name string, payload any) {
 	p.mu.Unlock()
 }
 
+// PublishTo records an event held to a permission like any other, with the
+// permission under the payload key "_permission".
+func (p *recPublisher) PublishTo(companyID engine.ID, name, permission string, payload any) {
+	b, _ := json.Marshal(payload)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	m["_permission"] = permission
+	p.mu.Lock()
+	p.events = append(p.events, event{companyID, name, m})
+	p.mu.Unlock()
+}
+
 func (p *recPublisher) take() []event {
 	p.mu.Lock()
 	defer p.mu.Unlock()

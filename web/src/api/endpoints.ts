@@ -6,6 +6,7 @@ import type {
   AnnouncementPage,
   AuthResponse,
   ClosingStatus,
+  ClusterView,
   Connection,
   ConnectionInput,
   Contact,
@@ -23,6 +24,8 @@ import type {
   Setting,
   Tag,
   TagPage,
+  Tenant,
+  TenantInput,
   Ticket,
   TicketPage,
   TicketStatus,
@@ -296,4 +299,17 @@ export const wabaApi = {
   templates: (): Promise<{ templates: WabaTemplate[] }> => http.get<{ templates: WabaTemplate[] }>('/wabatemplates'),
   sendTemplate: (body: WabaTemplateSend): Promise<{ providerId: string }> =>
     http.post<{ providerId: string }>('/waba/sendtemplatemessage/', { body }),
+};
+
+// The hosting operator's routes (docs/api.md, tenants and cluster).
+export const tenantsApi = {
+  list: (): Promise<{ tenants: Tenant[] }> => http.get<{ tenants: Tenant[] }>('/tenants'),
+  create: (body: TenantInput): Promise<{ tenant: Tenant; admin: User }> =>
+    http.post<{ tenant: Tenant; admin: User }>('/tenants', { body }),
+  setDisabled: (id: ID, disabled: boolean): Promise<Tenant> => http.put<Tenant>(`/tenants/${id}`, { body: { disabled } }),
+};
+
+export const supportApi = {
+  cluster: (): Promise<ClusterView> => http.get<ClusterView>('/cluster'),
+  ready: (): Promise<{ status: string }> => http.get<{ status: string }>('/readyz'),
 };

@@ -28,6 +28,8 @@ export const serverEvents = [
   'place',
   'position',
   'slots',
+  // The tenant list of /Super (docs/api.md, tenants): tenants:manage holders only.
+  'tenant',
   'resync',
 ] as const;
 

@@ -452,3 +452,45 @@ export interface ScheduleEvent {
   scheduledMessageId?: ID;
   seq?: number;
 }
+
+// Tenants (GET /tenants, docs/api.md): a company with its counts.
+export interface Tenant {
+  id: ID;
+  name: string;
+  createdAt: string;
+  disabled: boolean;
+  users: number;
+  connections: number;
+  tickets: number;
+  openTickets: number;
+  pendingTickets: number;
+}
+
+export interface TenantInput {
+  name: string;
+  adminName: string;
+  email: string;
+  password: string;
+}
+
+export interface TenantEvent {
+  action: 'create' | 'update';
+  tenant: Tenant;
+}
+
+// GET /cluster: the members of the actor cluster as the answering node sees them.
+export interface ClusterMember {
+  id: string;
+  node: string;
+  address: string;
+  state: 'alive' | 'not ready' | 'unreachable';
+  self: boolean;
+  version?: string;
+  actors: Record<string, number>;
+}
+
+export interface ClusterView {
+  mode: 'single' | 'cluster';
+  node: string;
+  members: ClusterMember[];
+}

@@ -35,6 +35,9 @@ export const actions = {
   editOwnScheduledMessage: 'scheduled-messages:editOwn',
   deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',
   manageScheduledMessages: 'scheduled-messages:manageAll',
+  // The hosting operator: /Super (super only) and /Support (admin, super).
+  manageTenants: 'tenants:manage',
+  viewCluster: 'cluster:view',
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -24,6 +24,8 @@ const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
 const CatalogPage = lazy(() => import('../features/catalog/CatalogPage'));
 const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
+const SuperPage = lazy(() => import('../features/super/SuperPage'));
+const SupportPage = lazy(() => import('../features/super/SupportPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -34,8 +36,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Bots', 'bots'],
   ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
-  ['Support', 'support'],
-  ['Super', 'super'],
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
   ['chats/:id?', 'chats'],
@@ -106,6 +106,8 @@ export const routes: RouteObject[] = [
               ['catalog', CatalogPage],
               ['Categories', CategoriesPage],
               ['scheduledMessages', ScheduledMessagesPage],
+              ['Super', SuperPage],
+              ['Support', SupportPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

@@ -214,3 +214,12 @@ export const scheduleRules = {
   message: [required, length(3, 400)],
   sendAt: [required, (v: string) => (!v || new Date(v).getTime() > Date.now() ? null : 'validation.dateBeforeNow')] as Rule[],
 };
+
+// New tenant (POST /tenants): company name required 2–50; the first admin's name,
+// e-mail and password as the user form's (userRules).
+export const tenantRules = {
+  name: [required, length(2, 50)],
+  adminName: userRules(true).name,
+  email: userRules(true).email,
+  password: userRules(true).password,
+};

@@ -20,6 +20,8 @@ import type tags from './locales/pt-BR/tags.json';
 import type tickets from './locales/pt-BR/tickets.json';
 import type users from './locales/pt-BR/users.json';
 import type validation from './locales/pt-BR/validation.json';
+import type tenants from './locales/pt-BR/tenants.json';
+import type support from './locales/pt-BR/support.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -38,6 +40,8 @@ declare module 'i18next' {
         contacts: typeof contacts;
         layout: typeof layout;
         login: typeof login;
+        tenants: typeof tenants;
+        support: typeof support;
         pages: typeof pages;
         queues: typeof queues;
         quickAnswers: typeof quickAnswers;

@@ -29,7 +29,9 @@ export type MenuKey =
   | 'bots'
   | 'nlpConfig'
   | 'settings'
-  | 'leafletMap';
+  | 'leafletMap'
+  | 'super'
+  | 'support';
 
 export interface MenuEntry {
   key: MenuKey;
@@ -89,6 +91,7 @@ export const menu: MenuSection[] = [
       { key: 'bots', to: '/Bots', icon: 'chat' },
       { key: 'nlpConfig', to: '/NLPConfig', icon: 'translate' },
       { key: 'settings', to: '/Settings', icon: 'settings' },
+      { key: 'support', to: '/Support', icon: 'info', permission: actions.viewCluster },
     ],
   },
   {
@@ -97,6 +100,7 @@ export const menu: MenuSection[] = [
     entries: [
       { key: 'clientMap', to: '/ClientMap', icon: 'dot' },
       { key: 'leafletMap', to: '/LeafletMap', icon: 'dot' },
+      { key: 'super', to: '/Super', icon: 'group', permission: actions.manageTenants },
     ],
   },
 ];
