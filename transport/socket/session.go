@@ -114,9 +114,12 @@ func (c *conn) connect(data json.RawMessage) {
 		c.expires.Store(max(p.ExpiresAt.UnixNano(), 1))
 	}
 	c.lastSeq, c.replay, c.resync = lastSeqOf(c.queryLastSeq, auth)
-	rooms := []Room{CompanyRoom()}
-	if p.UserID > 0 {
-		rooms = append(rooms, UserRoom(p.UserID))
+	var rooms []Room // a call guest hears nothing of its tenant
+	if !p.Guest() {
+		rooms = append(rooms, CompanyRoom())
+		if p.UserID > 0 {
+			rooms = append(rooms, UserRoom(p.UserID))
+		}
 	}
 	reply := textFrame(sio.AppendConnect(nil, randomID(), randomID()))
 	if err := c.srv.hub.join(c, rooms, reply, nil, -1); err != nil {
@@ -238,6 +241,10 @@ func (c *conn) event(p sio.Packet) {
 	case evJoinNotification, evLeaveNotification:
 		room = NotificationRoom()
 	default:
+		if h := c.srv.cfg.Events; h != nil && h.Handles(name) {
+			c.handled(p, h, name, args)
+			return
+		}
 		c.logAt(zerolog.DebugLevel).Str("event", name).Msg("unknown client event")
 		c.answer(p, engine.ErrValidation)
 		return
@@ -246,12 +253,39 @@ func (c *conn) event(p sio.Packet) {
 		c.answer(p, engine.ErrValidation)
 		return
 	}
+	if c.principal.Guest() {
+		c.answer(p, engine.ErrNoPermission)
+		return
+	}
 	if strings.HasPrefix(name, "leave") {
 		c.srv.hub.leave(c, room)
 		c.answer(p, "")
 		return
 	}
 	c.join(p, room)
+}
+
+// handled passes an event to the Config.Events handler and acks its answer.
+func (c *conn) handled(p sio.Packet, h EventHandler, name string, args []json.RawMessage) {
+	c.handledAny = true
+	ctx, cancel := context.WithTimeout(c.srv.ctx, c.srv.cfg.AuthTimeout)
+	res, err := h.HandleEvent(ctx, connPeer{c}, name, args)
+	cancel()
+	if err != nil {
+		code := engine.CodeOf(err)
+		if code == engine.ErrInternal {
+			c.logAt(zerolog.ErrorLevel).Err(err).Str("event", name).Msg("client event")
+		}
+		c.answer(p, code)
+		return
+	}
+	if !p.HasID {
+		return
+	}
+	if len(res) == 0 {
+		res = json.RawMessage(`{"ok":true}`)
+	}
+	c.send(textFrame(sio.AppendAck(nil, p.ID, res)))
 }
 
 // join authorises and performs a client join.
