@@ -1,0 +1,19 @@
+// The attendant's call window (/video-call/:callId#<attendant token>), opened by the
+// chat header as an 800×600 popout: it dials at once. The token travels in the
+// fragment, which no request carries.
+import { useParams } from 'react-router';
+import { http } from '../../api/client';
+import { Splash } from '../../components/Splash';
+import { CallScreen } from './CallScreen';
+import { useCallSession } from './useCallSession';
+
+export default function AttendantCallPage() {
+  const { callId = '' } = useParams();
+  const session = useCallSession(() => ({
+    role: 'attendant',
+    socketToken: http.token ?? '',
+    attendantToken: window.location.hash.slice(1),
+    callId,
+  }));
+  return session ? <CallScreen session={session} onClose={() => window.close()} /> : <Splash />;
+}
