@@ -18,7 +18,8 @@ export const CallTitle = styled.h1`
 export const Stage = styled.div`
   position: relative;
   flex: 1;
-  min-height: 320px;
+  min-height: 240px;
+  max-height: 65vh;
   border-radius: ${({ theme }) => theme.radii.md}px;
   overflow: hidden;
   background: ${({ theme }) => theme.colors.text};
