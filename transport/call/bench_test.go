@@ -33,19 +33,27 @@ func offerFrame(call string) json.RawMessage {
 	return json.RawMessage(`{"callId":"` + call + `","type":"offer","sdp":"` + sdp.String() + `"}`)
 }
 
+// BenchmarkParseSignalOffer parses 1,000 browser-sized offers per operation (the
+// project's benchmarks bound their own work; make bench runs them once).
 func BenchmarkParseSignalOffer(b *testing.B) {
+	const n = 1000
 	frame := offerFrame(cid)
-	b.SetBytes(int64(len(frame)))
 	b.ReportAllocs()
+	start := time.Now()
 	for b.Loop() {
-		if _, err := ParseSignal(frame); err != nil {
-			b.Fatal(err)
+		for range n {
+			if _, err := ParseSignal(frame); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
+	per := time.Since(start) / time.Duration(b.N*n)
+	b.ReportMetric(float64(per.Microseconds()), "µs/offer")
+	b.ReportMetric(float64(len(frame)), "bytes/offer")
 }
 
-// BenchmarkRelaySignal: one candidate relayed from the customer to the attendant of
-// one call among 1,000 calls on the node (in process, no bus).
+// BenchmarkRelaySignal: candidates relayed from the customer to the attendant of one
+// call among 1,000 calls on the node (in process, no bus), 10,000 per operation.
 func BenchmarkRelaySignal(b *testing.B) {
 	tokens, _ := NewTokens(testSecret, nil)
 	r, _ := NewRelay(Config{Tokens: tokens})
@@ -65,14 +73,19 @@ func BenchmarkRelaySignal(b *testing.B) {
 	}
 	call := last[1].p.Call
 	frame := []json.RawMessage{json.RawMessage(`{"callId":"` + call + `","type":"candidate","candidate":{"candidate":"candidate:1 1 udp 2122260223 192.168.1.5 50000 typ host","sdpMid":"0","sdpMLineIndex":0}}`)}
+	const n = 10_000 // signals per operation
 	before := last[0].got.Load()
 	b.ReportAllocs()
+	start := time.Now()
 	for b.Loop() {
-		if _, err := r.HandleEvent(ctx, last[1], EventSignal, frame); err != nil {
-			b.Fatal(err)
+		for range n {
+			if _, err := r.HandleEvent(ctx, last[1], EventSignal, frame); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
-	if last[0].got.Load()-before != int64(b.N) {
-		b.Fatalf("the attendant got %d of %d signals", last[0].got.Load()-before, b.N)
+	if got := last[0].got.Load() - before; got != int64(b.N*n) {
+		b.Fatalf("the attendant got %d of %d signals", got, b.N*n)
 	}
+	b.ReportMetric(float64(b.N*n)/time.Since(start).Seconds(), "signals/s")
 }

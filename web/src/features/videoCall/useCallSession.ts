@@ -17,7 +17,6 @@ export function useCallSession(opts: () => CallSessionOptions): CallSession | nu
       s.dispose();
     };
     // The options are read once: a call page is one call.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return session;
 }
