@@ -74,25 +74,12 @@ func ParseSignal(raw []byte) (Signal, error) {
 		return Signal{}, engine.Wrap(engine.ErrInvalidJSON, errSignal)
 	}
 	var s Signal
-	seen := map[string]bool{}
-	var ferr error
-	fail := func(err error) {
-		if ferr == nil {
-			ferr = err
-		}
-	}
-	err := sio.ObjectFields(raw, func(key string, v json.RawMessage) {
-		if seen[key] {
-			fail(bad("duplicate key %q", key))
-			return
-		}
-		seen[key] = true
+	seen, err := fields(raw, "", func(key string, v json.RawMessage) error {
 		switch key {
 		case "callId", "type", "sdp":
 			str, ok := sio.DecodeString(v)
 			if !ok {
-				fail(bad("%s: not a string", key))
-				return
+				return bad("%s: not a string", key)
 			}
 			switch key {
 			case "callId":
@@ -105,19 +92,16 @@ func ParseSignal(raw []byte) (Signal, error) {
 		case "candidate":
 			c, err := parseCandidate(v)
 			if err != nil {
-				fail(err)
-				return
+				return err
 			}
 			s.Candidate = &c
 		default:
-			fail(bad("unknown key %.40q", key))
+			return bad("unknown key %.40q", key)
 		}
+		return nil
 	})
 	if err != nil {
-		return Signal{}, engine.Wrap(engine.ErrInvalidJSON, fmt.Errorf("%w: %v", errSignal, err))
-	}
-	if ferr != nil {
-		return Signal{}, ferr
+		return Signal{}, err
 	}
 	if !validCallID(s.CallID) {
 		return Signal{}, bad("callId")
@@ -152,69 +136,78 @@ func ParseSignal(raw []byte) (Signal, error) {
 // usernameFragment is accepted and dropped (it repeats the SDP's ice-ufrag).
 func parseCandidate(v json.RawMessage) (Candidate, error) {
 	var c Candidate
-	seen := map[string]bool{}
-	var ferr error
-	fail := func(err error) {
-		if ferr == nil {
-			ferr = err
-		}
-	}
-	err := sio.ObjectFields(v, func(key string, f json.RawMessage) {
-		if seen[key] {
-			fail(bad("candidate: duplicate key %q", key))
-			return
-		}
-		seen[key] = true
+	seen, err := fields(v, "candidate: ", func(key string, f json.RawMessage) error {
 		null := string(f) == "null"
 		switch key {
 		case "candidate":
 			str, ok := sio.DecodeString(f)
 			if !ok || len(str) > MaxCandidate || !cleanText(str, false) {
-				fail(bad("candidate.candidate"))
-				return
+				return bad("candidate.candidate")
 			}
 			c.Candidate = str
 		case "sdpMid":
 			if null {
-				return
+				return nil
 			}
 			str, ok := sio.DecodeString(f)
 			if !ok || len(str) > MaxMid || !cleanText(str, false) {
-				fail(bad("candidate.sdpMid"))
-				return
+				return bad("candidate.sdpMid")
 			}
 			c.SDPMid = &str
 		case "sdpMLineIndex":
 			if null {
-				return
+				return nil
 			}
 			n, err := strconv.Atoi(string(f))
 			if err != nil || n < 0 || n > MaxMLine {
-				fail(bad("candidate.sdpMLineIndex"))
-				return
+				return bad("candidate.sdpMLineIndex")
 			}
 			c.SDPMLineIndex = &n
 		case "usernameFragment":
 			if null {
-				return
+				return nil
 			}
 			if str, ok := sio.DecodeString(f); !ok || len(str) > 256 || !cleanText(str, false) {
-				fail(bad("candidate.usernameFragment"))
+				return bad("candidate.usernameFragment")
 			}
 		default:
-			fail(bad("candidate: unknown key %.40q", key))
+			return bad("candidate: unknown key %.40q", key)
 		}
+		return nil
 	})
 	if err != nil {
-		return Candidate{}, bad("candidate: not an object")
-	}
-	if ferr != nil {
-		return Candidate{}, ferr
+		return Candidate{}, err
 	}
 	if !seen["candidate"] {
 		return Candidate{}, bad("candidate.candidate required")
 	}
 	return c, nil
+}
+
+// fields calls fn with each member of the JSON object obj (already checked valid
+// JSON) and reports the keys seen; a duplicate key, a value that is not an object
+// (ERR_INVALID_JSON at the top, ERR_VALIDATION inside: prefix names where) or fn's
+// first error ends the walk.
+func fields(obj json.RawMessage, prefix string, fn func(key string, v json.RawMessage) error) (map[string]bool, error) {
+	seen := map[string]bool{}
+	var ferr error
+	err := sio.ObjectFields(obj, func(key string, v json.RawMessage) {
+		switch {
+		case ferr != nil:
+		case seen[key]:
+			ferr = bad("%sduplicate key %q", prefix, key)
+		default:
+			seen[key] = true
+			ferr = fn(key, v)
+		}
+	})
+	switch {
+	case err != nil && prefix == "":
+		return nil, engine.Wrap(engine.ErrInvalidJSON, fmt.Errorf("%w: %v", errSignal, err))
+	case err != nil:
+		return nil, bad("%snot an object", prefix)
+	}
+	return seen, ferr
 }
 
 // cleanText: valid UTF-8 without control characters (CR, LF and tab allowed in
