@@ -76,4 +76,21 @@ describe('video call launcher', () => {
     expect(idle(l)).toBe(true);
     expect((await makeLauncher(deps()).launch(7, '')).ok).toBe(true);
   });
+
+  it("follows the popout's reports: talking, held, resumed, ended", async () => {
+    let report: ((p: { callId: string; step: string; outcome: 'ended' | 'failed' | null }) => void) | null = null;
+    const l = makeLauncher(deps({ listen: (fn) => void (report = fn) }));
+    await l.launch(7, '');
+    const at = () => l.actor.getSnapshot();
+    report!({ callId: 'other', step: 'talking', outcome: null });
+    expect(at().matches({ busy: 'dialing' })).toBe(true); // another call's report
+    report!({ callId: 'CALLID', step: 'talking', outcome: null });
+    expect(at().matches({ busy: { active: 'talking' } })).toBe(true);
+    report!({ callId: 'CALLID', step: 'held', outcome: null });
+    expect(at().matches({ busy: { active: 'held' } })).toBe(true);
+    report!({ callId: 'CALLID', step: 'talking', outcome: null });
+    expect(at().matches({ busy: { active: 'talking' } })).toBe(true);
+    report!({ callId: 'CALLID', step: 'idle', outcome: 'ended' });
+    expect(at().matches('idle')).toBe(true);
+  });
 });

@@ -12,8 +12,21 @@ export const popoutSize = { width: 800, height: 600 };
 export const closureCheckMs = 500;
 export const popoutName = 'atende-video-call';
 
+// The popout reports its call's progress to its opener on this BroadcastChannel, so
+// the opener's machine follows it (talking, held, ended, failed).
+export const progressChannel = 'atende-video-call';
+
+export interface CallProgress {
+  callId: string;
+  step: string;
+  outcome: 'ended' | 'failed' | null;
+}
+
 export interface LaunchDeps {
   open: (url: string, name: string, features: string) => Window | null;
+  // Subscribes to the popouts' progress reports; returns nothing to undo (the
+  // window's launcher lives as long as the window).
+  listen?: (fn: (p: CallProgress) => void) => void;
   start: (ticketId: ID, text: string) => Promise<{ callId: string; token: string }>;
   setInterval: (fn: () => void, ms: number) => unknown;
   clearInterval: (id: unknown) => void;
@@ -24,7 +37,18 @@ const browserDeps: LaunchDeps = {
   start: (id, text) => videoCallsApi.start(id, text),
   setInterval: (fn, ms) => window.setInterval(fn, ms),
   clearInterval: (id) => window.clearInterval(id as number),
+  listen: (fn) => {
+    if (typeof BroadcastChannel === 'undefined') return;
+    new BroadcastChannel(progressChannel).onmessage = (e: MessageEvent<CallProgress>) => fn(e.data);
+  },
 };
+
+// reportProgress is the popout's side of progressChannel.
+export function reportProgress(): (p: CallProgress) => void {
+  if (typeof BroadcastChannel === 'undefined') return () => {};
+  const ch = new BroadcastChannel(progressChannel);
+  return (p) => ch.postMessage(p);
+}
 
 export type LaunchResult = { ok: true; callId: string } | { ok: false; messageKey?: string; error?: unknown };
 
@@ -34,6 +58,14 @@ export function makeLauncher(deps: LaunchDeps = browserDeps) {
   actor.start();
   let refused: string | null = null;
   actor.on('refused', (e) => (refused = e.messageKey));
+  let current: string | null = null; // the call id of the open popout
+  deps.listen?.((p) => {
+    if (!current || p.callId !== current) return;
+    if (p.outcome === 'ended') actor.send({ type: 'call.ended' });
+    else if (p.outcome === 'failed') actor.send({ type: 'call.failed' });
+    else if (p.step === 'talking') actor.send(actor.getSnapshot().matches({ busy: { active: 'held' } }) ? { type: 'call.unhold' } : { type: 'call.confirmed' });
+    else if (p.step === 'held') actor.send({ type: 'call.hold' });
+  });
 
   async function launch(ticketId: ID, text: string): Promise<LaunchResult> {
     refused = null;
@@ -53,6 +85,7 @@ export function makeLauncher(deps: LaunchDeps = browserDeps) {
       actor.send({ type: 'call.failed', reason: 'start refused' });
       return { ok: false, error };
     }
+    current = started.callId;
     popup.location.replace(`/video-call/${encodeURIComponent(started.callId)}#${started.token}`);
     const timer = deps.setInterval(() => {
       if (!popup.closed) return;
