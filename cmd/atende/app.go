@@ -141,7 +141,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		TrustForwardedFor: cfg.Limits.TrustForwardedFor},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
-				IDs: l.ids, Media: l.media, Waiter: l.runner},
+				IDs: l.ids, Media: l.media, Waiter: l.runner, VideoCalls: callInvites{live: l, app: a}},
 			Publisher: realtime.Bus{Journal: l.journal, Logger: log},
 			Users:     a.stores.users, Settings: a.stores.settings, RefreshTokens: a.stores.refreshTokens,
 			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,

@@ -77,6 +77,14 @@ type Config struct {
 	// Network limits (docs/security.md, "Network limits" and "Web chat limits").
 	Limits Limits
 
+	// Video calls (docs/calls.md): the ICE servers handed to both browsers; none
+	// means host candidates only, enough on one network.
+	CallSTUNURLs       []string      // CALL_STUN_URLS: comma-separated stun: URLs
+	CallTURNURLs       []string      // CALL_TURN_URLS: comma-separated turn:/turns: URLs
+	CallTURNUsername   string        // CALL_TURN_USERNAME
+	CallTURNCredential string        // CALL_TURN_CREDENTIAL
+	CallLinkTTL        time.Duration // CALL_LINK_TTL: how long a call link joins, default 30m
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
@@ -166,12 +174,21 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&probeTimeout, "gossip-probe-timeout", env("GOSSIP_PROBE_TIMEOUT", cluster.DefaultProbeTimeout.String()), "failure detector: direct probe timeout (GOSSIP_PROBE_TIMEOUT)")
 	fs.StringVar(&suspicionMult, "gossip-suspicion-mult", env("GOSSIP_SUSPICION_MULT", strconv.Itoa(cluster.DefaultSuspicionMult)), "failure detector: suspicion multiplier (GOSSIP_SUSPICION_MULT)")
 	limits := c.Limits.flags(fs, env)
+	var stun, turn, callTTL string
+	fs.StringVar(&stun, "call-stun-urls", env("CALL_STUN_URLS", ""), "comma-separated STUN URLs for video calls, e.g. stun:stun.example.org:3478 (CALL_STUN_URLS)")
+	fs.StringVar(&turn, "call-turn-urls", env("CALL_TURN_URLS", ""), "comma-separated TURN URLs for video calls, e.g. turn:turn.example.org:3478 (CALL_TURN_URLS)")
+	fs.StringVar(&c.CallTURNUsername, "call-turn-username", env("CALL_TURN_USERNAME", ""), "TURN user name for video calls (CALL_TURN_USERNAME)")
+	fs.StringVar(&c.CallTURNCredential, "call-turn-credential", env("CALL_TURN_CREDENTIAL", ""), "TURN credential for video calls (CALL_TURN_CREDENTIAL)")
+	fs.StringVar(&callTTL, "call-link-ttl", env("CALL_LINK_TTL", "30m"), "how long a video call link lets the customer join (CALL_LINK_TTL)")
 	var access, refresh, shutdown, dedupeTTL string
 	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
 	fs.StringVar(&refresh, "refresh-ttl", env("REFRESH_TOKEN_TTL", "168h"), "refresh token lifetime (REFRESH_TOKEN_TTL)")
 	fs.StringVar(&shutdown, "shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown budget (SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
+		return Config{}, err
+	}
+	if err := c.parseCallFlags(stun, turn, callTTL); err != nil {
 		return Config{}, err
 	}
 	if metaAppID != "" {
@@ -437,5 +454,41 @@ func (c *Config) ensureDevSecret() error {
 		return fmt.Errorf("write development secret: %w", err)
 	}
 	c.JWTSecret = secret
+	return nil
+}
+
+// parseCallFlags reads the video call settings: ICE server URLs of their schemes,
+// TURN credentials only with TURN URLs, a positive link lifetime.
+func (c *Config) parseCallFlags(stun, turn, ttl string) error {
+	split := func(name, list string, schemes ...string) ([]string, error) {
+		var out []string
+		for _, u := range strings.Split(list, ",") {
+			if u = strings.TrimSpace(u); u == "" {
+				continue
+			}
+			ok := false
+			for _, s := range schemes {
+				ok = ok || strings.HasPrefix(u, s+":")
+			}
+			if !ok || strings.ContainsAny(u, " \t\r\n\"") {
+				return nil, fmt.Errorf("config: %s: %q is not a %s URL", name, u, strings.Join(schemes, "/"))
+			}
+			out = append(out, u)
+		}
+		return out, nil
+	}
+	var err error
+	if c.CallSTUNURLs, err = split("CALL_STUN_URLS", stun, "stun", "stuns"); err != nil {
+		return err
+	}
+	if c.CallTURNURLs, err = split("CALL_TURN_URLS", turn, "turn", "turns"); err != nil {
+		return err
+	}
+	if len(c.CallTURNURLs) == 0 && (c.CallTURNUsername != "" || c.CallTURNCredential != "") {
+		return errors.New("config: CALL_TURN_USERNAME and CALL_TURN_CREDENTIAL need CALL_TURN_URLS")
+	}
+	if c.CallLinkTTL, err = time.ParseDuration(ttl); err != nil || c.CallLinkTTL <= 0 {
+		return fmt.Errorf("config: CALL_LINK_TTL must be a positive duration, got %q", ttl)
+	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"atende/persistence/journal"
 	"atende/persistence/projection"
 	"atende/persistence/readmodel"
+	"atende/transport/call"
 	"atende/transport/channel/webchat"
 	"atende/transport/channel/whatsapp"
 	httpapi "atende/transport/http"
@@ -29,24 +30,26 @@ import (
 // live is the part of a node that moves: journal, read models, actors, channels and
 // realtime fan-out.
 type live struct {
-	journal   *journal.Store
-	runner    *projection.Runner
-	queries   *readmodel.Queries
-	media     *media.Store
-	ids       *db.IDs
-	conns     *connection.Store
-	contacts  engine.ContactStore
-	guard     *connection.Guard
-	webchat   *webchat.Server
-	cloud     cloudChannels // WABA, Facebook, Instagram, Telegram (channels.go)
-	whatsapp  *whatsapp.Factory
-	routines  *actors.Routines
-	node      *actors.Node
-	hub       *socket.Hub
-	backlog   *socket.PositionBacklog
-	sockets   *socket.Server
-	publisher *realtime.Publisher
-	commander actors.Commander
+	journal    *journal.Store
+	runner     *projection.Runner
+	queries    *readmodel.Queries
+	media      *media.Store
+	ids        *db.IDs
+	conns      *connection.Store
+	contacts   engine.ContactStore
+	guard      *connection.Guard
+	webchat    *webchat.Server
+	cloud      cloudChannels // WABA, Facebook, Instagram, Telegram (channels.go)
+	whatsapp   *whatsapp.Factory
+	routines   *actors.Routines
+	node       *actors.Node
+	hub        *socket.Hub
+	backlog    *socket.PositionBacklog
+	sockets    *socket.Server
+	publisher  *realtime.Publisher
+	commander  actors.Commander
+	callTokens *call.Tokens // video call links (calls.go)
+	calls      *call.Relay  // video call signalling
 }
 
 // derive gives each use of the master secret its own key.
@@ -190,11 +193,17 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
-	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log,
+	if err := a.startCalls(ctx, l); err != nil {
+		return err
+	}
+	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log, Events: l.calls,
 		Gate: socketGate, ClientAddr: a.cfg.Limits.clientAddr,
 		// Browser pages of the own origin and CORS_ORIGINS only (docs/security.md).
 		CheckOrigin: origins.Allowed,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
+			if call.IsToken(tok) { // a customer on the public call page
+				return call.GuestPrincipal(l.callTokens, tok)
+			}
 			p, c, err := a.tokens.AuthenticateClaims(ctx, tok)
 			if err != nil {
 				return socket.Principal{}, err

@@ -40,6 +40,9 @@ type TicketDeps struct {
 	// back. Nil skips waiting: answers then overlay the actor's state on the read
 	// model's ticket.
 	Waiter Waiter
+	// VideoCalls starts video calls (POST /tickets/{ticketId}/video-call); nil: that
+	// route answers 503.
+	VideoCalls VideoCalls
 
 	// WaitTimeout bounds one wait for the read models; 0 means DefaultWaitTimeout.
 	// On timeout the answer is built from the actor's state (see ticketAfter).

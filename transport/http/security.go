@@ -253,9 +253,9 @@ const (
 		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 	// cspAPI is for JSON and other non-page answers: nothing may load or frame them.
 	cspAPI = "default-src 'none'; frame-ancestors 'none'"
-	// permissionsPolicy: the app records voice notes (microphone, own origin only);
-	// camera and the rest stay off until a feature needs them.
-	permissionsPolicy = "microphone=(self), camera=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), midi=(), display-capture=()"
+	// permissionsPolicy: the app records voice notes and holds video calls
+	// (microphone and camera, own origin only); the rest stays off.
+	permissionsPolicy = "microphone=(self), camera=(self), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), midi=(), display-capture=()"
 	// hstsValue: HTTPS only for 180 days, this host only (subdomains are the
 	// operator's business).
 	hstsValue = "max-age=15552000"

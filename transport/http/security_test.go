@@ -208,7 +208,7 @@ func TestSecurityHeaders(t *testing.T) {
 			wantHeader(t, r, "Referrer-Policy", "strict-origin-when-cross-origin")
 			wantHeader(t, r, "Strict-Transport-Security", "max-age=15552000")
 			pp := r.Header.Get("Permissions-Policy")
-			if !strings.Contains(pp, "microphone=(self)") || !strings.Contains(pp, "camera=()") {
+			if !strings.Contains(pp, "microphone=(self)") || !strings.Contains(pp, "camera=(self)") {
 				t.Errorf("Permissions-Policy %q", pp)
 			}
 			if !strings.Contains(r.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {

@@ -38,6 +38,7 @@ import (
 //	GET    /allmessages/{ticketId}      the whole conversation: {messages}
 //	POST   /messages/{ticketId}         reply (JSON) or send files (multipart) → 201
 //	POST   /messages/whisper/{ticketId} internal note → 201 and the note
+//	POST   /tickets/{ticketId}/video-call start a video call: the link sent → 201 (videocall.go)
 //	DELETE /messages/{id}               delete one's own message → 204
 //	POST   /tags/sync                   replace the ticket's tags → the ticket
 //	GET    /tickets-export-report       ?ticketId= → {url, name}: the ticket's PDF report
@@ -66,6 +67,7 @@ func (s *Server) ticketRoutes() {
 	s.ticketRoute("GET /allmessages/{ticketId}", q, s.allMessages)
 	s.ticketRoute("POST /messages/{ticketId}", q && t && ids, s.sendMessage)
 	s.ticketRoute("POST /messages/whisper/{ticketId}", q && t && ids, s.sendWhisper)
+	s.ticketRoute("POST /tickets/{ticketId}/video-call", q && t && ids, s.startVideoCall)
 	s.ticketRoute("DELETE /messages/{id}", q && t, s.deleteMessage)
 
 	s.ticketRoute("POST /tags/sync", q && t && s.deps.Tags != nil, s.syncTags)

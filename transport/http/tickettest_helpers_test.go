@@ -449,7 +449,7 @@ func newTicketEnv(t *testing.T, d *db.DB) *ticketEnv {
 		deps.RefDeps = httpapi.RefDeps{Contacts: store.NewContacts(d, e.clock), Queues: store.NewQueues(d, e.clock),
 			Tags: te.tags, QuickAnswers: store.NewQuickAnswers(d, e.clock)}
 		deps.TicketDeps = httpapi.TicketDeps{Tickets: te.w, TicketQueries: te.w, Journal: te.journal, IDs: te.msgIDs,
-			Media: te.media, Waiter: te.w, MaxUploadBytes: testMaxUpload}
+			Media: te.media, Waiter: te.w, MaxUploadBytes: testMaxUpload, VideoCalls: testVideoCalls(t)}
 	}))
 	e := te.env
 	for local, id := range e.ids {

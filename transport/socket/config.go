@@ -20,6 +20,9 @@ type Config struct {
 	// Hub fans events out to the sockets. Nil: NewServer builds one with
 	// NewHub(HubConfig{Logger: Logger}) (memory backlog, default sizes).
 	Hub *Hub
+	// Events serves the client events the gateway does not know itself (call
+	// signalling). Nil: those answer ERR_VALIDATION like any unknown event.
+	Events EventHandler
 	// Logger receives the gateway's logs; child loggers add conn_id, user_id and
 	// tenant. Zero value: logs nothing.
 	Logger zerolog.Logger

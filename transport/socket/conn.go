@@ -43,6 +43,7 @@ type conn struct {
 	lastSeq      int64     // * the client's last sequence number, when replay
 	replay       bool      // * the client gave a last sequence number
 	resync       string    // * a reason to send resync instead of replaying
+	handledAny   bool      // an event went to Config.Events: tell it when the socket ends
 
 	// owned by the hub, guarded by the tenant's lock
 	rooms    []Room // joined rooms, company and user rooms included
@@ -151,6 +152,10 @@ func (c *conn) exit() {
 	c.pass.Done()
 	if c.tenant != 0 {
 		c.srv.hub.detach(c)
+	}
+	// The reader has finished (exits reached 0), so handledAny is safe to read.
+	if c.handledAny && c.srv.cfg.Events != nil {
+		c.srv.cfg.Events.Closed(connPeer{c})
 	}
 	c.srv.forget(c)
 	ev := c.logAt(zerolog.DebugLevel)

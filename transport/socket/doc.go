@@ -43,7 +43,10 @@
 // leaveChatBox(ticketId), joinTickets(status: open|pending|closed), leaveTickets(status),
 // joinNotification(), leaveNotification(). Joins ask the Authorizer. Unknown events
 // and bad arguments answer ERR_VALIDATION. Every socket is also in its company room
-// and its user room from CONNECT on. Binary packets (5, 6) and binary frames close
+// and its user room from CONNECT on. Config.Events (package call) serves further
+// events (call.join, call.signal) and may answer a socket alone with Peer.Emit,
+// unnumbered. A call guest (Principal.Call set: a customer on a video call link) is
+// in no room at all and every join is ERR_NO_PERMISSION. Binary packets (5, 6) and binary frames close
 // with 1003. Close codes are listed in errors.go (CloseSlowConsumer 4008,
 // ClosePingTimeout 4001, CloseMessageTooBig 1009…).
 //

@@ -22,7 +22,15 @@ type Principal struct {
 	// Session is the login the socket's token belongs to (token.Claims.Session):
 	// Hub.EndSession closes the sockets of one session on logout. Empty: none.
 	Session string
+	// Call, when set, makes the socket a call guest (a customer on the public call
+	// page, package call): it joins no room, not even its company's, so it receives
+	// no tenant event, and every join is refused with ERR_NO_PERMISSION; it may only
+	// send the Config.Events handler's events. UserID is 0.
+	Call string
 }
+
+// Guest reports whether p is a call guest.
+func (p Principal) Guest() bool { return p.Call != "" }
 
 // InQueue reports whether queueID is one of p's queues.
 func (p Principal) InQueue(queueID int64) bool {

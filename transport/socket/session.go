@@ -120,9 +120,12 @@ func (c *conn) connect(data json.RawMessage) {
 		c.expires.Store(max(p.ExpiresAt.UnixNano(), 1))
 	}
 	c.lastSeq, c.replay, c.resync = lastSeqOf(c.queryLastSeq, auth)
-	rooms := []Room{CompanyRoom()}
-	if p.UserID > 0 {
-		rooms = append(rooms, UserRoom(p.UserID))
+	var rooms []Room // a call guest hears nothing of its tenant
+	if !p.Guest() {
+		rooms = append(rooms, CompanyRoom())
+		if p.UserID > 0 {
+			rooms = append(rooms, UserRoom(p.UserID))
+		}
 	}
 	// The rooms the client declared are joined now, with the company and user rooms,
 	// so that what it missed in all of them is replayed as one stream in sequence
@@ -235,12 +238,20 @@ func (c *conn) event(p sio.Packet) {
 	}
 	room, ok, known := roomOfEvent(name, args)
 	if !known {
+		if h := c.srv.cfg.Events; h != nil && h.Handles(name) {
+			c.handled(p, h, name, args)
+			return
+		}
 		c.logAt(zerolog.DebugLevel).Str("event", name).Msg("unknown client event")
 		c.answer(p, engine.ErrValidation)
 		return
 	}
 	if !ok {
 		c.answer(p, engine.ErrValidation)
+		return
+	}
+	if c.principal.Guest() {
+		c.answer(p, engine.ErrNoPermission)
 		return
 	}
 	if strings.HasPrefix(name, "leave") {
@@ -283,6 +294,9 @@ func (c *conn) declaredRooms(raw json.RawMessage) []Room {
 	if len(raw) == 0 {
 		return nil
 	}
+	if c.principal.Guest() {
+		return nil // a call guest joins no room
+	}
 	items, err := sio.SplitArray(raw, c.srv.cfg.MaxRooms)
 	if err != nil {
 		c.logAt(zerolog.DebugLevel).Err(err).Msg("connect auth: rooms ignored")
@@ -307,6 +321,29 @@ func (c *conn) declaredRooms(raw json.RawMessage) []Room {
 		out = append(out, room)
 	}
 	return out
+}
+
+// handled passes an event to the Config.Events handler and acks its answer.
+func (c *conn) handled(p sio.Packet, h EventHandler, name string, args []json.RawMessage) {
+	c.handledAny = true
+	ctx, cancel := context.WithTimeout(c.srv.ctx, c.srv.cfg.AuthTimeout)
+	res, err := h.HandleEvent(ctx, connPeer{c}, name, args)
+	cancel()
+	if err != nil {
+		code := engine.CodeOf(err)
+		if code == engine.ErrInternal {
+			c.logAt(zerolog.ErrorLevel).Err(err).Str("event", name).Msg("client event")
+		}
+		c.answer(p, code)
+		return
+	}
+	if !p.HasID {
+		return
+	}
+	if len(res) == 0 {
+		res = json.RawMessage(`{"ok":true}`)
+	}
+	c.send(textFrame(sio.AppendAck(nil, p.ID, res)))
 }
 
 // join authorises and performs a client join.

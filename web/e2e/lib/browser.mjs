@@ -16,6 +16,10 @@ export const chromiumFlags = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // Video calls (flows/videocall.mjs): a synthetic camera and microphone, granted
+  // without a prompt. Pages that never ask for media are not affected.
+  '--use-fake-device-for-media-stream',
+  '--use-fake-ui-for-media-stream',
 ];
 
 export function launchBrowser() {

@@ -111,6 +111,20 @@ export interface SendMessageBody {
   translateTo?: string;
 }
 
+// A video call (docs/calls.md): the server sends the customer's link through the
+// ticket and answers what the attendant's call window needs.
+export interface VideoCallStart {
+  callId: string;
+  token: string;
+  url: string;
+  expiresAt: string;
+}
+
+export const videoCallsApi = {
+  start: (ticketId: ID, text: string): Promise<VideoCallStart> =>
+    http.post<VideoCallStart>(`/tickets/${ticketId}/video-call`, { body: { text } }),
+};
+
 export const messagesApi = {
   list: (ticketId: ID, pageNumber: number, signal?: AbortSignal, cursor?: string | null): Promise<MessagePage> =>
     http.get<MessagePage>(`/messages/${ticketId}`, {

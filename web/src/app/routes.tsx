@@ -26,6 +26,8 @@ const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
 const SuperPage = lazy(() => import('../features/super/SuperPage'));
 const SupportPage = lazy(() => import('../features/super/SupportPage'));
+const AttendantCallPage = lazy(() => import('../features/videoCall/AttendantCallPage'));
+const CustomerCallPage = lazy(() => import('../features/videoCall/CustomerCallPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -51,9 +53,30 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
 ];
 
 export const routes: RouteObject[] = [
+  // The customer's video call page: public, authorised by the link's call token; no
+  // session of the app (docs/calls.md).
+  {
+    path: '/call/:token',
+    element: (
+      <Lazy>
+        <CustomerCallPage />
+      </Lazy>
+    ),
+  },
   {
     element: <AppShell />,
     children: [
+      // The attendant's video call popout: signed in, without the main layout.
+      {
+        path: '/video-call/:callId',
+        element: (
+          <PrivateRoute>
+            <Lazy>
+              <AttendantCallPage />
+            </Lazy>
+          </PrivateRoute>
+        ),
+      },
       {
         path: '/login',
         element: (

@@ -201,6 +201,28 @@ describe('call machine', () => {
     expect(where(actor)).toBe('dialing');
   });
 
+  it('fails with the reason and message key it is given, from every state of a call', () => {
+    for (const s of ['ringing', 'answering', 'dialing', 'talking', 'held'] as const) {
+      const { actor, emitted } = start(s);
+      actor.send({ type: 'call.failed', reason: 'gone', messageKey: callErrors.media });
+      expect(where(actor)).toBe('idle');
+      expect(emitted).toEqual([{ type: 'failed', callId: 'c1', messageKey: callErrors.media, reason: 'gone' }]);
+    }
+  });
+
+  it('takes call.answer, call.voip and call.channel in every state without leaving it wrongly', () => {
+    const after: Record<StateName, StateName> = { idle: 'idle', ringing: 'answering', answering: 'answering', dialing: 'dialing', talking: 'talking', held: 'held' };
+    for (const s of Object.keys(after) as StateName[]) {
+      const { actor } = start(s);
+      actor.send({ type: 'call.voip', connected: false });
+      actor.send({ type: 'call.channel', busy: false });
+      expect(where(actor)).toBe(s);
+      expect(actor.getSnapshot().context).toMatchObject({ voipConnected: false, channelBusy: false });
+      actor.send({ type: 'call.answer' });
+      expect(where(actor)).toBe(after[s]);
+    }
+  });
+
   it('has every message key in pt-BR, en and es, with the spec wording in pt-BR', () => {
     const pt = resources['pt-BR'].translation.call as { errors: Record<string, string> };
     expect(pt.errors.anotherActive).toBe('Já tem outra chamada ativa');

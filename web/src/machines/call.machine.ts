@@ -19,7 +19,15 @@
 //     way): call.errors.anotherActive;
 //   - answering is refused while the channel is busy: call.errors.channelBusy.
 // Events that mean nothing in a state (hold while ringing, mute while idle…) are
-// ignored. Wiring it to the video call page is a later step.
+// ignored. call.failed may carry the i18n key of why (a peer that vanished, a camera
+// that cannot be opened…); call.errors.failed otherwise.
+//
+// The video call drives it (features/videoCall/callSession.ts): the attendant's popout
+// sends call.outgoing, the customer's call page call.incoming then call.answer; both
+// send call.confirmed when WebRTC connects, call.hold/unhold for their own hold button
+// and the other party's, call.ended for a hang-up on either side, call.failed when the
+// peer vanished or the media failed. The chat header keeps one machine per window for
+// the rule 'Já tem outra chamada ativa' while a popout is open.
 import { assign, emit, setup } from 'xstate';
 
 export type CallKind = 'phone' | 'video';
@@ -33,6 +41,11 @@ export const callErrors = {
   anotherActive: 'call.errors.anotherActive',
   channelBusy: 'call.errors.channelBusy',
   failed: 'call.errors.failed',
+  // The video call's own failures.
+  media: 'call.errors.media',
+  replaced: 'call.errors.replaced',
+  popupBlocked: 'call.errors.popupBlocked',
+  link: 'call.errors.link',
 } as const;
 
 export interface CallContext {
@@ -58,7 +71,7 @@ export type CallEvent =
   | { type: 'call.unhold' }
   | { type: 'call.mute' }
   | { type: 'call.ended' }
-  | { type: 'call.failed'; reason?: string }
+  | { type: 'call.failed'; reason?: string; messageKey?: string }
   | { type: 'call.voip'; connected: boolean }
   | { type: 'call.channel'; busy: boolean };
 
@@ -92,7 +105,7 @@ export const callMachine = setup({
     emitFailed: emit(({ context, event }) => ({
       type: 'failed',
       callId: context.callId,
-      messageKey: callErrors.failed,
+      messageKey: (event.type === 'call.failed' && event.messageKey) || callErrors.failed,
       reason: event.type === 'call.failed' ? event.reason : undefined,
     }) as const),
   },

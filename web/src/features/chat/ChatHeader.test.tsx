@@ -89,4 +89,19 @@ describe('ChatHeader', () => {
     expect(click).not.toHaveBeenCalled();
     click.mockRestore();
   });
+
+  it('reports a blocked video call popout with the translated message and sends no link', async () => {
+    const { calls } = mockFetch();
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    renderHeader('whatsapp');
+    await userEvent.click(await screen.findByRole('button', { name: 'Chamada de vídeo' }));
+    await vi.waitFor(() =>
+      expect(toastStore.getSnapshot().map((x) => x.text)).toContain(
+        'O navegador bloqueou a janela da chamada de vídeo. Permita pop-ups para este site e tente de novo.',
+      ),
+    );
+    expect(open).toHaveBeenCalledWith('', 'atende-video-call', 'popup,width=800,height=600');
+    expect(calls.some((c) => c.url.includes('/video-call'))).toBe(false);
+    open.mockRestore();
+  });
 });

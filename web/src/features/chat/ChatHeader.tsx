@@ -1,7 +1,7 @@
 // Header of the conversation: back to /tickets, the contact, and the ticket actions of
 // spec section 2 driven by the ticket lifecycle machine (return, resolve, reopen, accept,
-// transfer, delete with ticket-options:deleteTicket, history, PDF report) and, on WABA
-// tickets, the template confirmation.
+// transfer, delete with ticket-options:deleteTicket, history, PDF report, video call)
+// and, on WABA tickets, the template confirmation.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,8 @@ import { ScheduleModal } from '../scheduledMessages/ScheduleModal';
 import { AgendaTaskModal } from '../agenda/AgendaTaskModal';
 import { TemplateConfirmModal } from './TemplateConfirmModal';
 import { deletedToastKey } from './prefs';
+import { windowCalls } from '../videoCall/launcher';
+import type { callErrors } from '../../machines/call.machine';
 import { HeaderActions, HeaderBar, HeaderContact, HeaderName, HeaderSub } from './style';
 
 export function ChatHeader({
@@ -80,7 +82,7 @@ export function ChatHeader({
 
   const contact = ticket.contact;
   type Act = {
-    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'agendaTask' | 'history' | 'pdf' | 'delete';
+    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'agendaTask' | 'history' | 'pdf' | 'videoCall' | 'delete';
     icon: IconName;
     run: () => void;
   };
@@ -91,6 +93,15 @@ export function ChatHeader({
     downloadReport(ticket.id)
       .catch(toastError)
       .finally(() => setPdfBusy(false));
+  };
+  // The video call: the link goes to the customer through the ticket, the call runs
+  // in a popout (features/videoCall/launcher.ts).
+  const startVideoCall = () => {
+    void windowCalls.launch(ticket.id, t('call.invite.text')).then((r) => {
+      if (r.ok) return;
+      if (r.messageKey) toast.error(t(r.messageKey as (typeof callErrors)[keyof typeof callErrors]));
+      else toastError(r.error);
+    });
   };
   const primary: Act[] = [];
   const secondary: Act[] = [];
@@ -104,6 +115,7 @@ export function ChatHeader({
   if (ticket.channel === 'waba') secondary.push({ key: 'template', icon: 'send', run: () => setTemplateOpen(true) });
   if (can(perms.createScheduledMessage)) secondary.push({ key: 'schedule', icon: 'clock', run: () => setScheduleOpen(true) });
   if (can(perms.createScheduledMessage)) secondary.push({ key: 'agendaTask', icon: 'calendar', run: () => setTaskOpen(true) });
+  if (state === 'open') secondary.push({ key: 'videoCall', icon: 'videocam', run: startVideoCall });
   secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
   secondary.push({ key: 'pdf', icon: 'pdf', run: downloadPdf });
   if (can(perms.deleteTicket)) secondary.push({ key: 'delete', icon: 'delete', run: () => setDeleteOpen(true) });
