@@ -76,6 +76,10 @@ const (
 	ActManageAllBookings   = "agenda:manageAll"
 	ActManagePlaces        = "places:manage"
 	ActManageCatalog       = "catalog:manage"
+	// dashboard:view — the dashboard (/tableaux) and its CSV export: the dashboard sits
+	// in the supervision section of the drawer, so superv and upward. Its numbers cover
+	// every queue and attendant of the tenant.
+	ActViewDashboard = "dashboard:view"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -105,6 +109,7 @@ var (
 		ActManageAnnouncements,
 		ActManageAllBookings,
 		ActManagePlaces,
+		ActViewDashboard,
 	}
 	administrationGrants = []string{
 		ActImportTickets,
