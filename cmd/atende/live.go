@@ -139,7 +139,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
-			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
+			Queues: a.stores.queues,
+			IDs:    l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
 			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines}),
 	}
