@@ -35,6 +35,7 @@ export const actions = {
   editOwnScheduledMessage: 'scheduled-messages:editOwn',
   deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',
   manageScheduledMessages: 'scheduled-messages:manageAll',
+  viewDashboard: 'dashboard:view', // the dashboard (/tableaux) and its CSV export
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -24,6 +24,7 @@ const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
 const CatalogPage = lazy(() => import('../features/catalog/CatalogPage'));
 const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -45,7 +46,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['ClientMap', 'clientMap'],
   ['LeafletMap', 'leafletMap'],
   ['newticket', 'newTicket'],
-  ['tableaux', 'dashboard'],
   ['googlecalendar', 'googleCalendar'],
   ['iaconfig', 'iaConfig'],
 ];
@@ -106,6 +106,7 @@ export const routes: RouteObject[] = [
               ['catalog', CatalogPage],
               ['Categories', CategoriesPage],
               ['scheduledMessages', ScheduledMessagesPage],
+              ['tableaux', DashboardPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
