@@ -65,14 +65,27 @@ function Satisfaction({ s }: { s: DashboardSatisfaction }) {
 }
 
 export default function DashboardPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const { can } = usePermissions();
-  const allowed = can(perms.viewDashboard);
+  if (!can(perms.viewDashboard)) {
+    return (
+      <Page>
+        <Title>{t('dashboard.title')}</Title>
+        <p>{t('dashboard.noPermission')}</p>
+      </Page>
+    );
+  }
+  return <DashboardView />;
+}
+
+// DashboardView is the dashboard of a user with dashboard:view.
+function DashboardView() {
+  const { t, i18n } = useTranslation();
   const [draft, setDraft] = useState<DashboardFilter>(() => defaultFilter());
   const [state, send] = useMachine(liveDashboardMachine, { input: { filter: draft } });
-  const queues = useResource(allowed ? 'queues' : null, queuesApi.list);
-  const users = useResource(allowed ? 'users' : null, usersApi.list);
-  useRoom(allowed ? { kind: 'notification' } : null);
+  const queues = useResource('queues', queuesApi.list);
+  const users = useResource('users', usersApi.list);
+  useRoom({ kind: 'notification' });
   useRealtimeEvent('ticket', () => send({ type: 'dashboard.changed' }));
   useRealtimeEvent('appMessage', () => send({ type: 'dashboard.changed' }));
   useResync(() => send({ type: 'dashboard.changed' }));
@@ -92,15 +105,6 @@ export default function DashboardPage() {
     }),
     [t],
   );
-
-  if (!allowed) {
-    return (
-      <Page>
-        <Title>{t('dashboard.title')}</Title>
-        <p>{t('dashboard.noPermission')}</p>
-      </Page>
-    );
-  }
 
   const d = state.context.data;
   const apply = (e: FormEvent) => {
