@@ -164,7 +164,7 @@ function DashboardView() {
       </Filters>
       {state.context.error != null && <p role="alert">{errorText(state.context.error)}</p>}
       {d && (
-        <Scroll data-testid="dashboard">
+        <Scroll data-testid="dashboard" tabIndex={0} role="region" aria-label={t('dashboard.title')}>
           <Grid>
             <Card>
               <CardTitle>{t('dashboard.kpi.opened')}</CardTitle>

@@ -1,24 +1,16 @@
 // The daily series as a line chart. ECharts is loaded on demand (dynamic import of its
 // tree-shaken core, line chart and canvas renderer) the first time a chart mounts, so
-// it lives in its own chunk and never weighs on the inbox's first load.
+// it lives in its own chunk (./echarts.ts) and never weighs on the inbox's first load.
 import { useEffect, useRef } from 'react';
 import { useTheme } from 'styled-components';
 import type { DashboardDay } from '../../api/dashboard';
 import { ChartBox } from './style';
 
-type EChartsModule = typeof import('echarts/core');
+type EChartsModule = typeof import('./echarts')['echarts'];
 let loading: Promise<EChartsModule> | null = null;
 
 function loadECharts(): Promise<EChartsModule> {
-  loading ??= Promise.all([
-    import('echarts/core'),
-    import('echarts/charts'),
-    import('echarts/components'),
-    import('echarts/renderers'),
-  ]).then(([core, charts, components, renderers]) => {
-    core.use([charts.LineChart, components.GridComponent, components.LegendComponent, components.TooltipComponent, renderers.CanvasRenderer]);
-    return core;
-  });
+  loading ??= import('./echarts').then((m) => m.echarts);
   return loading;
 }
 
