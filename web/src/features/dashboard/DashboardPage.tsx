@@ -64,6 +64,25 @@ function Satisfaction({ s }: { s: DashboardSatisfaction }) {
   );
 }
 
+// CountCard is a titled table of (key, label, count) rows.
+function CountCard({ title, rows }: { title: string; rows: [string, string, number][] }) {
+  return (
+    <Card>
+      <CardTitle>{title}</CardTitle>
+      <Table>
+        <tbody>
+          {rows.map(([key, label, n]) => (
+            <tr key={key}>
+              <th scope="row">{label}</th>
+              <td>{n}</td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}
+
 export default function DashboardPage() {
   const { t } = useTranslation();
   const { can } = usePermissions();
@@ -224,45 +243,9 @@ function DashboardView() {
                 </tbody>
               </Table>
             </Card>
-            <Card>
-              <CardTitle>{t('dashboard.byQueue')}</CardTitle>
-              <Table>
-                <tbody>
-                  {d.byQueue.map((c) => (
-                    <tr key={c.id ?? 0}>
-                      <th scope="row">{nameOf(queueName, c.id, t('dashboard.noQueue'))}</th>
-                      <td>{c.n}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </Card>
-            <Card>
-              <CardTitle>{t('dashboard.byUser')}</CardTitle>
-              <Table>
-                <tbody>
-                  {d.byUser.map((c) => (
-                    <tr key={c.id ?? 0}>
-                      <th scope="row">{nameOf(userName, c.id, t('dashboard.noUser'))}</th>
-                      <td>{c.n}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </Card>
-            <Card>
-              <CardTitle>{t('dashboard.byChannel')}</CardTitle>
-              <Table>
-                <tbody>
-                  {d.byChannel.map((c) => (
-                    <tr key={c.key}>
-                      <th scope="row">{c.key}</th>
-                      <td>{c.n}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </Table>
-            </Card>
+            <CountCard title={t('dashboard.byQueue')} rows={d.byQueue.map((c) => [String(c.id ?? 0), nameOf(queueName, c.id, t('dashboard.noQueue')), c.n])} />
+            <CountCard title={t('dashboard.byUser')} rows={d.byUser.map((c) => [String(c.id ?? 0), nameOf(userName, c.id, t('dashboard.noUser')), c.n])} />
+            <CountCard title={t('dashboard.byChannel')} rows={d.byChannel.map((c) => [c.key ?? '', c.key ?? '', c.n])} />
           </Grid>
           <Grid>
             {(
