@@ -28,7 +28,7 @@ func seedBench(b *testing.B, d *db.DB, loc *time.Location) int {
 	b.Helper()
 	benchOnce.Do(func() { benchDeltas = foldBench(loc) })
 	dbtest.MustExec(b, d, `INSERT INTO companies (id, name) VALUES (1, 'Bench')`)
-	if err := d.Tx(context.Background(), func(tx *sql.Tx) error { return WriteDeltas(context.Background(), tx, benchDeltas) }); err != nil {
+	if err := d.Tx(context.Background(), func(tx *sql.Tx) error { return WriteDeltas(context.Background(), tx, d.Dialect, benchDeltas) }); err != nil {
 		b.Fatal(err)
 	}
 	return len(benchDeltas)

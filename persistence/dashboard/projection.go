@@ -74,7 +74,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	if len(ids) == 0 {
 		return nil
 	}
-	tickets, err := loadTickets(ctx, tx, ids)
+	tickets, err := loadTickets(ctx, tx, d.Dialect, ids)
 	if err != nil {
 		return err
 	}
@@ -112,10 +112,10 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		}
 	}
 	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
-	if err := writeTickets(ctx, tx, changed); err != nil {
+	if err := writeTickets(ctx, tx, d.Dialect, changed); err != nil {
 		return err
 	}
-	return WriteDeltas(ctx, tx, f.Deltas)
+	return WriteDeltas(ctx, tx, d.Dialect, f.Deltas)
 }
 
 func ticketID(stream string) (engine.ID, bool) {
@@ -136,16 +136,33 @@ type querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-const idChunk = 500
+// maxParams bounds the arguments of one statement. The SQLite driver finds each
+// numbered placeholder's argument by a linear search (binding costs the square of the
+// arguments), so SQLite statements use positional "?" and stay small.
+func maxParams(d db.Dialect) int {
+	if d == db.SQLite {
+		return 600
+	}
+	return 4000
+}
 
-func loadTickets(ctx context.Context, q querier, ids []engine.ID) (map[engine.ID]*Ticket, error) {
+// placeholder is the n-th (1-based) argument's placeholder.
+func placeholder(d db.Dialect, n int) string {
+	if d == db.SQLite {
+		return "?"
+	}
+	return "$" + strconv.Itoa(n)
+}
+
+func loadTickets(ctx context.Context, q querier, d db.Dialect, ids []engine.ID) (map[engine.ID]*Ticket, error) {
 	out := make(map[engine.ID]*Ticket, len(ids))
-	for start := 0; start < len(ids); start += idChunk {
-		part := ids[start:min(start+idChunk, len(ids))]
+	chunk := maxParams(d)
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
 		ph := make([]string, len(part))
 		args := make([]any, len(part))
 		for i, id := range part {
-			ph[i], args[i] = "$"+strconv.Itoa(i+1), id
+			ph[i], args[i] = placeholder(d, i+1), id
 		}
 		rs, err := q.QueryContext(ctx, `SELECT ticket_id, company_id, opened_at, cycle_at, status, queue_id, user_id,
 			channel, responded, deleted, version FROM dash_tickets WHERE ticket_id IN (`+strings.Join(ph, ",")+`)`, args...)
@@ -180,13 +197,13 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func writeTickets(ctx context.Context, q querier, ts []*Ticket) error {
+func writeTickets(ctx context.Context, q querier, d db.Dialect, ts []*Ticket) error {
 	rows := make([][]any, len(ts))
 	for i, t := range ts {
 		rows[i] = []any{t.ID, t.Company, t.OpenedAt.UnixMicro(), t.CycleAt.UnixMicro(), t.Status, t.Queue, t.User,
 			t.Channel, b2i(t.Responded), b2i(t.Deleted), t.Version}
 	}
-	return insertRows(ctx, q, "dash_tickets", []string{"ticket_id", "company_id", "opened_at", "cycle_at", "status",
+	return insertRows(ctx, q, d, "dash_tickets", []string{"ticket_id", "company_id", "opened_at", "cycle_at", "status",
 		"queue_id", "user_id", "channel", "responded", "deleted", "version"}, rows,
 		`ON CONFLICT (ticket_id) DO UPDATE SET company_id = excluded.company_id, opened_at = excluded.opened_at,
 			cycle_at = excluded.cycle_at, status = excluded.status, queue_id = excluded.queue_id,
@@ -197,7 +214,7 @@ func writeTickets(ctx context.Context, q querier, ts []*Ticket) error {
 
 // WriteDeltas adds deltas to dash_buckets (in key order, so two writers never lock
 // rows in opposite orders). Counters that reach zero stay as zero rows.
-func WriteDeltas(ctx context.Context, q querier, deltas Deltas) error {
+func WriteDeltas(ctx context.Context, q querier, d db.Dialect, deltas Deltas) error {
 	keys := make([]Key, 0, len(deltas))
 	for k, n := range deltas {
 		if n != 0 {
@@ -209,7 +226,7 @@ func WriteDeltas(ctx context.Context, q querier, deltas Deltas) error {
 	for i, k := range keys {
 		rows[i] = []any{k.Company, k.Grain, k.Period, k.Metric, k.Queue, k.User, k.Channel, deltas[k]}
 	}
-	return insertRows(ctx, q, "dash_buckets", []string{"company_id", "grain", "period", "metric", "queue_id",
+	return insertRows(ctx, q, d, "dash_buckets", []string{"company_id", "grain", "period", "metric", "queue_id",
 		"user_id", "channel", "n"}, rows,
 		`ON CONFLICT (company_id, grain, period, metric, queue_id, user_id, channel) DO UPDATE SET n = dash_buckets.n + excluded.n`)
 }
@@ -232,13 +249,13 @@ func keyLess(a, b Key) bool {
 	return a.Channel < b.Channel
 }
 
-// insertRows writes rows in multi-row INSERTs of at most 4,000 parameters (within both
-// databases' limits), each followed by tail (the conflict clause).
-func insertRows(ctx context.Context, q querier, table string, cols []string, rows [][]any, tail string) error {
+// insertRows writes rows in multi-row INSERTs of at most maxParams arguments, each
+// followed by tail (the conflict clause).
+func insertRows(ctx context.Context, q querier, d db.Dialect, table string, cols []string, rows [][]any, tail string) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	per := max(1, 4000/len(cols))
+	per := max(1, maxParams(d)/len(cols))
 	for start := 0; start < len(rows); start += per {
 		part := rows[start:min(start+per, len(rows))]
 		var b strings.Builder
@@ -254,7 +271,7 @@ func insertRows(ctx context.Context, q querier, table string, cols []string, row
 					b.WriteString(", ")
 				}
 				args = append(args, r[j])
-				b.WriteString("$" + strconv.Itoa(len(args)))
+				b.WriteString(placeholder(d, len(args)))
 			}
 			b.WriteByte(')')
 		}

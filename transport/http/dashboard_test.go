@@ -36,7 +36,7 @@ func dashEnv(t *testing.T, d *db.DB) *env {
 			UserID: e.ids["ana"], Status: c.status, Channel: engine.ChannelWhatsApp, At: at})
 		f.Fold(tk, c.company, 2, engine.TicketRated{Score: 3, QueueID: c.queue, UserID: e.ids["ana"], At: at})
 	}
-	if err := dashboard.WriteDeltas(context.Background(), d.SQL, f.Deltas); err != nil {
+	if err := dashboard.WriteDeltas(context.Background(), d.SQL, d.Dialect, f.Deltas); err != nil {
 		t.Fatal(err)
 	}
 	dbtest.MustExec(t, d, `UPDATE queues SET name = '=HYPERLINK("x")' WHERE id = 12`)
