@@ -81,12 +81,18 @@ type Dashboard struct {
 	// Sales opportunities: won and lost are those closed in the range; open are all
 	// still open (they have no date). Values in cents of the currency typed.
 	Opportunities DashboardOpportunities `json:"opportunities"`
-	// Daily series over the range (at most DashboardSeriesDays days, the last ones).
+	// The series over the range: per day (Date YYYY-MM-DD) for a range of at most
+	// DashboardSeriesDays days, else per month (Date YYYY-MM; the last
+	// DashboardSeriesMonths months).
 	Series []DashboardDay `json:"series"`
 }
 
-// DashboardSeriesDays bounds the daily series of a Dashboard.
-const DashboardSeriesDays = 366
+// DashboardSeriesDays is the longest range whose series is daily; DashboardSeriesMonths
+// bounds a monthly series.
+const (
+	DashboardSeriesDays   = 62
+	DashboardSeriesMonths = 120
+)
 
 // DashboardCount is one group of a breakdown: ID is a queue or user id (0: none) or
 // Key a channel name.
@@ -133,7 +139,7 @@ type DashboardMoney struct {
 	Cents int64 `json:"cents"`
 }
 
-// DashboardDay is one day of the series.
+// DashboardDay is one point of the series: a day or a month.
 type DashboardDay struct {
 	Date        string `json:"date"`
 	Opened      int64  `json:"opened"`

@@ -258,14 +258,22 @@ func Latency(h []int64) engine.DashboardLatency {
 	return out
 }
 
-// series fills the daily series: the last DashboardSeriesDays days of the range.
+// series fills the series: one point per day for a range of at most
+// engine.DashboardSeriesDays days, else one per month (the last
+// engine.DashboardSeriesMonths months of the range; the first and last months count
+// whole). Points read the rows of four metrics through dash_buckets_series.
 func (q *Queries) series(ctx context.Context, out *engine.Dashboard, companyID engine.ID, from, to time.Time, queues []engine.ID) error {
+	grain := GrainDay
 	lo := DayNumber(from.Year(), from.Month(), from.Day())
 	hi := DayNumber(to.Year(), to.Month(), to.Day())
+	label := func(p int) string { return time.Unix(int64(p)*86400, 0).UTC().Format(time.DateOnly) }
 	if hi-lo >= engine.DashboardSeriesDays {
-		lo = hi - engine.DashboardSeriesDays + 1
+		grain = GrainMonth
+		lo, hi = from.Year()*12+int(from.Month())-1, to.Year()*12+int(to.Month())-1
+		lo = max(lo, hi-engine.DashboardSeriesMonths+1)
+		label = func(p int) string { return fmt.Sprintf("%04d-%02d", p/12, p%12+1) }
 	}
-	args := []any{companyID, GrainDay, lo, hi, MetricOpened, MetricResolved, MetricMessagesIn, MetricMessagesOut}
+	args := []any{companyID, grain, lo, hi, MetricOpened, MetricResolved, MetricMessagesIn, MetricMessagesOut}
 	queueCond := ""
 	if len(queues) > 0 {
 		ph := make([]string, len(queues))
@@ -276,13 +284,13 @@ func (q *Queries) series(ctx context.Context, out *engine.Dashboard, companyID e
 		queueCond = " AND queue_id IN (" + strings.Join(ph, ",") + ")"
 	}
 	rs, err := q.d.SQL.QueryContext(ctx, `SELECT period, metric, SUM(n) FROM dash_buckets
-		WHERE company_id = $1 AND grain = $2 AND period BETWEEN $3 AND $4 AND metric IN ($5, $6, $7, $8)`+queueCond+`
+		WHERE company_id = $1 AND grain = $2 AND metric IN ($5, $6, $7, $8) AND period BETWEEN $3 AND $4`+queueCond+`
 		GROUP BY period, metric`, args...)
 	if err != nil {
 		return fmt.Errorf("dashboard series: %w", err)
 	}
 	defer rs.Close()
-	days := map[int]*engine.DashboardDay{}
+	points := map[int]*engine.DashboardDay{}
 	for rs.Next() {
 		var period int
 		var metric string
@@ -290,10 +298,10 @@ func (q *Queries) series(ctx context.Context, out *engine.Dashboard, companyID e
 		if err := rs.Scan(&period, &metric, &n); err != nil {
 			return fmt.Errorf("dashboard series: %w", err)
 		}
-		d := days[period]
+		d := points[period]
 		if d == nil {
-			d = &engine.DashboardDay{Date: time.Unix(int64(period)*86400, 0).UTC().Format(time.DateOnly)}
-			days[period] = d
+			d = &engine.DashboardDay{Date: label(period)}
+			points[period] = d
 		}
 		switch metric {
 		case MetricOpened:
@@ -309,11 +317,11 @@ func (q *Queries) series(ctx context.Context, out *engine.Dashboard, companyID e
 	if err := rs.Err(); err != nil {
 		return fmt.Errorf("dashboard series: %w", err)
 	}
-	// Every day of the window, empty ones included, so the chart's axis is even.
+	// Every point of the window, empty ones included, so the chart's axis is even.
 	for p := lo; p <= hi; p++ {
-		d := days[p]
+		d := points[p]
 		if d == nil {
-			d = &engine.DashboardDay{Date: time.Unix(int64(p)*86400, 0).UTC().Format(time.DateOnly)}
+			d = &engine.DashboardDay{Date: label(p)}
 		}
 		out.Series = append(out.Series, *d)
 	}

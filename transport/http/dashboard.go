@@ -160,8 +160,8 @@ func WriteDashboardCSV(cw *csv.Writer, d engine.Dashboard, queues, users map[eng
 		row("opportunities_"+o.name+"_value", 0, "", strconv.FormatFloat(float64(o.m.Cents)/100, 'f', 2, 64))
 	}
 	for _, day := range d.Series {
-		row("day_opened", 0, day.Date, num(day.Opened))
-		row("day_resolved", 0, day.Date, num(day.Resolved))
+		row("series_opened", 0, day.Date, num(day.Opened))
+		row("series_resolved", 0, day.Date, num(day.Resolved))
 	}
 }
 

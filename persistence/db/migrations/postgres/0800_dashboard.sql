@@ -37,9 +37,9 @@ CREATE TABLE dash_buckets (
     PRIMARY KEY (company_id, grain, period, metric, queue_id, user_id, channel)
 );
 
--- The daily series reads a few metrics over many days: this index keeps it to the rows
--- of those metrics.
-CREATE INDEX dash_buckets_series ON dash_buckets (company_id, grain, metric, period);
+-- The series reads four metrics over many periods: this index holds what it reads
+-- (covering), so it touches only those rows.
+CREATE INDEX dash_buckets_series ON dash_buckets (company_id, grain, metric, period, queue_id, n);
 
 -- The dashboard sums a tenant's opportunities by closing status.
 CREATE INDEX contact_sales_opps_company ON contact_sales_opps (company_id, closing_status);
