@@ -67,6 +67,9 @@ type DeliverRequest struct {
 	MediaType string    `json:"mediaType,omitempty"`
 	MediaURL  string    `json:"mediaUrl,omitempty"`
 	QuotedID  engine.ID `json:"quotedId,omitempty"`
+	// QueueID and IsGroup are the resolved ticket's, for the farewell's survey.
+	QueueID engine.ID `json:"queueId,omitempty"`
+	IsGroup bool      `json:"isGroup,omitempty"`
 }
 
 // OpenTicketRequest asks a connection to open a ticket for a contact.
@@ -82,9 +85,13 @@ type OpenTicketRequest struct {
 type ConnectionConfig struct {
 	Connections engine.ConnectionStore
 	Contacts    engine.ContactStore
-	Guard       engine.TicketGuard
-	IDs         engine.IDAllocator
-	Channels    engine.ChannelFactory
+	// Queues, when set, is read for the satisfaction survey: a ticket resolved in a
+	// queue with the nps flag gets the rating question after the farewell, and the
+	// customer's answer gets the queue's encouraging message. Nil: no survey.
+	Queues   engine.QueueStore
+	Guard    engine.TicketGuard
+	IDs      engine.IDAllocator
+	Channels engine.ChannelFactory
 	// Journal receives the connection's status changes (stream connection/<id>).
 	Journal engine.Journal
 	// Outbox, when set, lists messages recorded but never sent; the actor sends them
@@ -252,6 +259,7 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 			return
 		}
 		a.sendAutomatic(ctx, req.TicketID, a.conn.FarewellMessage, a.conn.FarewellMedia)
+		a.askRating(ctx, req)
 		ctx.Respond(&wire.Reply{})
 	case CmdConnectionOpenTicket:
 		var req OpenTicketRequest

@@ -36,7 +36,8 @@ func DispatchToConnections(ctx actor.Context, st engine.TicketState, events []en
 			send(CmdConnectionDeliver, DeliverRequest{TicketID: st.ID, MessageID: e.MessageID, ContactID: st.ContactID,
 				Body: e.Body, MediaType: e.MediaType, MediaURL: e.MediaURL, QuotedID: e.QuotedID})
 		case engine.TicketResolved:
-			send(CmdConnectionFarewell, DeliverRequest{TicketID: st.ID, ContactID: st.ContactID})
+			send(CmdConnectionFarewell, DeliverRequest{TicketID: st.ID, ContactID: st.ContactID, QueueID: st.QueueID,
+				IsGroup: st.IsGroup})
 		}
 	}
 }

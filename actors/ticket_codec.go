@@ -70,6 +70,7 @@ var ticketCommands = map[string]ticketCommandDecoder{
 	engine.FailMessage{}.CommandName():          decodeAs[engine.FailMessage],
 	engine.MarkRead{}.CommandName():             decodeAs[engine.MarkRead],
 	engine.SetTags{}.CommandName():              decodeAs[engine.SetTags],
+	engine.AskRating{}.CommandName():            decodeAs[engine.AskRating],
 }
 
 // DecodeTicketCommand turns a wire command's type and JSON back into the engine

@@ -83,6 +83,10 @@ const (
 	// cluster:view — GET /cluster, the members of the actor cluster and their
 	// actor counts (the /Support page): admin and super.
 	ActViewCluster = "cluster:view"
+	// dashboard:view — the dashboard (/tableaux) and its CSV export: the dashboard sits
+	// in the supervision section of the drawer, so superv and upward. Its numbers cover
+	// every queue and attendant of the tenant.
+	ActViewDashboard = "dashboard:view"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -112,6 +116,7 @@ var (
 		ActManageAnnouncements,
 		ActManageAllBookings,
 		ActManagePlaces,
+		ActViewDashboard,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

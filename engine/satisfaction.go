@@ -1,5 +1,7 @@
 package engine
 
+import "strings"
+
 // Satisfaction icons (spec section 9). SatisfactionNone means there is no score yet.
 const (
 	SatisfactionNone = 0 // no answers yet
@@ -30,4 +32,25 @@ func SatisfactionScore(a AppraisalData) (score float64, icon int) {
 		icon = SatisfactionHigh
 	}
 	return score, icon
+}
+
+// RatingQuestion is the satisfaction question sent when a ticket of a queue with the
+// nps flag is resolved (pt-BR, the product's language; the spec gives no wording).
+const RatingQuestion = "Como você avalia o nosso atendimento? Responda 1 (insatisfeito), 2 (satisfeito) ou 3 (muito satisfeito)."
+
+// ParseRating reads a customer's answer to the rating question: "1", "2" or "3",
+// with blanks around it and an optional trailing full stop. Anything else is not an
+// answer.
+func ParseRating(body string) (int, bool) {
+	b := strings.TrimSpace(body)
+	b = strings.TrimSpace(strings.TrimSuffix(b, "."))
+	switch b {
+	case "1":
+		return 1, true
+	case "2":
+		return 2, true
+	case "3":
+		return 3, true
+	}
+	return 0, false
 }

@@ -46,6 +46,10 @@ type TicketState struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 	Deleted   bool      `json:"deleted,omitempty"`
 	Version   int64     `json:"version"`
+	// RatingAsked: the satisfaction question of the last resolution was sent and not
+	// answered yet. Rated: the customer answered one (a ticket is rated at most once).
+	RatingAsked bool `json:"ratingAsked,omitempty"`
+	Rated       bool `json:"rated,omitempty"`
 
 	// Messages indexes the ticket's messages by id: enough to de-duplicate and to
 	// judge acks and deletions, not the messages themselves (those live in the

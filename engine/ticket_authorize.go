@@ -57,7 +57,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 	}
 
 	switch c := cmd.(type) {
-	case ReceiveMessage, SendAutomaticMessage, AckMessage, RevokeMessage, FailMessage:
+	case ReceiveMessage, SendAutomaticMessage, AckMessage, RevokeMessage, FailMessage, AskRating:
 		return deny("channel-side command")
 	case Accept:
 		if c.UserID != p.UserID {

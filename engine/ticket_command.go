@@ -141,6 +141,16 @@ type MarkRead struct{}
 // SetTags replaces the ticket's tag set (the tag picker sends the whole set).
 type SetTags struct{ TagIDs []ID }
 
+// AskRating sends the satisfaction question (Body, an automatic message with id
+// MessageID) to the customer of a resolved ticket whose queue asks for ratings (the
+// queue's nps flag). Only on a closed ticket not rated yet; asking again is a no-op.
+// The customer's answer "1", "2" or "3" to it becomes a TicketRated (see
+// ReceiveMessage).
+type AskRating struct {
+	MessageID ID
+	Body      string
+}
+
 func (OpenTicket) CommandName() string           { return "ticket.open" }
 func (Accept) CommandName() string               { return "ticket.accept" }
 func (Resolve) CommandName() string              { return "ticket.resolve" }
@@ -158,6 +168,7 @@ func (RevokeMessage) CommandName() string        { return "ticket.revoke_message
 func (FailMessage) CommandName() string          { return "ticket.fail_message" }
 func (MarkRead) CommandName() string             { return "ticket.mark_read" }
 func (SetTags) CommandName() string              { return "ticket.set_tags" }
+func (AskRating) CommandName() string            { return "ticket.ask_rating" }
 
 func (OpenTicket) isTicketCommand()           {}
 func (Accept) isTicketCommand()               {}
@@ -176,13 +187,14 @@ func (RevokeMessage) isTicketCommand()        {}
 func (FailMessage) isTicketCommand()          {}
 func (MarkRead) isTicketCommand()             {}
 func (SetTags) isTicketCommand()              {}
+func (AskRating) isTicketCommand()            {}
 
 // knownCommand reports whether cmd is one of the command values above (not a pointer
 // to one, nor some other type).
 func knownCommand(cmd TicketCommand) bool {
 	switch cmd.(type) {
 	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
-		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags:
+		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags, AskRating:
 		return true
 	}
 	return false

@@ -123,6 +123,8 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 		return one(TicketRead{Count: s.UnreadMessages, At: at})
 	case SetTags:
 		return decideSetTags(s, c, at)
+	case AskRating:
+		return decideAskRating(s, c, at)
 	default:
 		return nil, Wrap(ErrInternal, fmt.Errorf("decide ticket: unsupported command %T", cmd))
 	}
@@ -291,13 +293,21 @@ func decideReceive(s TicketState, c ReceiveMessage, at time.Time) ([]TicketEvent
 	if seen(s, c.MessageID, c.ProviderID) {
 		return nil, nil
 	}
-	if s.Status == StatusClosed {
-		return nil, invalidTransition(s, c)
-	}
-	return one(TicketMessageReceived{
+	received := TicketMessageReceived{
 		MessageID: c.MessageID, ProviderID: c.ProviderID, Body: c.Body,
 		MediaType: c.MediaType, MediaURL: c.MediaURL, QuotedID: c.QuotedID, At: at,
-	})
+	}
+	if s.Status == StatusClosed {
+		// A closed ticket takes one message only: the answer to its rating question.
+		// Anything else is refused, and the connection opens a new ticket with it.
+		score, ok := ParseRating(c.Body)
+		if !s.RatingAsked || s.Rated || c.MediaType != "" || !ok {
+			return nil, invalidTransition(s, c)
+		}
+		return []TicketEvent{received, TicketRated{Score: score, ContactID: s.ContactID, QueueID: s.QueueID,
+			UserID: s.UserID, At: at}}, nil
+	}
+	return one(received)
 }
 
 func decideSend(s TicketState, c SendMessage, at time.Time) ([]TicketEvent, error) {
@@ -318,6 +328,26 @@ func decideSend(s TicketState, c SendMessage, at time.Time) ([]TicketEvent, erro
 		MessageID: c.MessageID, SenderID: c.SenderID, Body: c.Body,
 		MediaType: c.MediaType, MediaURL: c.MediaURL, QuotedID: c.QuotedID, At: at,
 	})
+}
+
+// decideAskRating records the rating question as an automatic message and marks the
+// ticket as waiting for the answer.
+func decideAskRating(s TicketState, c AskRating, at time.Time) ([]TicketEvent, error) {
+	f := fieldErrors{}
+	checkMessage(f, c.MessageID, c.Body, "", "", outboundMediaTypes)
+	if err := f.err(); err != nil {
+		return nil, err
+	}
+	if s.Status != StatusClosed {
+		return nil, invalidTransition(s, c)
+	}
+	if s.RatingAsked || s.Rated || s.HasMessage(c.MessageID) {
+		return nil, nil
+	}
+	return []TicketEvent{
+		TicketMessageSent{MessageID: c.MessageID, Automatic: true, Body: c.Body, At: at},
+		TicketRatingAsked{MessageID: c.MessageID, At: at},
+	}, nil
 }
 
 func decideSendAutomatic(s TicketState, c SendAutomaticMessage, at time.Time) ([]TicketEvent, error) {

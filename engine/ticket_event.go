@@ -35,6 +35,8 @@ const (
 	EvTicketMessageFailed   = "ticket.message_failed"
 	EvTicketRead            = "ticket.read"
 	EvTicketTagsSet         = "ticket.tags_set"
+	EvTicketRatingAsked     = "ticket.rating_asked"
+	EvTicketRated           = "ticket.rated"
 )
 
 // TicketOpened: the ticket was created.
@@ -175,6 +177,31 @@ type TicketTagsSet struct {
 	At     time.Time `json:"at"`
 }
 
+// TicketRatingAsked: the satisfaction question (message MessageID, recorded by the
+// TicketMessageSent before it) went to the customer of the resolved ticket.
+type TicketRatingAsked struct {
+	MessageID ID        `json:"messageId"`
+	At        time.Time `json:"at"`
+}
+
+// TicketRated: the customer answered the satisfaction question with Score (1 to 3).
+// ContactID, QueueID and UserID are the ticket's at the time: the contact whose
+// appraisalData the answer adds to, and the queue and attendant the dashboard credits.
+type TicketRated struct {
+	Score     int       `json:"score"`
+	ContactID ID        `json:"contactId"`
+	QueueID   ID        `json:"queueId"`
+	UserID    ID        `json:"userId"`
+	At        time.Time `json:"at"`
+}
+
+func (TicketRatingAsked) Type() string            { return EvTicketRatingAsked }
+func (TicketRated) Type() string                  { return EvTicketRated }
+func (e TicketRatingAsked) OccurredAt() time.Time { return e.At }
+func (e TicketRated) OccurredAt() time.Time       { return e.At }
+func (TicketRatingAsked) isTicketEvent()          {}
+func (TicketRated) isTicketEvent()                {}
+
 func (TicketOpened) Type() string          { return EvTicketOpened }
 func (TicketAccepted) Type() string        { return EvTicketAccepted }
 func (TicketResolved) Type() string        { return EvTicketResolved }
@@ -240,6 +267,8 @@ var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
 	EvTicketMessageFailed:   decodeAs[TicketMessageFailed],
 	EvTicketRead:            decodeAs[TicketRead],
 	EvTicketTagsSet:         decodeAs[TicketTagsSet],
+	EvTicketRatingAsked:     decodeAs[TicketRatingAsked],
+	EvTicketRated:           decodeAs[TicketRated],
 }
 
 func decodeAs[E TicketEvent](data []byte) (TicketEvent, error) {

@@ -35,6 +35,8 @@ func sampleTicketEvents() []TicketEvent {
 		TicketMessageDeleted{MessageID: 101, ByUserID: 7, At: goldenAt},
 		TicketRead{Count: 3, At: goldenAt},
 		TicketTagsSet{TagIDs: []ID{2, 5}, At: goldenAt},
+		TicketRatingAsked{MessageID: 103, At: goldenAt},
+		TicketRated{Score: 3, ContactID: 20, QueueID: 40, UserID: 7, At: goldenAt},
 	}
 }
 

@@ -30,6 +30,7 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		s.Status, s.UserID, s.UpdatedAt = StatusPending, 0, e.At
 	case TicketReopened:
 		s.Status, s.UserID, s.UpdatedAt = StatusOpen, e.ToUserID, e.At
+		s.RatingAsked = false // the question of the closing no longer stands
 	case TicketTransferred:
 		s.Status, s.UserID, s.QueueID, s.WhatsappID = e.ToStatus, e.ToUserID, e.ToQueueID, e.ToWhatsappID
 		s.UpdatedAt = e.At
@@ -66,6 +67,11 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		}
 	case TicketRead:
 		s.UnreadMessages = 0
+	case TicketRatingAsked:
+		s.RatingAsked = true
+	case TicketRated:
+		// The answer is not work for anybody: a closed ticket keeps nothing unread.
+		s.Rated, s.RatingAsked, s.UnreadMessages = true, false, 0
 	case TicketTagsSet:
 		s.TagIDs = nil // an empty set is nil, as a snapshot reads it back
 		if len(e.TagIDs) > 0 {

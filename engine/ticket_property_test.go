@@ -22,7 +22,7 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 		return fmt.Sprintf("p%d", r.IntN(8))
 	}
 	body := func() string {
-		return []string{"", "oi", "Olá 😀", "  ", "O'Brien; DROP TABLE tickets;--", "a\x00b"}[r.IntN(6)]
+		return []string{"", "oi", "Olá 😀", "  ", "O'Brien; DROP TABLE tickets;--", "a\x00b", "2", " 3. ", "4"}[r.IntN(9)]
 	}
 	switch r.IntN(19) {
 	case 0:
@@ -58,6 +58,9 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 	case 16, 17:
 		return RevokeMessage{ProviderID: provider(), FromMe: r.IntN(2) == 0}
 	case 18:
+		if r.IntN(2) == 0 {
+			return AskRating{MessageID: msg(), Body: body()}
+		}
 		return FailMessage{MessageID: msg(), Reason: body()}
 	case 14:
 		return DeleteMessage{MessageID: msg(), ByUserID: user()}

@@ -16,6 +16,7 @@ import (
 	"atende/cluster"
 	"atende/engine"
 	"atende/persistence/connection"
+	"atende/persistence/dashboard"
 	"atende/persistence/db"
 	"atende/persistence/redisstate"
 	"atende/persistence/schedule"
@@ -148,7 +149,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
 				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence,
 				Bookings: store.NewBookings(a.db, clock), Slots: a.stores.slots,
-				Catalog: store.NewCatalog(a.db, clock), Schedules: sched},
+				Catalog: store.NewCatalog(a.db, clock), Schedules: sched,
+				Dashboard: dashboard.NewQueries(a.db, l.dashboard.Location())},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},

@@ -14,6 +14,7 @@ import (
 	"atende/actors"
 	"atende/engine"
 	"atende/persistence/connection"
+	"atende/persistence/dashboard"
 	"atende/persistence/db"
 	"atende/persistence/journal"
 	"atende/persistence/projection"
@@ -32,6 +33,7 @@ import (
 type live struct {
 	journal    *journal.Store
 	runner     *projection.Runner
+	dashboard  *dashboard.Projection
 	queries    *readmodel.Queries
 	media      *media.Store
 	ids        *db.IDs
@@ -76,7 +78,11 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
-	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log)); err != nil {
+	if l.dashboard, err = dashboard.NewProjection(nil, log); err != nil {
+		return err
+	}
+	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log),
+		l.dashboard, dashboard.AppraisalProjection{}); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
@@ -136,7 +142,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
-			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
+			Queues: a.stores.queues,
+			IDs:    l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
 			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines}),
 	}

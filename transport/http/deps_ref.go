@@ -34,6 +34,8 @@ type RefDeps struct {
 	// Slots keeps the booking scheduler's places, positions and slots
 	// (slots.go); nil answers 503.
 	Slots engine.SlotStore
+	// Dashboard answers the dashboard (dashboard.go); nil answers 503.
+	Dashboard engine.DashboardQueries
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -51,6 +53,7 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"Bookings":      d.Bookings != nil,
 		"Slots":         d.Slots != nil,
 		"Catalog":       d.Catalog != nil,
+		"Dashboard":     d.Dashboard != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

@@ -73,6 +73,9 @@ func (s *Server) refRoutes() {
 
 	// The booking scheduler (slots.go).
 	s.slotRoutes()
+
+	// The dashboard (dashboard.go).
+	s.dashboardRoutes()
 }
 
 // refRoute registers h at pattern behind authentication, or a 503 ERR_UNAVAILABLE

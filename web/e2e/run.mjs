@@ -23,6 +23,7 @@ import { catalogFlow } from './flows/catalog.mjs';
 import { scheduledFlow } from './flows/scheduled.mjs';
 import { superFlow } from './flows/super.mjs';
 import { videoCallFlow } from './flows/videocall.mjs';
+import { dashboardFlow } from './flows/dashboard.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -45,6 +46,7 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `scheduled flow (${lng}): schedule from the chat header, pending on /scheduledMessages, the customer gets it, sent live`, timeoutMs: 180_000, run: (ctx) => scheduledFlow({ ...ctx, lng }) })),
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `super flow (${lng}): super creates a company with its admin, /Support shows the node healthy; the new admin sees an empty inbox`, run: (ctx) => superFlow({ ...ctx, lng }) })),
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `dashboard flow (${lng}): a ticket resolved in another browser shows on /tableaux live; CSV export`, run: (ctx) => dashboardFlow({ ...ctx, lng }) })),
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

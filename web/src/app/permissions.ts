@@ -38,6 +38,7 @@ export const actions = {
   // The hosting operator: /Super (super only) and /Support (admin, super).
   manageTenants: 'tenants:manage',
   viewCluster: 'cluster:view',
+  viewDashboard: 'dashboard:view', // the dashboard (/tableaux) and its CSV export
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

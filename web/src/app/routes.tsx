@@ -28,6 +28,7 @@ const SuperPage = lazy(() => import('../features/super/SuperPage'));
 const SupportPage = lazy(() => import('../features/super/SupportPage'));
 const AttendantCallPage = lazy(() => import('../features/videoCall/AttendantCallPage'));
 const CustomerCallPage = lazy(() => import('../features/videoCall/CustomerCallPage'));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -47,7 +48,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['ClientMap', 'clientMap'],
   ['LeafletMap', 'leafletMap'],
   ['newticket', 'newTicket'],
-  ['tableaux', 'dashboard'],
   ['googlecalendar', 'googleCalendar'],
   ['iaconfig', 'iaConfig'],
 ];
@@ -131,6 +131,7 @@ export const routes: RouteObject[] = [
               ['scheduledMessages', ScheduledMessagesPage],
               ['Super', SuperPage],
               ['Support', SupportPage],
+              ['tableaux', DashboardPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

@@ -10,6 +10,7 @@ import type chat from './locales/pt-BR/chat.json';
 import type common from './locales/pt-BR/common.json';
 import type connections from './locales/pt-BR/connections.json';
 import type contacts from './locales/pt-BR/contacts.json';
+import type dashboard from './locales/pt-BR/dashboard.json';
 import type layout from './locales/pt-BR/layout.json';
 import type login from './locales/pt-BR/login.json';
 import type pages from './locales/pt-BR/pages.json';
@@ -40,6 +41,7 @@ declare module 'i18next' {
         common: typeof common;
         connections: typeof connections;
         contacts: typeof contacts;
+        dashboard: typeof dashboard;
         layout: typeof layout;
         login: typeof login;
         tenants: typeof tenants;

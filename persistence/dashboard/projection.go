@@ -1,0 +1,284 @@
+package dashboard
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"atende/engine"
+	"atende/persistence/db"
+)
+
+// ProjectionName is the dashboard projection's checkpoint name.
+const ProjectionName = "dashboard"
+
+const ticketStreamPrefix = "ticket/"
+
+// DefaultZone is the time zone whose calendar days the buckets follow when Config
+// names none: the spec shows times in Cuiabá's zone (section 9).
+const DefaultZone = "America/Cuiaba"
+
+// Projection folds ticket events into dash_tickets and dash_buckets (projection
+// Runner's Projection and Resetter). Changing its time zone needs a Reset.
+type Projection struct {
+	// static after construction
+	loc *time.Location
+	log zerolog.Logger
+}
+
+// NewProjection returns the projection; loc nil means DefaultZone.
+func NewProjection(loc *time.Location, log zerolog.Logger) (*Projection, error) {
+	if loc == nil {
+		var err error
+		if loc, err = time.LoadLocation(DefaultZone); err != nil {
+			return nil, fmt.Errorf("dashboard zone: %w", err)
+		}
+	}
+	return &Projection{loc: loc, log: log}, nil
+}
+
+// Name implements projection.Projection.
+func (p *Projection) Name() string { return ProjectionName }
+
+// Location is the time zone of the buckets' calendar.
+func (p *Projection) Location() *time.Location { return p.loc }
+
+// Reset implements projection.Resetter: it empties the read model before a replay.
+func (p *Projection) Reset(ctx context.Context, tx *sql.Tx, d *db.DB) error {
+	for _, s := range []string{`DELETE FROM dash_tickets`, `DELETE FROM dash_buckets`} {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return fmt.Errorf("reset %s: %w", ProjectionName, err)
+		}
+	}
+	return nil
+}
+
+// Apply implements projection.Projection: it loads the batch's tickets once, folds
+// the events in memory and writes each changed ticket and each changed counter once.
+func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []engine.RecordedEvent) error {
+	var ids []engine.ID
+	seen := map[engine.ID]bool{}
+	for _, ev := range events {
+		if id, ok := ticketID(ev.StreamID); ok && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	tickets, err := loadTickets(ctx, tx, d.Dialect, ids)
+	if err != nil {
+		return err
+	}
+	f := NewFolder(p.loc)
+	dirty := map[engine.ID]bool{}
+	for _, ev := range events {
+		id, ok := ticketID(ev.StreamID)
+		if !ok {
+			continue
+		}
+		t := tickets[id]
+		if t == nil {
+			t = &Ticket{ID: id}
+			tickets[id] = t
+		}
+		te, err := engine.DecodeTicketEvent(ev.Type, ev.Data)
+		if errors.Is(err, engine.ErrUnknownEventType) {
+			if ev.Version > t.Version {
+				t.Version, dirty[id] = ev.Version, true
+			}
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
+		}
+		if ev.Version > t.Version {
+			dirty[id] = true
+		}
+		f.Fold(t, ev.CompanyID, ev.Version, te)
+	}
+	var changed []*Ticket
+	for id := range dirty {
+		if t := tickets[id]; t.Status != "" {
+			changed = append(changed, t)
+		}
+	}
+	sort.Slice(changed, func(i, j int) bool { return changed[i].ID < changed[j].ID })
+	if err := writeTickets(ctx, tx, d.Dialect, changed); err != nil {
+		return err
+	}
+	return WriteDeltas(ctx, tx, d.Dialect, f.Deltas)
+}
+
+func ticketID(stream string) (engine.ID, bool) {
+	rest, ok := strings.CutPrefix(stream, ticketStreamPrefix)
+	if !ok {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, false
+	}
+	return id, true
+}
+
+// querier is a *sql.Tx or *sql.DB.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// maxParams bounds the arguments of one statement. The SQLite driver finds each
+// numbered placeholder's argument by a linear search (binding costs the square of the
+// arguments), so SQLite statements use positional "?" and stay small.
+func maxParams(d db.Dialect) int {
+	if d == db.SQLite {
+		return 600
+	}
+	return 4000
+}
+
+// placeholder is the n-th (1-based) argument's placeholder.
+func placeholder(d db.Dialect, n int) string {
+	if d == db.SQLite {
+		return "?"
+	}
+	return "$" + strconv.Itoa(n)
+}
+
+func loadTickets(ctx context.Context, q querier, d db.Dialect, ids []engine.ID) (map[engine.ID]*Ticket, error) {
+	out := make(map[engine.ID]*Ticket, len(ids))
+	chunk := maxParams(d)
+	for start := 0; start < len(ids); start += chunk {
+		part := ids[start:min(start+chunk, len(ids))]
+		ph := make([]string, len(part))
+		args := make([]any, len(part))
+		for i, id := range part {
+			ph[i], args[i] = placeholder(d, i+1), id
+		}
+		rs, err := q.QueryContext(ctx, `SELECT ticket_id, company_id, opened_at, cycle_at, status, queue_id, user_id,
+			channel, responded, deleted, version FROM dash_tickets WHERE ticket_id IN (`+strings.Join(ph, ",")+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("load dashboard tickets: %w", err)
+		}
+		for rs.Next() {
+			var t Ticket
+			var opened, cycle, responded, deleted int64
+			if err := rs.Scan(&t.ID, &t.Company, &opened, &cycle, &t.Status, &t.Queue, &t.User, &t.Channel,
+				&responded, &deleted, &t.Version); err != nil {
+				rs.Close()
+				return nil, fmt.Errorf("load dashboard tickets: %w", err)
+			}
+			t.OpenedAt, t.CycleAt = time.UnixMicro(opened).UTC(), time.UnixMicro(cycle).UTC()
+			t.Responded, t.Deleted = responded != 0, deleted != 0
+			out[t.ID] = &t
+		}
+		err = rs.Err()
+		rs.Close()
+		if err != nil {
+			return nil, fmt.Errorf("load dashboard tickets: %w", err)
+		}
+	}
+	return out, nil
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func writeTickets(ctx context.Context, q querier, d db.Dialect, ts []*Ticket) error {
+	rows := make([][]any, len(ts))
+	for i, t := range ts {
+		rows[i] = []any{t.ID, t.Company, t.OpenedAt.UnixMicro(), t.CycleAt.UnixMicro(), t.Status, t.Queue, t.User,
+			t.Channel, b2i(t.Responded), b2i(t.Deleted), t.Version}
+	}
+	return insertRows(ctx, q, d, "dash_tickets", []string{"ticket_id", "company_id", "opened_at", "cycle_at", "status",
+		"queue_id", "user_id", "channel", "responded", "deleted", "version"}, rows,
+		`ON CONFLICT (ticket_id) DO UPDATE SET company_id = excluded.company_id, opened_at = excluded.opened_at,
+			cycle_at = excluded.cycle_at, status = excluded.status, queue_id = excluded.queue_id,
+			user_id = excluded.user_id, channel = excluded.channel, responded = excluded.responded,
+			deleted = excluded.deleted, version = excluded.version
+		WHERE dash_tickets.version < excluded.version`)
+}
+
+// WriteDeltas adds deltas to dash_buckets (in key order, so two writers never lock
+// rows in opposite orders). Counters that reach zero stay as zero rows.
+func WriteDeltas(ctx context.Context, q querier, d db.Dialect, deltas Deltas) error {
+	keys := make([]Key, 0, len(deltas))
+	for k, n := range deltas {
+		if n != 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool { return keyLess(keys[i], keys[j]) })
+	rows := make([][]any, len(keys))
+	for i, k := range keys {
+		rows[i] = []any{k.Company, k.Grain, k.Period, k.Metric, k.Queue, k.User, k.Channel, deltas[k]}
+	}
+	return insertRows(ctx, q, d, "dash_buckets", []string{"company_id", "grain", "period", "metric", "queue_id",
+		"user_id", "channel", "n"}, rows,
+		`ON CONFLICT (company_id, grain, period, metric, queue_id, user_id, channel) DO UPDATE SET n = dash_buckets.n + excluded.n`)
+}
+
+func keyLess(a, b Key) bool {
+	switch {
+	case a.Company != b.Company:
+		return a.Company < b.Company
+	case a.Grain != b.Grain:
+		return a.Grain < b.Grain
+	case a.Period != b.Period:
+		return a.Period < b.Period
+	case a.Metric != b.Metric:
+		return a.Metric < b.Metric
+	case a.Queue != b.Queue:
+		return a.Queue < b.Queue
+	case a.User != b.User:
+		return a.User < b.User
+	}
+	return a.Channel < b.Channel
+}
+
+// insertRows writes rows in multi-row INSERTs of at most maxParams arguments, each
+// followed by tail (the conflict clause).
+func insertRows(ctx context.Context, q querier, d db.Dialect, table string, cols []string, rows [][]any, tail string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	per := max(1, maxParams(d)/len(cols))
+	for start := 0; start < len(rows); start += per {
+		part := rows[start:min(start+per, len(rows))]
+		var b strings.Builder
+		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
+		args := make([]any, 0, len(part)*len(cols))
+		for i, r := range part {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteByte('(')
+			for j := range r {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				args = append(args, r[j])
+				b.WriteString(placeholder(d, len(args)))
+			}
+			b.WriteByte(')')
+		}
+		b.WriteString(" " + tail)
+		if _, err := q.ExecContext(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("write %s: %w", table, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,403 @@
+package dashboard
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+	"atende/persistence/journal"
+	"atende/persistence/projection"
+)
+
+const testCompany = 1
+
+// randomCommand picks a ticket command with the mix a contact centre sees, plus
+// survey answers in and out of range.
+func randomCommand(r *rand.Rand, next func() engine.ID) engine.TicketCommand {
+	user := engine.ID(r.IntN(4))
+	switch r.IntN(16) {
+	case 0:
+		return engine.Accept{UserID: 1 + engine.ID(r.IntN(3))}
+	case 1, 2:
+		return engine.Resolve{}
+	case 3:
+		return engine.Return{}
+	case 4:
+		return engine.Reopen{UserID: 1 + engine.ID(r.IntN(3))}
+	case 5:
+		return engine.Transfer{UserID: user, QueueID: engine.ID(r.IntN(3)), WhatsappID: 30}
+	case 6:
+		if r.IntN(15) == 0 {
+			return engine.Delete{}
+		}
+		return engine.MarkRead{}
+	case 7, 8:
+		return engine.ReceiveMessage{MessageID: next(), ProviderID: "p" + strconv.Itoa(int(next())), Body: "oi"}
+	case 9, 10:
+		return engine.SendMessage{MessageID: next(), SenderID: 1 + engine.ID(r.IntN(3)), Body: "olá"}
+	case 11:
+		return engine.SendAutomaticMessage{MessageID: next(), Body: "bom dia"}
+	case 12:
+		return engine.AskRating{MessageID: next(), Body: engine.RatingQuestion}
+	case 13:
+		return engine.AddWhisper{MessageID: next(), SenderID: 1, Body: "nota"}
+	default:
+		return engine.ReceiveMessage{MessageID: next(), ProviderID: "p" + strconv.Itoa(int(next())),
+			Body: []string{"1", "2", "3", "4", " 2 "}[r.IntN(5)]}
+	}
+}
+
+// writeRandomJournal appends random valid histories of n tickets, interleaved, with
+// times spread over three years in steps from seconds to days (so that counters fall on
+// many days, months and years, and some latencies on bucket edges).
+func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, n int) {
+	t.Helper()
+	ctx := context.Background()
+	var msg engine.ID = 1000
+	next := func() engine.ID { msg++; return msg }
+	type live struct {
+		s   engine.TicketState
+		now time.Time
+	}
+	base := time.Date(2024, 12, 30, 22, 0, 0, 0, time.UTC)
+	tickets := make([]*live, n)
+	for i := range tickets {
+		tickets[i] = &live{now: base.Add(time.Duration(r.IntN(3*365*24)) * time.Hour)}
+	}
+	steps := []time.Duration{time.Second, 3 * time.Second, time.Minute, 17 * time.Minute, 5 * time.Hour, 30 * time.Hour, 40 * 24 * time.Hour}
+	for round := 0; round < n*20; round++ {
+		i := r.IntN(n)
+		l := tickets[i]
+		var cmd engine.TicketCommand
+		if l.s.Status == "" {
+			cmd = engine.OpenTicket{TicketID: engine.ID(i + 1), UUID: fmt.Sprintf("u-%d", i+1), CompanyID: testCompany,
+				ContactID: engine.ID(100 + i%7), WhatsappID: 30, Channel: []string{engine.ChannelWhatsApp, engine.ChannelTelegram, engine.ChannelSocket}[r.IntN(3)],
+				QueueID: engine.ID(r.IntN(3)), UserID: engine.ID(r.IntN(3)), Status: []string{engine.StatusOpen, engine.StatusPending, engine.StatusClosed}[r.IntN(3)],
+				Protocol: "p"}
+			if c := cmd.(engine.OpenTicket); c.Status == engine.StatusOpen && c.UserID == 0 {
+				c.UserID = 1
+				cmd = c
+			}
+		} else {
+			cmd = randomCommand(r, next)
+		}
+		l.now = l.now.Add(steps[r.IntN(len(steps))])
+		evs, err := engine.DecideTicket(l.s, cmd, l.now)
+		if err != nil || len(evs) == 0 {
+			continue
+		}
+		data := make([]engine.EventData, len(evs))
+		for k, ev := range evs {
+			typ, b, err := engine.EncodeTicketEvent(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data[k] = engine.EventData{Type: typ, Data: b}
+		}
+		if _, err := j.Append(ctx, testCompany, "ticket/"+strconv.Itoa(i+1), l.s.Version, data...); err != nil {
+			t.Fatalf("append: %v", err)
+		}
+		l.s = engine.FoldTicket(l.s, evs)
+	}
+}
+
+// recount computes every counter from the journal directly, ticket by ticket, without
+// the Folder: what happened is placed on the day it happened; the status cells come
+// from each ticket's final state.
+func recount(t *testing.T, j *journal.Store, loc *time.Location) (Deltas, map[engine.ID][2]int) {
+	t.Helper()
+	events, err := j.ReadAll(context.Background(), 0, 1_000_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := Deltas{}
+	put := func(at time.Time, metric string, q, u engine.ID, ch string, n int64) {
+		d, m, y := Periods(at, loc)
+		for _, k := range []Key{
+			{testCompany, GrainDay, d, metric, q, u, ch}, {testCompany, GrainMonth, m, metric, q, u, ch},
+			{testCompany, GrainYear, y, metric, q, u, ch},
+		} {
+			out[k] += n
+		}
+	}
+	type hist struct {
+		s                engine.TicketState
+		cycle            time.Time
+		responded, rated bool
+	}
+	byTicket := map[string]*hist{}
+	appraisal := map[engine.ID][2]int{}
+	for _, ev := range events {
+		h := byTicket[ev.StreamID]
+		if h == nil {
+			h = &hist{}
+			byTicket[ev.StreamID] = h
+		}
+		te, err := engine.DecodeTicketEvent(ev.Type, ev.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := h.s
+		at := te.OccurredAt()
+		switch e := te.(type) {
+		case engine.TicketOpened:
+			put(at, MetricOpened, e.QueueID, 0, "", 1)
+			h.cycle = at
+		case engine.TicketResolved:
+			put(at, MetricResolved, before.QueueID, 0, "", 1)
+			put(at, bucketMetric(MetricResolutionPrefix, Bucket(at.Sub(h.cycle))), before.QueueID, 0, "", 1)
+		case engine.TicketReopened:
+			h.cycle = at
+		case engine.TicketMessageReceived:
+			put(at, MetricMessagesIn, before.QueueID, 0, "", 1)
+		case engine.TicketMessageSent:
+			put(at, MetricMessagesOut, before.QueueID, 0, "", 1)
+			if !h.responded && !e.Automatic && e.SenderID != 0 {
+				h.responded = true
+				put(at, bucketMetric(MetricFirstResponsePrefix, Bucket(at.Sub(before.CreatedAt))), before.QueueID, 0, "", 1)
+			}
+		case engine.TicketRated:
+			if h.rated {
+				t.Fatalf("%s rated twice", ev.StreamID)
+			}
+			h.rated = true
+			put(at, MetricRateSum, e.QueueID, e.UserID, "", int64(e.Score))
+			put(at, MetricRateCount, e.QueueID, e.UserID, "", 1)
+			a := appraisal[e.ContactID]
+			appraisal[e.ContactID] = [2]int{a[0] + e.Score, a[1] + 1}
+		}
+		h.s = engine.EvolveTicket(h.s, te)
+	}
+	for _, h := range byTicket {
+		if h.s.Exists() {
+			put(h.s.CreatedAt, MetricStatusPrefix+h.s.Status, h.s.QueueID, h.s.UserID, h.s.Channel, 1)
+		}
+	}
+	for k, n := range out {
+		if n == 0 {
+			delete(out, k)
+		}
+	}
+	return out, appraisal
+}
+
+func storedBuckets(t *testing.T, d *db.DB) Deltas {
+	t.Helper()
+	rs, err := d.SQL.Query(`SELECT company_id, grain, period, metric, queue_id, user_id, channel, n FROM dash_buckets`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Close()
+	out := Deltas{}
+	for rs.Next() {
+		var k Key
+		var n int64
+		if err := rs.Scan(&k.Company, &k.Grain, &k.Period, &k.Metric, &k.Queue, &k.User, &k.Channel, &n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 0 {
+			out[k] = n
+		}
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func diff(t *testing.T, got, want Deltas) {
+	t.Helper()
+	bad := 0
+	for k, n := range want {
+		if got[k] != n && bad < 10 {
+			t.Errorf("%+v: projection %d, recount %d", k, got[k], n)
+			bad++
+		}
+	}
+	for k, n := range got {
+		if _, ok := want[k]; !ok && bad < 10 {
+			t.Errorf("%+v: projection %d, recount nothing", k, n)
+			bad++
+		}
+	}
+}
+
+// TestProjectionEqualsRecount is the property: after a random history of tickets,
+// applied in small batches by two runners at once (two nodes sharing the database),
+// every counter equals a recount from the journal, the contacts' appraisalData holds
+// each rated ticket's answer once, and the query over random ranges equals the sum
+// of the recount's days.
+func TestProjectionEqualsRecount(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		loc, err := time.LoadLocation(DefaultZone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Acme')`)
+		for c := 100; c < 107; c++ {
+			dbtest.MustExec(t, d, `INSERT INTO contacts (id, company_id, name, name_norm, search, created_at, updated_at)
+				VALUES ($1, 1, 'c', 'c', 'c', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`, c)
+		}
+		j, err := journal.New(d, journal.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { j.Close() })
+		seed := uint64(time.Now().UnixNano())
+		t.Logf("seed %d", seed)
+		r := rand.New(rand.NewPCG(seed, 14))
+		writeRandomJournal(t, j, r, 80)
+
+		var last int64
+		if evs, err := j.ReadAll(ctx, 0, 1_000_000); err != nil || len(evs) == 0 {
+			t.Fatalf("journal: %d events, %v", len(evs), err)
+		} else {
+			last = evs[len(evs)-1].Position
+		}
+		// Two runners over one database: the nodes of a cluster.
+		for node := 0; node < 2; node++ {
+			p, err := NewProjection(loc, zerolog.Nop())
+			if err != nil {
+				t.Fatal(err)
+			}
+			run, err := projection.New(d, j, projection.Config{BatchSize: 7 + node*6, MinBackoff: time.Millisecond,
+				MaxBackoff: 20 * time.Millisecond}, p, AppraisalProjection{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := run.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { run.Close() })
+		}
+		waitAll(t, d, last)
+
+		want, appraisal := recount(t, j, loc)
+		if len(want) == 0 {
+			t.Fatal("the random history produced no counters")
+		}
+		diff(t, storedBuckets(t, d), want)
+
+		rated := 0
+		for c := engine.ID(100); c < 107; c++ {
+			var sum, n int
+			if err := d.SQL.QueryRow(`SELECT appraisal_sum, appraisal_count FROM contacts WHERE id = $1`, c).Scan(&sum, &n); err != nil {
+				t.Fatal(err)
+			}
+			if a := appraisal[c]; sum != a[0] || n != a[1] {
+				t.Errorf("contact %d appraisal %d/%d, journal says %d/%d", c, sum, n, a[0], a[1])
+			}
+			rated += n
+		}
+		t.Logf("%d counters, %d answers", len(want), rated)
+
+		q := NewQueries(d, loc)
+		for k := 0; k < 25; k++ {
+			from := time.Date(2024, 12, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(1300))
+			to := from.AddDate(0, 0, r.IntN(900))
+			got, err := q.Dashboard(ctx, testCompany, engine.DashboardFilter{From: from, To: to})
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := DayNumber(from.Date()), DayNumber(to.Date())
+			var opened, resolved, in, out, st, rs, rn int64
+			for key, n := range want {
+				if key.Grain != GrainDay || key.Period < lo || key.Period > hi {
+					continue
+				}
+				switch {
+				case key.Metric == MetricOpened:
+					opened += n
+				case key.Metric == MetricResolved:
+					resolved += n
+				case key.Metric == MetricMessagesIn:
+					in += n
+				case key.Metric == MetricMessagesOut:
+					out += n
+				case key.Metric == MetricRateSum:
+					rs += n
+				case key.Metric == MetricRateCount:
+					rn += n
+				case len(key.Metric) > 3 && key.Metric[:3] == MetricStatusPrefix:
+					st += n
+				}
+			}
+			total := got.ByStatus[engine.StatusOpen] + got.ByStatus[engine.StatusPending] + got.ByStatus[engine.StatusClosed]
+			if got.Opened != opened || got.Resolved != resolved || got.MessagesIn != in || got.MessagesOut != out ||
+				total != st || got.Satisfaction.TotalSum != rs || got.Satisfaction.TotalCount != rn {
+				t.Errorf("%s..%s: query %d/%d/%d/%d status %d rate %d/%d; days say %d/%d/%d/%d status %d rate %d/%d",
+					got.From, got.To, got.Opened, got.Resolved, got.MessagesIn, got.MessagesOut, total,
+					got.Satisfaction.TotalSum, got.Satisfaction.TotalCount, opened, resolved, in, out, st, rs, rn)
+			}
+		}
+	})
+}
+
+// waitAll polls until both projections' checkpoints reach last.
+func waitAll(t *testing.T, d *db.DB, last int64) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		var n int
+		if err := d.SQL.QueryRow(`SELECT COUNT(*) FROM projection_checkpoints WHERE name IN ($1, $2) AND position >= $3`,
+			ProjectionName, AppraisalProjectionName, last).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 2 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("projections did not reach position %d", last)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestCover checks that the runs of periods cover every day of random ranges once.
+func TestCover(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for k := 0; k < 3000; k++ {
+		from := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(4000))
+		to := from.AddDate(0, 0, r.IntN([]int{3, 40, 400, 4000}[r.IntN(4)]))
+		spans := Cover(from, to)
+		if len(spans) > 5 {
+			t.Fatalf("%v..%v: %d spans", from, to, len(spans))
+		}
+		seen := map[int]int{}
+		for _, s := range spans {
+			for p := s.Lo; p <= s.Hi; p++ {
+				switch s.Grain {
+				case GrainDay:
+					seen[p]++
+				case GrainMonth:
+					first := time.Date(p/12, time.Month(p%12+1), 1, 0, 0, 0, 0, time.UTC)
+					for d := first; d.Month() == first.Month(); d = d.AddDate(0, 0, 1) {
+						seen[DayNumber(d.Date())]++
+					}
+				case GrainYear:
+					for d := time.Date(p, 1, 1, 0, 0, 0, 0, time.UTC); d.Year() == p; d = d.AddDate(0, 0, 1) {
+						seen[DayNumber(d.Date())]++
+					}
+				}
+			}
+		}
+		lo, hi := DayNumber(from.Date()), DayNumber(to.Date())
+		if len(seen) != hi-lo+1 {
+			t.Fatalf("%v..%v: covers %d days, want %d (%v)", from, to, len(seen), hi-lo+1, spans)
+		}
+		for dn, c := range seen {
+			if c != 1 || dn < lo || dn > hi {
+				t.Fatalf("%v..%v: day %d counted %d times (%v)", from, to, dn, c, spans)
+			}
+		}
+	}
+}
