@@ -76,6 +76,10 @@ const (
 	ActManageAllBookings   = "agenda:manageAll"
 	ActManagePlaces        = "places:manage"
 	ActManageCatalog       = "catalog:manage"
+	// ActUseChat: the internal chat (the drawer's operation section and the top bar's
+	// popover), granted to every known profile; within it only a chat's participants
+	// read and write it, and only its owner edits or deletes it (engine/chat.go).
+	ActUseChat = "chats:use"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -90,6 +94,7 @@ var (
 		ActCreateTag,
 		ActManageQuickAnswers,
 		ActViewNotifications,
+		ActUseChat,
 	}
 	supervisionGrants = []string{
 		ActViewSupervMenu,
