@@ -26,19 +26,19 @@ func ChatStream(id ID) string { return "chat/" + strconv.FormatInt(id, 10) }
 // owner; Unreads counts, per participant, the messages posted by others since that
 // participant last read the chat.
 type ChatState struct {
-	ID           ID             `json:"id"`
-	UUID         string         `json:"uuid"`
-	CompanyID    ID             `json:"companyId"`
-	OwnerID      ID             `json:"ownerId"`
-	Title        string         `json:"title"`
-	Participants []ID           `json:"participants"`
-	Unreads      map[ID]int     `json:"unreads"`
-	LastMessage  string         `json:"lastMessage"`
-	Messages     int64          `json:"messages"`
-	Deleted      bool           `json:"deleted"`
-	CreatedAt    time.Time      `json:"createdAt"`
-	UpdatedAt    time.Time      `json:"updatedAt"`
-	Version      int64          `json:"version"`
+	ID           ID         `json:"id"`
+	UUID         string     `json:"uuid"`
+	CompanyID    ID         `json:"companyId"`
+	OwnerID      ID         `json:"ownerId"`
+	Title        string     `json:"title"`
+	Participants []ID       `json:"participants"`
+	Unreads      map[ID]int `json:"unreads"`
+	LastMessage  string     `json:"lastMessage"`
+	Messages     int64      `json:"messages"`
+	Deleted      bool       `json:"deleted"`
+	CreatedAt    time.Time  `json:"createdAt"`
+	UpdatedAt    time.Time  `json:"updatedAt"`
+	Version      int64      `json:"version"`
 }
 
 // Exists reports whether the chat was created and not deleted.
