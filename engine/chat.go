@@ -35,10 +35,13 @@ type ChatState struct {
 	Unreads      map[ID]int `json:"unreads"`
 	LastMessage  string     `json:"lastMessage"`
 	Messages     int64      `json:"messages"`
-	Deleted      bool       `json:"deleted"`
-	CreatedAt    time.Time  `json:"createdAt"`
-	UpdatedAt    time.Time  `json:"updatedAt"`
-	Version      int64      `json:"version"`
+	// Recent are the ids of the last chatRecentIDs messages, so that a retried post
+	// (a call that timed out after the append) decides to nothing.
+	Recent    []ID      `json:"recent,omitempty"`
+	Deleted   bool      `json:"deleted"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	Version   int64     `json:"version"`
 }
 
 // Exists reports whether the chat was created and not deleted.

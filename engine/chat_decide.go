@@ -232,6 +232,9 @@ func DecideChat(s ChatState, cmd ChatCommand, now time.Time) ([]ChatEvent, error
 		if err := f.err(); err != nil {
 			return nil, err
 		}
+		if slices.Contains(s.Recent, c.MessageID) {
+			return nil, nil // a retry of a post already appended
+		}
 		return []ChatEvent{{Type: EvChatMessagePosted, ChatID: s.ID, UserID: c.SenderID, MessageID: c.MessageID,
 			Body: body, Participants: s.Participants, At: now}}, nil
 	case ReadChat:
@@ -242,6 +245,9 @@ func DecideChat(s ChatState, cmd ChatCommand, now time.Time) ([]ChatEvent, error
 	}
 	return nil, Wrap(ErrValidation, errors.New("unknown chat command"))
 }
+
+// chatRecentIDs is how many message ids a chat remembers to refuse a retried post.
+const chatRecentIDs = 64
 
 // EvolveChat folds one event into the state.
 func EvolveChat(s ChatState, ev ChatEvent) ChatState {
@@ -266,6 +272,10 @@ func EvolveChat(s ChatState, ev ChatEvent) ChatState {
 	case EvChatMessagePosted:
 		s.LastMessage = ev.Body
 		s.Messages++
+		s.Recent = append(slices.Clone(s.Recent), ev.MessageID)
+		if len(s.Recent) > chatRecentIDs {
+			s.Recent = s.Recent[len(s.Recent)-chatRecentIDs:]
+		}
 		for _, p := range s.Participants {
 			if p != ev.UserID {
 				s.Unreads[p]++

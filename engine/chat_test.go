@@ -70,6 +70,9 @@ func TestEvolveChatUnreadsAndRead(t *testing.T) {
 		}
 		s = EvolveChat(s, evs[0])
 	}
+	if evs, err := DecideChat(s, PostChatMessage{MessageID: 2, SenderID: 11, Body: "oi"}, time.Unix(200, 0)); err != nil || len(evs) != 0 {
+		t.Fatalf("a retried post appended %v (%v)", evs, err)
+	}
 	if s.Unreads[10] != 3 || s.Unreads[12] != 3 || s.Unreads[11] != 0 || s.LastMessage != "oi" {
 		t.Fatalf("unreads %v last %q", s.Unreads, s.LastMessage)
 	}
