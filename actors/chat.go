@@ -260,6 +260,8 @@ func (a *chatActor) maybeSnapshot() {
 // implements engine.ChatCommander.
 type Chats struct{ Node *Node }
 
+var _ engine.ChatCommander = Chats{}
+
 // Chat implements engine.ChatCommander.
 func (c Chats) Chat(ctx context.Context, p engine.Principal, id engine.ID, cmd engine.ChatCommand) (engine.ChatState, int64, error) {
 	body, err := json.Marshal(cmd)
@@ -270,8 +272,8 @@ func (c Chats) Chat(ctx context.Context, p engine.Principal, id engine.ID, cmd e
 	return r.Chat, r.Position, err
 }
 
-// State reads chat id as participant p sees it.
-func (c Chats) State(ctx context.Context, p engine.Principal, id engine.ID) (engine.ChatState, error) {
+// ChatState implements engine.ChatCommander.
+func (c Chats) ChatState(ctx context.Context, p engine.Principal, id engine.ID) (engine.ChatState, error) {
 	r, err := c.call(ctx, p, id, QueryChatState, nil)
 	return r.Chat, err
 }

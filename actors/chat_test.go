@@ -53,7 +53,7 @@ func TestChatActorJournalsAndRebuilds(t *testing.T) {
 			t.Fatalf("outsider: %v", err)
 		}
 		stranger := engine.Principal{UserID: 1, CompanyID: 2, Profile: engine.ProfileAdmin}
-		if _, err := chats.State(ctx, stranger, 7); engine.CodeOf(err) != engine.ErrNotFound {
+		if _, err := chats.ChatState(ctx, stranger, 7); engine.CodeOf(err) != engine.ErrNotFound {
 			t.Fatalf("other tenant: %v", err)
 		}
 		if _, _, err := chats.Chat(ctx, peer, 7, engine.DeleteChat{}); engine.CodeOf(err) != engine.ErrNoPermission {
@@ -61,7 +61,7 @@ func TestChatActorJournalsAndRebuilds(t *testing.T) {
 		}
 
 		again := newChatNode(t, j) // a second node: a fresh activation reads the journal
-		s, err := again.State(ctx, owner, 7)
+		s, err := again.ChatState(ctx, owner, 7)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestChatActorJournalsAndRebuilds(t *testing.T) {
 		if _, _, err := again.Chat(ctx, owner, 7, engine.DeleteChat{}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := again.State(ctx, owner, 7); engine.CodeOf(err) != engine.ErrNotFound {
+		if _, err := again.ChatState(ctx, owner, 7); engine.CodeOf(err) != engine.ErrNotFound {
 			t.Fatalf("deleted chat: %v", err)
 		}
 	})

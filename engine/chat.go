@@ -130,4 +130,7 @@ type ChatCommander interface {
 	// Chat runs cmd on chat id for p; the reply is the state after it and the
 	// journal position of its last event (0 when it changed nothing).
 	Chat(ctx context.Context, p Principal, id ID, cmd ChatCommand) (ChatState, int64, error)
+	// ChatState reads chat id as participant p sees it (AuthorizeChat's rules for
+	// reading: ErrNotFound outside the tenant, ErrNoPermission for a non-participant).
+	ChatState(ctx context.Context, p Principal, id ID) (ChatState, error)
 }

@@ -17,6 +17,7 @@ import (
 	"atende/engine"
 	"atende/persistence/connection"
 	"atende/persistence/db"
+	"atende/persistence/readmodel"
 	"atende/persistence/redisstate"
 	"atende/persistence/schedule"
 	"atende/persistence/seed"
@@ -151,7 +152,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Catalog: store.NewCatalog(a.db, clock), Schedules: sched},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
-			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
+			ChatDeps: httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(a.db)},
+			Tokens:   a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: func(ctx context.Context) error { return a.db.SQL.PingContext(ctx) },
 		})

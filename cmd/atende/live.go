@@ -73,7 +73,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
-	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log)); err != nil {
+	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log),
+		readmodel.ChatProjection{}); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
@@ -132,6 +133,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	}
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
+		actors.ChatKind(actors.ChatConfig{Journal: l.journal, Logger: log}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
 			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
@@ -210,7 +212,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	}
 	a.onClose(func(ctx context.Context) error { return l.sockets.Shutdown(ctx) })
 	if l.publisher, err = realtime.New(realtime.Config{Source: l.journal, Hub: l.hub, Backlog: l.backlog,
-		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log,
+		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log, Chats: readmodel.NewChatQueries(a.db),
 		SignMedia: func(companyID engine.ID, path string) string {
 			u, err := l.media.URL(companyID, path, 12*time.Hour)
 			if err != nil {

@@ -34,6 +34,7 @@ func (s *Server) routes() {
 	s.scheduleRoutes()
 	s.connectionRoutes()
 	s.ticketRoutes()
+	s.chatRoutes()
 	s.opsRoutes()
 }
 

@@ -38,6 +38,8 @@ type Deps struct {
 	TicketDeps
 	// ConnectionDeps are the collaborators of the connection routes (whatsapp.go).
 	ConnectionDeps
+	// ChatDeps are the collaborators of the internal chat routes (chats.go).
+	ChatDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.
