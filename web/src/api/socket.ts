@@ -28,6 +28,8 @@ export const serverEvents = [
   'place',
   'position',
   'slots',
+  // The internal chat, to its participants only (docs/api.md section 4.4).
+  'chat',
   'resync',
 ] as const;
 

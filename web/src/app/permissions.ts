@@ -35,6 +35,7 @@ export const actions = {
   editOwnScheduledMessage: 'scheduled-messages:editOwn',
   deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',
   manageScheduledMessages: 'scheduled-messages:manageAll',
+  useChat: 'chats:use', // the internal chat: its page and the top bar popover
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

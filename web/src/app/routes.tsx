@@ -24,6 +24,7 @@ const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
 const CatalogPage = lazy(() => import('../features/catalog/CatalogPage'));
 const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
+const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -38,7 +39,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Super', 'super'],
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
-  ['chats/:id?', 'chats'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
   ['waitpanel', 'waitPanel'],
@@ -123,6 +123,14 @@ export const routes: RouteObject[] = [
               </Lazy>
             ),
           })),
+          {
+            path: 'chats/:id?',
+            element: (
+              <Lazy>
+                <ChatsPage />
+              </Lazy>
+            ),
+          },
           {
             path: 'upgradeinfo',
             element: (

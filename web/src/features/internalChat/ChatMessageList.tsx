@@ -1,0 +1,151 @@
+// An internal chat's conversation, virtualised like the ticket chat (react-window v2,
+// dynamic heights keyed by row identity): it opens at the bottom, follows new messages
+// while the reader is there, asks for the older page within 50 px of the top and keeps
+// what is on screen still when that page is prepended.
+import { useCallback, useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
+import { List, useListRef, type RowComponentProps } from 'react-window';
+import { useTranslation } from 'react-i18next';
+import { formatDay, formatTime, sameDay } from '../../app/format';
+import { Spinner } from '../../components/Splash';
+import type { ID, InternalChatMessage } from '../../api/types';
+import { useKeyedRowHeight } from '../chat/useKeyedRowHeight';
+import { Body, Bubble, BubbleMeta, BubbleRow, DayChip, DayRow, ListBox, LoaderRow } from '../chat/style';
+import { Sender } from './style';
+
+export const olderPageThresholdPx = 50;
+const bottomSlackPx = 40;
+
+export type ChatRow =
+  | { kind: 'loader'; key: string }
+  | { kind: 'day'; key: string; day: string }
+  | { kind: 'message'; key: string; message: InternalChatMessage };
+
+// chatRows lays messages (oldest first) out with a day separator before each new day.
+export function chatRows(messages: InternalChatMessage[], loadingOlder: boolean): ChatRow[] {
+  const rows: ChatRow[] = loadingOlder ? [{ kind: 'loader', key: 'loader' }] : [];
+  let prev: InternalChatMessage | null = null;
+  for (const m of messages) {
+    if (!prev || !sameDay(prev.createdAt, m.createdAt)) rows.push({ kind: 'day', key: `d-${m.id}`, day: formatDay(m.createdAt) });
+    rows.push({ kind: 'message', key: `m-${m.id}`, message: m });
+    prev = m;
+  }
+  return rows;
+}
+
+interface RowData {
+  rows: ChatRow[];
+  me: ID;
+}
+
+function Row({ index, style, ariaAttributes, rows, me }: RowComponentProps<RowData>) {
+  const row = rows[index];
+  if (!row) return null;
+  if (row.kind === 'loader')
+    return (
+      <LoaderRow style={style} {...ariaAttributes}>
+        <Spinner $size={20} />
+      </LoaderRow>
+    );
+  if (row.kind === 'day')
+    return (
+      <DayRow style={style} {...ariaAttributes}>
+        <DayChip>{row.day}</DayChip>
+      </DayRow>
+    );
+  const m = row.message;
+  const mine = m.senderId === me;
+  return (
+    <BubbleRow style={style} {...ariaAttributes} $out={mine} data-testid={`chat-message-${m.id}`}>
+      <Bubble $kind={mine ? 'out' : 'in'}>
+        {!mine && <Sender>{m.sender?.name}</Sender>}
+        <Body>{m.message}</Body>
+        <BubbleMeta>{formatTime(m.createdAt)}</BubbleMeta>
+      </Bubble>
+    </BubbleRow>
+  );
+}
+
+export function ChatMessageList({
+  messages,
+  me,
+  hasMore,
+  loadingOlder,
+  onLoadOlder,
+}: {
+  messages: InternalChatMessage[];
+  me: ID;
+  hasMore: boolean;
+  loadingOlder: boolean;
+  onLoadOlder: () => void;
+}) {
+  const { t } = useTranslation();
+  const listRef = useListRef(null);
+  const rows = useMemo(() => chatRows(messages, loadingOlder), [messages, loadingOlder]);
+  const keys = useMemo(() => rows.map((r) => r.key), [rows]);
+  const firstVisible = useRef(0);
+  const pendingShift = useRef(0);
+  const stick = useRef(true);
+  const prevKeys = useRef<readonly string[]>([]);
+  const heights = useKeyedRowHeight(
+    keys,
+    64,
+    () => firstVisible.current,
+    (delta) => {
+      pendingShift.current += delta;
+    },
+  );
+
+  useLayoutEffect(() => {
+    const el = listRef.current?.element;
+    if (!el) return;
+    const before = prevKeys.current;
+    prevKeys.current = keys;
+    if (stick.current) {
+      el.scrollTop = el.scrollHeight;
+      pendingShift.current = 0;
+      return;
+    }
+    const oldFirst = before.find((k) => k.startsWith('m-'));
+    if (oldFirst) {
+      const at = keys.indexOf(oldFirst);
+      const wasAt = before.indexOf(oldFirst);
+      if (at > wasAt) {
+        let added = 0;
+        for (let i = 0; i < at; i++) added += heights.heightOfKey(keys[i]);
+        for (let i = 0; i < wasAt; i++) added -= heights.heightOfKey(before[i]);
+        pendingShift.current += added;
+      }
+    }
+    if (pendingShift.current !== 0) {
+      el.scrollTop += pendingShift.current;
+      pendingShift.current = 0;
+    }
+  }, [keys, heights, listRef]);
+
+  const onScroll = (e: UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= bottomSlackPx;
+    if (el.scrollTop <= olderPageThresholdPx && hasMore && !loadingOlder) onLoadOlder();
+  };
+  const rowProps = useMemo<RowData>(() => ({ rows, me }), [rows, me]);
+  const rowKey = useCallback((index: number, data: RowData) => data.rows[index]?.key ?? index, []);
+  return (
+    <ListBox>
+      <List
+        aria-label={t('internalChat.messages.label')}
+        listRef={listRef}
+        rowComponent={Row}
+        rowCount={rows.length}
+        rowHeight={heights}
+        rowKey={rowKey}
+        rowProps={rowProps}
+        overscanCount={8}
+        onScroll={onScroll}
+        onRowsRendered={(visible) => {
+          firstVisible.current = visible.startIndex;
+        }}
+        style={{ height: '100%' }}
+      />
+    </ListBox>
+  );
+}
