@@ -1,19 +1,16 @@
-// An internal chat's conversation, virtualised like the ticket chat (react-window v2,
-// dynamic heights keyed by row identity): it opens at the bottom, follows new messages
-// while the reader is there, asks for the older page within 50 px of the top and keeps
-// what is on screen still when that page is prepended.
-import { useCallback, useLayoutEffect, useMemo, useRef, type UIEvent } from 'react';
-import { List, useListRef, type RowComponentProps } from 'react-window';
+// An internal chat's conversation, virtualised like the ticket chat: react-window v2
+// with the ticket chat's scrolling (../chat/useStickyList: opens at the bottom, follows
+// new messages there, asks for the older page near the top and keeps what is on screen
+// still when it is prepended).
+import { useCallback, useMemo } from 'react';
+import { List, type RowComponentProps } from 'react-window';
 import { useTranslation } from 'react-i18next';
 import { formatDay, formatTime, sameDay } from '../../app/format';
 import { Spinner } from '../../components/Splash';
 import type { ID, InternalChatMessage } from '../../api/types';
-import { useKeyedRowHeight } from '../chat/useKeyedRowHeight';
+import { useStickyList } from '../chat/useStickyList';
 import { Body, Bubble, BubbleMeta, BubbleRow, DayChip, DayRow, ListBox, LoaderRow } from '../chat/style';
 import { Sender } from './style';
-
-export const olderPageThresholdPx = 50;
-const bottomSlackPx = 40;
 
 export type ChatRow =
   | { kind: 'loader'; key: string }
@@ -79,54 +76,13 @@ export function ChatMessageList({
   onLoadOlder: () => void;
 }) {
   const { t } = useTranslation();
-  const listRef = useListRef(null);
   const rows = useMemo(() => chatRows(messages, loadingOlder), [messages, loadingOlder]);
   const keys = useMemo(() => rows.map((r) => r.key), [rows]);
-  const firstVisible = useRef(0);
-  const pendingShift = useRef(0);
-  const stick = useRef(true);
-  const prevKeys = useRef<readonly string[]>([]);
-  const heights = useKeyedRowHeight(
-    keys,
-    64,
-    () => firstVisible.current,
-    (delta) => {
-      pendingShift.current += delta;
-    },
-  );
-
-  useLayoutEffect(() => {
-    const el = listRef.current?.element;
-    if (!el) return;
-    const before = prevKeys.current;
-    prevKeys.current = keys;
-    if (stick.current) {
-      el.scrollTop = el.scrollHeight;
-      pendingShift.current = 0;
-      return;
-    }
-    const oldFirst = before.find((k) => k.startsWith('m-'));
-    if (oldFirst) {
-      const at = keys.indexOf(oldFirst);
-      const wasAt = before.indexOf(oldFirst);
-      if (at > wasAt) {
-        let added = 0;
-        for (let i = 0; i < at; i++) added += heights.heightOfKey(keys[i]);
-        for (let i = 0; i < wasAt; i++) added -= heights.heightOfKey(before[i]);
-        pendingShift.current += added;
-      }
-    }
-    if (pendingShift.current !== 0) {
-      el.scrollTop += pendingShift.current;
-      pendingShift.current = 0;
-    }
-  }, [keys, heights, listRef]);
-
-  const onScroll = (e: UIEvent<HTMLDivElement>) => {
-    const el = e.currentTarget;
-    stick.current = el.scrollHeight - el.scrollTop - el.clientHeight <= bottomSlackPx;
-    if (el.scrollTop <= olderPageThresholdPx && hasMore && !loadingOlder) onLoadOlder();
-  };
+  const { listRef, heights, onScroll, onRowsRendered } = useStickyList(keys, 64, {
+    hasMore,
+    loading: loadingOlder,
+    load: onLoadOlder,
+  });
   const rowProps = useMemo<RowData>(() => ({ rows, me }), [rows, me]);
   const rowKey = useCallback((index: number, data: RowData) => data.rows[index]?.key ?? index, []);
   return (
@@ -141,9 +97,7 @@ export function ChatMessageList({
         rowProps={rowProps}
         overscanCount={8}
         onScroll={onScroll}
-        onRowsRendered={(visible) => {
-          firstVisible.current = visible.startIndex;
-        }}
+        onRowsRendered={onRowsRendered}
         style={{ height: '100%' }}
       />
     </ListBox>
