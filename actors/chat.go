@@ -87,11 +87,11 @@ type chatActor struct {
 	cfg ChatConfig
 	log zerolog.Logger
 
-	id         engine.ID
-	stream     string
-	loaded     bool
-	state      engine.ChatState
-	snapshotAt int64
+	id     engine.ID
+	stream string
+	events *aggregateStream[engine.ChatState]
+	loaded bool
+	state  engine.ChatState
 }
 
 func (a *chatActor) Receive(ctx actor.Context) {
@@ -102,6 +102,16 @@ func (a *chatActor) Receive(ctx actor.Context) {
 		}
 		a.stream = engine.ChatStream(a.id)
 		a.log = a.cfg.Logger.With().Str("actor", KindChat).Int64("chat_id", a.id).Logger()
+		a.events = &aggregateStream[engine.ChatState]{journal: a.cfg.Journal, stream: a.stream,
+			snapshotType: chatSnapshotType, every: a.cfg.SnapshotEvery, timeout: a.cfg.AppendTimeout, log: a.log,
+			version: func(s engine.ChatState) int64 { return s.Version },
+			fold: func(s engine.ChatState, r engine.RecordedEvent) (engine.ChatState, error) {
+				ev, err := engine.DecodeChatEvent(r.Type, r.Data)
+				if err != nil {
+					return s, err
+				}
+				return engine.EvolveChat(s, ev), nil
+			}}
 		ctx.SetReceiveTimeout(a.cfg.IdleTimeout)
 	case *actor.ReceiveTimeout:
 		ctx.Poison(ctx.Self())
@@ -189,7 +199,7 @@ func (a *chatActor) decideAndAppend(c engine.ChatCommand) (int64, error) {
 	for _, ev := range events {
 		a.state = engine.EvolveChat(a.state, ev)
 	}
-	a.maybeSnapshot()
+	a.events.maybeSnapshot(a.state)
 	return res.LastPosition(), nil
 }
 
@@ -206,54 +216,12 @@ func (a *chatActor) ensureLoaded() error {
 	if a.loaded {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.AppendTimeout)
-	defer cancel()
-	state, from := engine.ChatState{}, int64(1)
-	a.snapshotAt = 0
-	snap, ok, err := a.cfg.Journal.LoadSnapshot(ctx, a.stream)
+	state, err := a.events.load()
 	if err != nil {
-		return fmt.Errorf("load snapshot %s: %w", a.stream, err)
-	}
-	if ok && snap.Type == chatSnapshotType {
-		if err := json.Unmarshal(snap.Data, &state); err != nil {
-			a.log.Warn().Err(err).Msg("unreadable snapshot: folding from the first event")
-			state = engine.ChatState{}
-		} else {
-			from, a.snapshotAt = state.Version+1, state.Version
-		}
-	}
-	recs, err := a.cfg.Journal.ReadStream(ctx, a.stream, from, 0)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", a.stream, err)
-	}
-	for _, r := range recs {
-		ev, err := engine.DecodeChatEvent(r.Type, r.Data)
-		if err != nil {
-			return fmt.Errorf("decode %s v%d: %w", a.stream, r.Version, err)
-		}
-		state = engine.EvolveChat(state, ev)
+		return err
 	}
 	a.state, a.loaded = state, true
 	return nil
-}
-
-func (a *chatActor) maybeSnapshot() {
-	if a.state.Version-a.snapshotAt < a.cfg.SnapshotEvery {
-		return
-	}
-	body, err := json.Marshal(a.state)
-	if err != nil {
-		a.log.Error().Err(err).Msg("encode snapshot")
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.AppendTimeout)
-	defer cancel()
-	if err := a.cfg.Journal.SaveSnapshot(ctx, engine.Snapshot{StreamID: a.stream, Version: a.state.Version,
-		Type: chatSnapshotType, Data: body}); err != nil {
-		a.log.Warn().Err(err).Msg("save snapshot") // only makes the next activation slower
-		return
-	}
-	a.snapshotAt = a.state.Version
 }
 
 // Chats sends commands to chat actors wherever the cluster placed them; it
