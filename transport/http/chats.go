@@ -106,16 +106,33 @@ func (s *Server) listChats(w http.ResponseWriter, r *http.Request, p engine.Prin
 	return nil
 }
 
-// chatFor authorises p to read chat id (on its actor, the truth) and returns it as
-// the read model shows it once pos is applied.
-func (s *Server) chatFor(r *http.Request, p engine.Principal, id engine.ID, pos int64) (engine.Chat, error) {
-	if pos == 0 {
+// chatFor returns chat id as the read model shows it. Without st it first authorises
+// p to read the chat on its actor (the truth). After a command (st the actor's state
+// after it, pos the journal position of its last event, 0 for none) it first
+// waits for the read model to apply pos; if that wait times out and the read model
+// has not got the chat yet, the answer is built from st (participants without names).
+func (s *Server) chatFor(r *http.Request, p engine.Principal, id engine.ID, pos int64, st *engine.ChatState) (engine.Chat, error) {
+	if st == nil {
 		if _, err := s.deps.Chats.ChatState(r.Context(), p, id); err != nil {
 			return engine.Chat{}, err
 		}
 	}
-	s.waitRead(r, pos)
-	return s.deps.ChatQueries.GetChat(r.Context(), p.CompanyID, id)
+	caughtUp := s.waitRead(r, pos)
+	c, err := s.deps.ChatQueries.GetChat(r.Context(), p.CompanyID, id)
+	if err != nil && !caughtUp && st != nil && engine.CodeOf(err) == engine.ErrNotFound {
+		return chatOfState(*st), nil
+	}
+	return c, err
+}
+
+// chatOfState is the chat record of an actor's state.
+func chatOfState(st engine.ChatState) engine.Chat {
+	c := engine.Chat{ID: st.ID, UUID: st.UUID, CompanyID: st.CompanyID, Title: st.Title, OwnerID: st.OwnerID,
+		LastMessage: st.LastMessage, CreatedAt: st.CreatedAt, UpdatedAt: st.UpdatedAt, Users: []engine.ChatUser{}}
+	for _, u := range st.Participants {
+		c.Users = append(c.Users, engine.ChatUser{ChatID: st.ID, UserID: u, Unreads: st.Unreads[u]})
+	}
+	return c
 }
 
 // getChat: GET /chats/{id}.
@@ -127,7 +144,7 @@ func (s *Server) getChat(w http.ResponseWriter, r *http.Request, p engine.Princi
 	if err != nil {
 		return err
 	}
-	c, err := s.chatFor(r, p, id, 0)
+	c, err := s.chatFor(r, p, id, 0, nil)
 	if err != nil {
 		return err
 	}
@@ -161,12 +178,12 @@ func (s *Server) createChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 	if err != nil {
 		return fmt.Errorf("chat id: %w", err)
 	}
-	_, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.CreateChat{ChatID: id, UUID: uuid.NewString(),
+	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.CreateChat{ChatID: id, UUID: uuid.NewString(),
 		CompanyID: p.CompanyID, OwnerID: p.UserID, Title: title, Users: users})
 	if err != nil {
 		return err
 	}
-	c, err := s.chatFor(r, p, id, pos)
+	c, err := s.chatFor(r, p, id, pos, &st)
 	if err != nil {
 		return err
 	}
@@ -200,11 +217,11 @@ func (s *Server) updateChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 		}
 		cmd.Users = &users
 	}
-	_, pos, err := s.deps.Chats.Chat(r.Context(), p, id, cmd)
+	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, cmd)
 	if err != nil {
 		return err
 	}
-	c, err := s.chatFor(r, p, id, pos)
+	c, err := s.chatFor(r, p, id, pos, &st)
 	if err != nil {
 		return err
 	}
@@ -303,11 +320,11 @@ func (s *Server) readChat(w http.ResponseWriter, r *http.Request, p engine.Princ
 	if err != nil {
 		return err
 	}
-	_, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.ReadChat{UserID: p.UserID})
+	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.ReadChat{UserID: p.UserID})
 	if err != nil {
 		return err
 	}
-	c, err := s.chatFor(r, p, id, max(pos, 0))
+	c, err := s.chatFor(r, p, id, pos, &st)
 	if err != nil {
 		return err
 	}
