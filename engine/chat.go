@@ -90,8 +90,8 @@ func (c Chat) UnreadsOf(id ID) int {
 	return 0
 }
 
-// ChatMessage is one message of a chat (whaticket's ChatMessage). Media is not
-// accepted in this build: MediaPath and MediaName are always empty.
+// ChatMessage is one message of a chat (whaticket's ChatMessage). MediaPath is the
+// stored file's path; answers carry MediaURL, a signed link to it, for the browser.
 type ChatMessage struct {
 	ID        ID        `json:"id"`
 	ChatID    ID        `json:"chatId"`
@@ -99,6 +99,8 @@ type ChatMessage struct {
 	Message   string    `json:"message"`
 	MediaPath string    `json:"mediaPath"`
 	MediaName string    `json:"mediaName"`
+	MediaType string    `json:"mediaType,omitempty"`
+	MediaURL  string    `json:"mediaUrl,omitempty"`
 	Sender    *UserRef  `json:"sender,omitempty"`
 	CreatedAt time.Time `json:"createdAt"`
 }

@@ -36,11 +36,15 @@ type EditChat struct {
 // DeleteChat removes the chat for everyone.
 type DeleteChat struct{}
 
-// PostChatMessage adds a message of SenderID.
+// PostChatMessage adds a message of SenderID: text, or a stored media file
+// (MediaPath, as the media store answered it) with an optional caption.
 type PostChatMessage struct {
 	MessageID ID     `json:"messageId"`
 	SenderID  ID     `json:"senderId"`
 	Body      string `json:"body"`
+	MediaPath string `json:"mediaPath,omitempty"`
+	MediaName string `json:"mediaName,omitempty"`
+	MediaType string `json:"mediaType,omitempty"`
 }
 
 // ReadChat clears UserID's unread count.
@@ -79,6 +83,9 @@ type ChatEvent struct {
 	UserID       ID        `json:"userId,omitempty"` // sender of a message, reader of chat.read
 	MessageID    ID        `json:"messageId,omitempty"`
 	Body         string    `json:"body,omitempty"`
+	MediaPath    string    `json:"mediaPath,omitempty"`
+	MediaName    string    `json:"mediaName,omitempty"`
+	MediaType    string    `json:"mediaType,omitempty"`
 	At           time.Time `json:"at"`
 }
 
@@ -222,8 +229,9 @@ func DecideChat(s ChatState, cmd ChatCommand, now time.Time) ([]ChatEvent, error
 		f := fieldErrors{}
 		f.id("messageId", c.MessageID, true)
 		switch {
-		case body == "":
+		case body == "" && c.MediaPath == "":
 			f.add("message", MsgRequired)
+		case body == "":
 		case !multiLine(body):
 			f.add("message", MsgInvalidValue)
 		case runeLen(body) > MaxMessageBody:
@@ -235,8 +243,18 @@ func DecideChat(s ChatState, cmd ChatCommand, now time.Time) ([]ChatEvent, error
 		if slices.Contains(s.Recent, c.MessageID) {
 			return nil, nil // a retry of a post already appended
 		}
+		if c.MediaPath != "" {
+			f.text("mediaName", c.MediaName, false, 0, 255)
+			if !StorableText(c.MediaPath) || !StorableText(c.MediaType) {
+				f.add("medias", MsgInvalidValue)
+			}
+			if err := f.err(); err != nil {
+				return nil, err
+			}
+		}
 		return []ChatEvent{{Type: EvChatMessagePosted, ChatID: s.ID, UserID: c.SenderID, MessageID: c.MessageID,
-			Body: body, Participants: s.Participants, At: now}}, nil
+			Body: body, MediaPath: c.MediaPath, MediaName: c.MediaName, MediaType: c.MediaType,
+			Participants: s.Participants, At: now}}, nil
 	case ReadChat:
 		if s.Unreads[c.UserID] == 0 {
 			return nil, nil
@@ -271,6 +289,9 @@ func EvolveChat(s ChatState, ev ChatEvent) ChatState {
 		s.Deleted = true
 	case EvChatMessagePosted:
 		s.LastMessage = ev.Body
+		if s.LastMessage == "" {
+			s.LastMessage = ev.MediaName
+		}
 		s.Messages++
 		s.Recent = append(slices.Clone(s.Recent), ev.MessageID)
 		if len(s.Recent) > chatRecentIDs {

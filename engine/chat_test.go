@@ -61,6 +61,17 @@ func TestDecideChatValidation(t *testing.T) {
 	}
 }
 
+func TestDecideChatMediaWithoutCaption(t *testing.T) {
+	s := chatFixture(t)
+	evs, err := DecideChat(s, PostChatMessage{MessageID: 5, SenderID: 10, MediaPath: "1/a.png", MediaName: "foto.png", MediaType: MediaImage}, time.Unix(9, 0))
+	if err != nil || len(evs) != 1 || evs[0].MediaPath != "1/a.png" {
+		t.Fatalf("%+v %v", evs, err)
+	}
+	if s = EvolveChat(s, evs[0]); s.LastMessage != "foto.png" {
+		t.Fatalf("last message %q", s.LastMessage)
+	}
+}
+
 func TestEvolveChatUnreadsAndRead(t *testing.T) {
 	s := chatFixture(t)
 	for i := range 3 {

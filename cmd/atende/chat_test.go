@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"image"
+	"image/png"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -12,6 +16,29 @@ import (
 	"atende/engine"
 	"atende/persistence/db/dbtest"
 )
+
+// upload posts one file (field medias) with a caption (field body) as multipart.
+func (a *api) upload(path, name string, content []byte, caption string) (int, []byte) {
+	a.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("medias", name)
+	_, _ = fw.Write(content)
+	if caption != "" {
+		_ = mw.WriteField("body", caption)
+	}
+	_ = mw.Close()
+	req, _ := http.NewRequest("POST", a.base+path, &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		a.t.Fatalf("upload %s: %v", path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return res.StatusCode, raw
+}
 
 // rawCall sends body as it is with contentType and returns the status and the error
 // code of the answer, if any.
@@ -202,11 +229,35 @@ func TestInternalChatEndToEnd(t *testing.T) {
 			if st, code := ana.rawCall("POST", path+"/messages", "application/json", `{"message":"`+strings.Repeat("x", 2<<20)+`"}`); st != 413 || code != "ERR_BODY_TOO_LARGE" {
 				t.Errorf("oversized body: %d %s", st, code)
 			}
-			if st, code := ana.rawCall("POST", path+"/messages", "multipart/form-data; boundary=x", "--x--"); st != 415 {
-				t.Errorf("media upload: %d %s", st, code)
+			// Media: a picture is posted with its caption and a signed link; an oversized
+			// or active file is refused like every upload, and nothing is posted.
+			var pic bytes.Buffer
+			_ = png.Encode(&pic, image.NewRGBA(image.Rect(0, 0, 4, 4)))
+			st, body := ana.upload(path+"/messages", "foto.png", pic.Bytes(), "veja")
+			var posted map[string]any
+			_ = json.Unmarshal(body, &posted)
+			if st != 201 || posted["mediaType"] != "image" || posted["mediaName"] != "foto.png" || posted["message"] != "veja" ||
+				!strings.Contains(fmt.Sprint(posted["mediaUrl"]), "/media/") {
+				t.Fatalf("picture: %d %s", st, body)
+			}
+			brunoSock.waitEvent("the picture on bruno's socket", func(ev sioEvent) bool {
+				m, _ := ev.Body["newMessage"].(map[string]any)
+				return m != nil && m["mediaName"] == "foto.png" && strings.Contains(fmt.Sprint(m["mediaUrl"]), "/media/")
+			})
+			huge := append([]byte("\x89PNG\r\n\x1a\n"), make([]byte, 17<<20)...)
+			if st, body := ana.upload(path+"/messages", "enorme.png", huge, ""); st != 413 || !strings.Contains(string(body), "ERR_MEDIA_TOO_LARGE") {
+				t.Errorf("oversized picture: %d %s", st, body)
+			}
+			if st, body := ana.upload(path+"/messages", "x.html", []byte("<html><script>alert(1)</script></html>"), ""); st != 415 || !strings.Contains(string(body), "ERR_MEDIA_TYPE_NOT_ALLOWED") {
+				t.Errorf("active content: %d %s", st, body)
+			}
+			bruno.call("GET", path+"/messages", nil, 200, &msgs)
+			if msgs.Count != 2 {
+				t.Fatalf("after the uploads: %d messages, want 2", msgs.Count)
 			}
 
-			// Ana makes it a group with Carla; Carla now gets the chat's events.
+			// Ana makes it a group with Carla; Carla now gets the chat's events. (Bruno has
+			// the picture unread, Carla's message will make two.)
 			ana.call("PUT", path, map[string]any{"title": "Plantão", "users": []int64{bruno.user, carla.user}}, 200, &chat)
 			if chat.Title != "Plantão" || len(chat.Users) != 3 {
 				t.Fatalf("edited chat %+v", chat)
@@ -219,7 +270,7 @@ func TestInternalChatEndToEnd(t *testing.T) {
 			})
 			var anaPage chatPage
 			ana.call("GET", "/chats", nil, 200, &anaPage)
-			if len(anaPage.Records) != 1 || anaPage.Records[0].unreads(ana.user) != 1 || anaPage.Records[0].unreads(bruno.user) != 1 {
+			if len(anaPage.Records) != 1 || anaPage.Records[0].unreads(ana.user) != 1 || anaPage.Records[0].unreads(bruno.user) != 2 {
 				t.Fatalf("unreads after carla's message %+v", anaPage)
 			}
 

@@ -97,12 +97,17 @@ func applyChat(ctx context.Context, tx *sql.Tx, dialect db.Dialect, rec engine.R
 		}
 		return exec(`DELETE FROM chat_users WHERE chat_id = $1`, ev.ChatID)
 	case engine.EvChatMessagePosted:
-		if err := exec(`INSERT INTO chat_messages (id, chat_id, company_id, seq, sender_id, body, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, ev.MessageID, ev.ChatID, rec.CompanyID, rec.Version, ev.UserID, ev.Body, at); err != nil {
+		if err := exec(`INSERT INTO chat_messages (id, chat_id, company_id, seq, sender_id, body, media_path, media_name, media_type, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, ev.MessageID, ev.ChatID, rec.CompanyID, rec.Version, ev.UserID, ev.Body,
+			ev.MediaPath, ev.MediaName, ev.MediaType, at); err != nil {
 			return err
 		}
+		last := ev.Body
+		if last == "" {
+			last = ev.MediaName
+		}
 		if err := exec(`UPDATE chats SET last_message = $1, version = $2, updated_at = $3 WHERE id = $4`,
-			ev.Body, rec.Version, at, ev.ChatID); err != nil {
+			last, rec.Version, at, ev.ChatID); err != nil {
 			return err
 		}
 		return exec(`UPDATE chat_users SET unreads = unreads + 1 WHERE chat_id = $1 AND user_id <> $2`, ev.ChatID, ev.UserID)
@@ -257,7 +262,8 @@ func (q ChatQueries) ListChatMessages(ctx context.Context, companyID, chatID eng
 		chatID, companyID).Scan(&count); err != nil {
 		return nil, 0, false, fmt.Errorf("count chat messages: %w", err)
 	}
-	rows, err := q.db.SQL.QueryContext(ctx, `SELECT m.id, m.chat_id, m.sender_id, m.body, m.created_at, COALESCE(u.name, '')
+	rows, err := q.db.SQL.QueryContext(ctx, `SELECT m.id, m.chat_id, m.sender_id, m.body, m.media_path, m.media_name, m.media_type,
+		m.created_at, COALESCE(u.name, '')
 		FROM chat_messages m LEFT JOIN users u ON u.id = m.sender_id AND u.company_id = m.company_id
 		WHERE m.chat_id = $1 AND m.company_id = $2 ORDER BY m.seq DESC LIMIT $3 OFFSET $4`,
 		chatID, companyID, engine.ChatMessagePageSize, (page-1)*engine.ChatMessagePageSize)
@@ -269,7 +275,8 @@ func (q ChatQueries) ListChatMessages(ctx context.Context, companyID, chatID eng
 	for rows.Next() {
 		var m engine.ChatMessage
 		var name string
-		if err := rows.Scan(&m.ID, &m.ChatID, &m.SenderID, &m.Message, timeCol{&m.CreatedAt}, &name); err != nil {
+		if err := rows.Scan(&m.ID, &m.ChatID, &m.SenderID, &m.Message, &m.MediaPath, &m.MediaName, &m.MediaType,
+			timeCol{&m.CreatedAt}, &name); err != nil {
 			return nil, 0, false, fmt.Errorf("scan chat message: %w", err)
 		}
 		m.Sender = &engine.UserRef{ID: m.SenderID, Name: name}

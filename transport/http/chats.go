@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -271,13 +272,19 @@ func (s *Server) listChatMessages(w http.ResponseWriter, r *http.Request, p engi
 	if err != nil {
 		return fmt.Errorf("list chat messages: %w", err)
 	}
+	for i := range msgs {
+		msgs[i] = s.signChatMedia(p.CompanyID, msgs[i])
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"records": msgs, "count": count, "hasMore": more})
 	return nil
 }
 
 // postChatMessage: POST /chats/{id}/messages {message} → 201 and the message.
 // Participants only; the text is trimmed, required, at most engine.MaxMessageBody
-// characters. Files are not accepted (a multipart body is 415).
+// characters. A multipart body (fields medias: files, body: caption) posts one
+// message per file, the caption on the first, answered as an array when several:
+// files are checked by the media store like every upload (ERR_MEDIA_TOO_LARGE 413,
+// ERR_MEDIA_TYPE_NOT_ALLOWED 415) before anything is posted.
 func (s *Server) postChatMessage(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	if err := requirePermission(p, engine.ActUseChat); err != nil {
 		return err
@@ -286,28 +293,97 @@ func (s *Server) postChatMessage(w http.ResponseWriter, r *http.Request, p engin
 	if err != nil {
 		return err
 	}
-	var in struct {
-		Message string `json:"message"`
+	var posts []engine.PostChatMessage
+	if strings.HasPrefix(strings.ToLower(r.Header.Get("Content-Type")), "multipart/form-data") {
+		if posts, err = s.chatUpload(w, r, p, id); err != nil {
+			return err
+		}
+	} else {
+		var in struct {
+			Message string `json:"message"`
+		}
+		if err := s.decodeJSON(r, &in); err != nil {
+			return err
+		}
+		posts = []engine.PostChatMessage{{Body: in.Message}}
 	}
-	if err := s.decodeJSON(r, &in); err != nil {
-		return err
+	var out []engine.ChatMessage
+	for i, post := range posts {
+		mid, err := s.deps.IDs.Next(r.Context(), "chat_message")
+		if err != nil {
+			return fmt.Errorf("chat message id: %w", err)
+		}
+		post.MessageID, post.SenderID = mid, p.UserID
+		st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, post)
+		if err != nil {
+			s.discardMedia(r, p, chatMedia(posts[i:]))
+			return err
+		}
+		s.waitRead(r, pos)
+		m := engine.ChatMessage{ID: mid, ChatID: id, SenderID: p.UserID, Message: strings.TrimSpace(post.Body),
+			MediaPath: post.MediaPath, MediaName: post.MediaName, MediaType: post.MediaType,
+			CreatedAt: st.UpdatedAt, Sender: &engine.UserRef{ID: p.UserID}}
+		out = append(out, s.signChatMedia(p.CompanyID, m))
 	}
-	mid, err := s.deps.IDs.Next(r.Context(), "chat_message")
-	if err != nil {
-		return fmt.Errorf("chat message id: %w", err)
-	}
-	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.PostChatMessage{MessageID: mid, SenderID: p.UserID, Body: in.Message})
-	if err != nil {
-		return err
-	}
-	s.waitRead(r, pos)
-	m := engine.ChatMessage{ID: mid, ChatID: id, SenderID: p.UserID, Message: strings.TrimSpace(in.Message),
-		CreatedAt: st.UpdatedAt, Sender: &engine.UserRef{ID: p.UserID}}
 	if u, err := s.deps.Users.Get(r.Context(), p.CompanyID, p.UserID); err == nil {
-		m.Sender.Name = u.Name
+		for i := range out {
+			out[i].Sender.Name = u.Name
+		}
 	}
-	writeJSON(w, http.StatusCreated, m)
+	if len(out) == 1 {
+		writeJSON(w, http.StatusCreated, out[0])
+	} else {
+		writeJSON(w, http.StatusCreated, out)
+	}
 	return nil
+}
+
+// chatUpload reads a multipart chat post after checking that p takes part in chat
+// id, so nothing is stored for a chat the caller may not write to.
+func (s *Server) chatUpload(w http.ResponseWriter, r *http.Request, p engine.Principal, id engine.ID) ([]engine.PostChatMessage, error) {
+	if s.deps.Media == nil {
+		return nil, engine.Wrap(engine.ErrUnavailable, errors.New("no media store"))
+	}
+	if _, err := s.deps.Chats.ChatState(r.Context(), p, id); err != nil {
+		return nil, err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, s.deps.maxUploadBytes())
+	up, err := s.readUpload(r, p)
+	if err != nil {
+		return nil, err
+	}
+	if len(up.files) == 0 {
+		return []engine.PostChatMessage{{Body: up.body}}, nil
+	}
+	posts := make([]engine.PostChatMessage, len(up.files))
+	for i, f := range up.files {
+		posts[i] = engine.PostChatMessage{MediaPath: f.Path, MediaName: f.Name, MediaType: f.Type}
+		if i == 0 && strings.TrimSpace(up.body) != f.Name {
+			posts[i].Body = up.body
+		}
+	}
+	return posts, nil
+}
+
+// chatMedia lists the stored files of posts, for discardMedia.
+func chatMedia(posts []engine.PostChatMessage) []outgoing {
+	var outs []outgoing
+	for _, p := range posts {
+		if p.MediaPath != "" {
+			outs = append(outs, outgoing{mediaPath: p.MediaPath})
+		}
+	}
+	return outs
+}
+
+// signChatMedia sets the message's MediaURL, a signed link the browser can load.
+func (s *Server) signChatMedia(companyID engine.ID, m engine.ChatMessage) engine.ChatMessage {
+	if m.MediaPath != "" && s.deps.Media != nil {
+		if u, err := s.deps.Media.NamedURL(companyID, m.MediaPath, m.MediaName, s.deps.mediaURLTTL()); err == nil {
+			m.MediaURL = u
+		}
+	}
+	return m
 }
 
 // readChat: POST /chats/{id}/read → the chat with the caller's unread count at 0.

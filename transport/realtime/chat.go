@@ -70,7 +70,11 @@ func (p *Publisher) chatEvent(ctx context.Context, rec engine.RecordedEvent) (*s
 		body, err = payload(map[string]any{"action": ActionUpdate, "record": chat, "chat": chat})
 	case engine.EvChatMessagePosted:
 		m := engine.ChatMessage{ID: ev.MessageID, ChatID: ev.ChatID, SenderID: ev.UserID, Message: ev.Body,
+			MediaPath: ev.MediaPath, MediaName: ev.MediaName, MediaType: ev.MediaType,
 			CreatedAt: ev.At, Sender: &engine.UserRef{ID: ev.UserID}}
+		if m.MediaPath != "" && p.cfg.SignMedia != nil {
+			m.MediaURL = p.cfg.SignMedia(rec.CompanyID, m.MediaPath)
+		}
 		for _, u := range chat.Users {
 			if u.UserID == ev.UserID && u.User != nil {
 				m.Sender.Name = u.User.Name
