@@ -6,6 +6,9 @@ import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
 import { assertClean, check, demo, gone, login, until, visible } from './steps.mjs';
 
+// A 1×1 PNG.
+const onePixelPng = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
 export async function internalChatFlow({ browser, server, lng, runId, onActors }) {
   const t = translator(lng);
   const base = server.base;
@@ -60,6 +63,11 @@ export async function internalChatFlow({ browser, server, lng, runId, onActors }
   await reply.fill(answer);
   await b.getByRole('button', { name: t('internalChat.composer.send'), exact: true }).click();
   await visible(a.getByTestId(/^chat-message-/).filter({ hasText: answer }));
+  // Ana sends a picture: Bruno sees it in the conversation.
+  const picture = `foto-${runId}-${lng}.png`;
+  await a.locator('input[type="file"]').setInputFiles({ name: picture, mimeType: 'image/png', buffer: Buffer.from(onePixelPng, 'base64') });
+  await visible(b.locator(`img[alt="${picture}"]`));
+  await shot(b, 'picture');
   // Ana had the chat open: the answer is read at once, no badge stays on her side.
   await until(async () => (await a.getByTestId('chat-unread-badge').count()) === 0, "ana's badge to clear");
   await shot(a, 'conversation');

@@ -249,6 +249,13 @@ export const chatsApi = {
     http.get<InternalChatMessagePage>(`/chats/${id}/messages`, { query: { pageNumber } }),
   send: (id: ID, message: string): Promise<InternalChatMessage> =>
     http.post<InternalChatMessage>(`/chats/${id}/messages`, { body: { message } }),
+  // Multipart: one message per file, the caption on the first; one message or a list.
+  sendFiles: (id: ID, files: File[], caption = ''): Promise<InternalChatMessage | InternalChatMessage[]> => {
+    const form = new FormData();
+    if (caption) form.append('body', caption);
+    for (const f of files) form.append('medias', f, f.name);
+    return http.post<InternalChatMessage | InternalChatMessage[]>(`/chats/${id}/messages`, { form });
+  },
   read: (id: ID): Promise<InternalChat> => http.post<InternalChat>(`/chats/${id}/read`, { body: {} }),
 };
 

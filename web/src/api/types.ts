@@ -485,6 +485,10 @@ export interface InternalChatMessage {
   chatId: ID;
   senderId: ID;
   message: string;
+  mediaPath?: string;
+  mediaName?: string;
+  mediaType?: string; // image, audio, video, document
+  mediaUrl?: string; // a signed link to the file
   sender?: { id: ID; name: string };
   createdAt: string;
 }

@@ -10,7 +10,23 @@ import { Spinner } from '../../components/Splash';
 import type { ID, InternalChatMessage } from '../../api/types';
 import { useStickyList } from '../chat/useStickyList';
 import { Body, Bubble, BubbleMeta, BubbleRow, DayChip, DayRow, ListBox, LoaderRow } from '../chat/style';
-import { Sender } from './style';
+import { MediaImage, Sender } from './style';
+
+// ChatMedia shows a message's file: pictures inline (a fixed height, so the row's
+// measured height does not jump when the picture loads), anything else as a link.
+function ChatMedia({ message: m }: { message: InternalChatMessage }) {
+  if (m.mediaType === 'image')
+    return (
+      <a href={m.mediaUrl} target="_blank" rel="noreferrer">
+        <MediaImage src={m.mediaUrl} alt={m.mediaName ?? ''} />
+      </a>
+    );
+  return (
+    <a href={m.mediaUrl} target="_blank" rel="noreferrer" download={m.mediaName}>
+      {m.mediaName}
+    </a>
+  );
+}
 
 export type ChatRow =
   | { kind: 'loader'; key: string }
@@ -55,7 +71,8 @@ function Row({ index, style, ariaAttributes, rows, me }: RowComponentProps<RowDa
     <BubbleRow style={style} {...ariaAttributes} $out={mine} data-testid={`chat-message-${m.id}`}>
       <Bubble $kind={mine ? 'out' : 'in'}>
         {!mine && <Sender>{m.sender?.name}</Sender>}
-        <Body>{m.message}</Body>
+        {m.mediaUrl && <ChatMedia message={m} />}
+        {m.message && <Body>{m.message}</Body>}
         <BubbleMeta>{formatTime(m.createdAt)}</BubbleMeta>
       </Bubble>
     </BubbleRow>

@@ -161,6 +161,22 @@ function OpenChat({ chat, me, onEdit }: { chat: InternalChat; me: ID; onEdit: ()
       .finally(() => setLoadingOlder(false));
   }, [chat.id, page]);
 
+  const fileInput = useRef<HTMLInputElement>(null);
+  const sendFiles = async (files: File[]) => {
+    if (files.length === 0) return;
+    setSending(true);
+    try {
+      const r = await chatsApi.sendFiles(chat.id, files, text.trim());
+      const posted = Array.isArray(r) ? r : [r];
+      setMessages((list) => [...list, ...posted.filter((m) => !list.some((x) => x.id === m.id))]);
+      setText('');
+    } catch (err) {
+      toastError(err);
+    } finally {
+      setSending(false);
+      if (fileInput.current) fileInput.current.value = '';
+    }
+  };
   const send = async (e?: FormEvent) => {
     e?.preventDefault();
     const body = text.trim();
@@ -207,6 +223,22 @@ function OpenChat({ chat, me, onEdit }: { chat: InternalChat; me: ID; onEdit: ()
         <VisuallyHidden as="label" htmlFor="internal-chat-composer">
           {t('internalChat.composer.label')}
         </VisuallyHidden>
+        <IconButton
+          type="button"
+          aria-label={t('internalChat.composer.attach')}
+          disabled={sending}
+          onClick={() => fileInput.current?.click()}
+        >
+          <Icon name="attach" />
+        </IconButton>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          aria-label={t('internalChat.composer.attach')}
+          onChange={(e) => void sendFiles(Array.from(e.target.files ?? []))}
+        />
         <TextArea
           id="internal-chat-composer"
           rows={2}

@@ -127,3 +127,11 @@ export const UserChoices = styled.fieldset`
     padding: 2px 0;
   }
 `;
+
+export const MediaImage = styled.img`
+  display: block;
+  height: 160px;
+  max-width: 240px;
+  object-fit: cover;
+  border-radius: ${({ theme }) => theme.radii.sm}px;
+`;
