@@ -78,7 +78,7 @@ type ticketActor struct {
 	stream        string
 	loaded        bool
 	state         engine.TicketState
-	snapshotAt    int64 // version of the last snapshot saved or loaded
+	events        *aggregateStream[engine.TicketState] // reads back and snapshots stream
 	conflictCount int
 }
 
@@ -91,6 +91,16 @@ func (a *ticketActor) Receive(ctx actor.Context) {
 		}
 		a.stream = TicketStream(a.id)
 		a.log = a.cfg.Logger.With().Str("actor", KindTicket).Int64("ticket_id", a.id).Logger()
+		a.events = &aggregateStream[engine.TicketState]{journal: a.cfg.Journal, stream: a.stream,
+			snapshotType: ticketSnapshotType, every: a.cfg.SnapshotEvery, timeout: a.cfg.AppendTimeout, log: a.log,
+			version: func(s engine.TicketState) int64 { return s.Version },
+			fold: func(s engine.TicketState, r engine.RecordedEvent) (engine.TicketState, error) {
+				ev, err := engine.DecodeTicketEvent(r.Type, r.Data)
+				if err != nil {
+					return s, err
+				}
+				return engine.EvolveTicket(s, ev), nil
+			}}
 		ctx.SetReceiveTimeout(a.cfg.IdleTimeout)
 	case *actor.ReceiveTimeout:
 		ctx.Poison(ctx.Self())
@@ -204,7 +214,7 @@ func (a *ticketActor) decideAndAppend(c engine.TicketCommand) (TicketReply, []en
 	for _, ev := range events {
 		a.state = engine.EvolveTicket(a.state, ev)
 	}
-	a.maybeSnapshot()
+	a.events.maybeSnapshot(a.state)
 	return TicketReply{Ticket: a.state, Position: res.LastPosition(), Events: len(events)}, events, nil
 }
 
@@ -222,56 +232,11 @@ func (a *ticketActor) ensureLoaded() error {
 	if a.loaded {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.AppendTimeout)
-	defer cancel()
-	state := engine.TicketState{}
-	from := int64(1)
-	snap, ok, err := a.cfg.Journal.LoadSnapshot(ctx, a.stream)
+	state, err := a.events.load()
 	if err != nil {
-		return fmt.Errorf("load snapshot %s: %w", a.stream, err)
-	}
-	a.snapshotAt = 0
-	if ok && snap.Type == ticketSnapshotType {
-		if err := json.Unmarshal(snap.Data, &state); err != nil {
-			a.log.Warn().Err(err).Msg("unreadable snapshot: folding from the first event")
-			state = engine.TicketState{}
-		} else {
-			from = state.Version + 1
-			a.snapshotAt = state.Version
-		}
-	}
-	recs, err := a.cfg.Journal.ReadStream(ctx, a.stream, from, 0)
-	if err != nil {
-		return fmt.Errorf("read %s: %w", a.stream, err)
-	}
-	for _, r := range recs {
-		ev, err := engine.DecodeTicketEvent(r.Type, r.Data)
-		if err != nil {
-			return fmt.Errorf("decode %s v%d: %w", a.stream, r.Version, err)
-		}
-		state = engine.EvolveTicket(state, ev)
+		return err
 	}
 	a.state = state
 	a.loaded = true
 	return nil
-}
-
-func (a *ticketActor) maybeSnapshot() {
-	if a.state.Version-a.snapshotAt < a.cfg.SnapshotEvery {
-		return
-	}
-	body, err := json.Marshal(a.state)
-	if err != nil {
-		a.log.Error().Err(err).Msg("encode snapshot")
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.AppendTimeout)
-	defer cancel()
-	err = a.cfg.Journal.SaveSnapshot(ctx, engine.Snapshot{StreamID: a.stream, Version: a.state.Version, Type: ticketSnapshotType, Data: body})
-	if err != nil {
-		// A missing snapshot only makes the next activation slower.
-		a.log.Warn().Err(err).Msg("save snapshot")
-		return
-	}
-	a.snapshotAt = a.state.Version
 }

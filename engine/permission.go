@@ -87,6 +87,10 @@ const (
 	// in the supervision section of the drawer, so superv and upward. Its numbers cover
 	// every queue and attendant of the tenant.
 	ActViewDashboard = "dashboard:view"
+	// ActUseChat: the internal chat (the drawer's operation section and the top bar's
+	// popover), granted to every known profile; within it only a chat's participants
+	// read and write it, and only its owner edits or deletes it (engine/chat.go).
+	ActUseChat = "chats:use"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -101,6 +105,7 @@ var (
 		ActCreateTag,
 		ActManageQuickAnswers,
 		ActViewNotifications,
+		ActUseChat,
 	}
 	supervisionGrants = []string{
 		ActViewSupervMenu,

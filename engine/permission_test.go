@@ -17,6 +17,7 @@ var wantGrants = map[string][]string{
 	ActDeleteOwnScheduledMessage: {"user", "userplus", "superv", "manager", "admin", "super"},
 	ActCreateTag:                 {"user", "userplus", "superv", "manager", "admin", "super"},
 	ActManageQuickAnswers:        {"user", "userplus", "superv", "manager", "admin", "super"},
+	ActUseChat:                   {"user", "userplus", "superv", "manager", "admin", "super"},
 	// superv, manager and upward
 	ActViewSupervMenu:          {"superv", "manager", "admin", "super"},
 	ActCloseAllTickets:         {"superv", "manager", "admin", "super"},

@@ -18,6 +18,7 @@ import (
 	"atende/persistence/connection"
 	"atende/persistence/dashboard"
 	"atende/persistence/db"
+	"atende/persistence/readmodel"
 	"atende/persistence/redisstate"
 	"atende/persistence/schedule"
 	"atende/persistence/seed"
@@ -154,6 +155,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
+			ChatDeps:   httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(a.db)},
 			Tokens:     a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: a.readyCheck,

@@ -82,7 +82,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log),
-		l.dashboard, dashboard.AppraisalProjection{}); err != nil {
+		l.dashboard, dashboard.AppraisalProjection{}, readmodel.ChatProjection{}); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
@@ -141,6 +141,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	}
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
+		actors.ChatKind(actors.ChatConfig{Journal: l.journal, Logger: log}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
 			Queues: a.stores.queues,
 			IDs:    l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
@@ -230,7 +231,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	}
 	a.onClose(func(ctx context.Context) error { return l.sockets.Shutdown(ctx) })
 	if l.publisher, err = realtime.New(realtime.Config{Source: l.journal, Hub: l.hub, Backlog: l.backlog,
-		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log,
+		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log, Chats: readmodel.NewChatQueries(a.db),
 		SignMedia: func(companyID engine.ID, path string) string {
 			u, err := l.media.URL(companyID, path, 12*time.Hour)
 			if err != nil {

@@ -35,6 +35,7 @@ func (s *Server) routes() {
 	s.connectionRoutes()
 	s.ticketRoutes()
 	s.tenantRoutes()
+	s.chatRoutes()
 	s.opsRoutes()
 }
 

@@ -40,6 +40,8 @@ type Deps struct {
 	ConnectionDeps
 	// TenantDeps are the collaborators of the tenant and cluster routes (tenants.go).
 	TenantDeps
+	// ChatDeps are the collaborators of the internal chat routes (chats.go).
+	ChatDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.

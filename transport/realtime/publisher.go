@@ -33,6 +33,9 @@ type Config struct {
 	Backlog *socket.PositionBacklog // required; its start is Start
 	Queries engine.TicketQueries    // required: tickets are published as the read model shows them
 	Waiter  Waiter                  // nil: do not wait (tests); production passes the runner
+	// Chats reads the chats read model for the "chat" events; nil publishes them with
+	// the journal event's own fields only.
+	Chats engine.ChatQueries
 	// Start is the position to publish after: the backlog's start.
 	Start int64
 	// SignMedia turns a stored media path into a URL the browser can load; nil
@@ -191,6 +194,8 @@ func (p *Publisher) publish(ctx context.Context, ev engine.RecordedEvent, ticket
 		out, err = p.ticketEvent(ctx, ev, tickets, messages)
 	case "connection":
 		out, err = connectionEvent(ev)
+	case "chat":
+		out, err = p.chatEvent(ctx, ev)
 	case "realtime":
 		out, err = noticeEvent(ev)
 	default:

@@ -24,6 +24,7 @@ import { scheduledFlow } from './flows/scheduled.mjs';
 import { superFlow } from './flows/super.mjs';
 import { videoCallFlow } from './flows/videocall.mjs';
 import { dashboardFlow } from './flows/dashboard.mjs';
+import { internalChatFlow } from './flows/internalChat.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -44,6 +45,7 @@ const tests = [
   })),
   // The timer fires at the next whole minute: up to 80 s of waiting on top of the flow.
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `scheduled flow (${lng}): schedule from the chat header, pending on /scheduledMessages, the customer gets it, sent live`, timeoutMs: 180_000, run: (ctx) => scheduledFlow({ ...ctx, lng }) })),
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `internal chat (${lng}): two attendants chat, the unread badge shakes on the other and clears when read`, run: (ctx) => internalChatFlow({ ...ctx, lng }) })),
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `super flow (${lng}): super creates a company with its admin, /Support shows the node healthy; the new admin sees an empty inbox`, run: (ctx) => superFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `dashboard flow (${lng}): a ticket resolved in another browser shows on /tableaux live; CSV export`, run: (ctx) => dashboardFlow({ ...ctx, lng }) })),

@@ -12,6 +12,10 @@ import type {
   Contact,
   HistoryEntry,
   ID,
+  InternalChat,
+  InternalChatMessage,
+  InternalChatMessagePage,
+  InternalChatPage,
   Message,
   MessagePage,
   QuickAnswer,
@@ -245,6 +249,31 @@ export const announcementsApi = {
   update: (id: ID, body: AnnouncementInput): Promise<Announcement> =>
     http.put<Announcement>(`/announcements/${id}`, { body }),
   remove: (id: ID): Promise<void> => http.delete<void>(`/announcements/${id}`),
+};
+
+// The internal chat (GET /chats/ → {records, count, hasMore}, 20 a page, latest first).
+export const chatsApi = {
+  list: (searchParam: string, pageNumber = 1): Promise<InternalChatPage> =>
+    http.get<InternalChatPage>('/chats/', { query: { searchParam: searchParam || undefined, pageNumber } }),
+  get: (id: ID): Promise<InternalChat> => http.get<InternalChat>(`/chats/${id}`),
+  create: (users: ID[], title: string): Promise<InternalChat> =>
+    http.post<InternalChat>('/chats', { body: { users, title } }),
+  update: (id: ID, users: ID[], title: string): Promise<InternalChat> =>
+    http.put<InternalChat>(`/chats/${id}`, { body: { users, title } }),
+  remove: (id: ID): Promise<void> => http.delete<void>(`/chats/${id}`),
+  // Page 1 is the newest; messages run oldest to newest within a page.
+  messages: (id: ID, pageNumber = 1): Promise<InternalChatMessagePage> =>
+    http.get<InternalChatMessagePage>(`/chats/${id}/messages`, { query: { pageNumber } }),
+  send: (id: ID, message: string): Promise<InternalChatMessage> =>
+    http.post<InternalChatMessage>(`/chats/${id}/messages`, { body: { message } }),
+  // Multipart: one message per file, the caption on the first; one message or a list.
+  sendFiles: (id: ID, files: File[], caption = ''): Promise<InternalChatMessage | InternalChatMessage[]> => {
+    const form = new FormData();
+    if (caption) form.append('body', caption);
+    for (const f of files) form.append('medias', f, f.name);
+    return http.post<InternalChatMessage | InternalChatMessage[]>(`/chats/${id}/messages`, { form });
+  },
+  read: (id: ID): Promise<InternalChat> => http.post<InternalChat>(`/chats/${id}/read`, { body: {} }),
 };
 
 export const settingsApi = {

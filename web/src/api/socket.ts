@@ -30,6 +30,8 @@ export const serverEvents = [
   'slots',
   // The tenant list of /Super (docs/api.md, tenants): tenants:manage holders only.
   'tenant',
+  // The internal chat, to its participants only (docs/api.md section 4.4).
+  'chat',
   'resync',
 ] as const;
 

@@ -494,3 +494,54 @@ export interface ClusterView {
   node: string;
   members: ClusterMember[];
 }
+// The internal chat (docs/api.md, "Internal chat"): whaticket's Chat, ChatUser and
+// ChatMessage records.
+export interface ChatUser {
+  chatId: ID;
+  userId: ID;
+  unreads: number;
+  user?: { id: ID; name: string };
+}
+
+export interface InternalChat {
+  id: ID;
+  uuid: string;
+  title: string;
+  ownerId: ID;
+  owner?: { id: ID; name: string };
+  lastMessage: string;
+  users: ChatUser[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface InternalChatPage {
+  records: InternalChat[];
+  count: number;
+  hasMore: boolean;
+}
+
+export interface InternalChatMessage {
+  id: ID;
+  chatId: ID;
+  senderId: ID;
+  message: string;
+  mediaPath?: string;
+  mediaName?: string;
+  mediaType?: string; // image, audio, video, document
+  mediaUrl?: string; // a signed link to the file
+  sender?: { id: ID; name: string };
+  createdAt: string;
+}
+
+export interface InternalChatMessagePage {
+  records: InternalChatMessage[];
+  count: number;
+  hasMore: boolean;
+}
+
+// The realtime "chat" event, sent to the chat's participants only.
+export type InternalChatEvent =
+  | { action: 'create' | 'update'; record?: InternalChat; chat: InternalChat }
+  | { action: 'new-message'; newMessage: InternalChatMessage; chat: InternalChat }
+  | { action: 'delete'; id: ID };

@@ -39,6 +39,7 @@ export const actions = {
   manageTenants: 'tenants:manage',
   viewCluster: 'cluster:view',
   viewDashboard: 'dashboard:view', // the dashboard (/tableaux) and its CSV export
+  useChat: 'chats:use', // the internal chat: its page and the top bar popover
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -29,6 +29,7 @@ const SupportPage = lazy(() => import('../features/super/SupportPage'));
 const AttendantCallPage = lazy(() => import('../features/videoCall/AttendantCallPage'));
 const CustomerCallPage = lazy(() => import('../features/videoCall/CustomerCallPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
+const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -41,7 +42,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
-  ['chats/:id?', 'chats'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
   ['waitpanel', 'waitPanel'],
@@ -149,6 +149,14 @@ export const routes: RouteObject[] = [
               </Lazy>
             ),
           })),
+          {
+            path: 'chats/:id?',
+            element: (
+              <Lazy>
+                <ChatsPage />
+              </Lazy>
+            ),
+          },
           {
             path: 'upgradeinfo',
             element: (

@@ -11,6 +11,7 @@ import type common from './locales/pt-BR/common.json';
 import type connections from './locales/pt-BR/connections.json';
 import type contacts from './locales/pt-BR/contacts.json';
 import type dashboard from './locales/pt-BR/dashboard.json';
+import type internalChat from './locales/pt-BR/internalChat.json';
 import type layout from './locales/pt-BR/layout.json';
 import type login from './locales/pt-BR/login.json';
 import type pages from './locales/pt-BR/pages.json';
@@ -42,6 +43,7 @@ declare module 'i18next' {
         connections: typeof connections;
         contacts: typeof contacts;
         dashboard: typeof dashboard;
+        internalChat: typeof internalChat;
         layout: typeof layout;
         login: typeof login;
         tenants: typeof tenants;

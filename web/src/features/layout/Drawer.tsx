@@ -1,10 +1,11 @@
 import { NavLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { usePermissions } from '../../app/session';
+import { usePermissions, useUser } from '../../app/session';
 import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/primitives';
 import { visibleSections } from './menu';
 import { AttentionIcon, useConnectionAttention } from '../connections/attention';
+import { useUnreadChats } from '../internalChat/store';
 import { Brand, DrawerHead, DrawerPanel, NavItem, NavLabel, SectionTitle } from './style';
 
 export function Drawer({
@@ -22,6 +23,7 @@ export function Drawer({
   const { can } = usePermissions();
   const sections = visibleSections(can);
   const attention = useConnectionAttention();
+  const unreadChats = useUnreadChats(useUser().id);
   if (temporary && !expanded) return null;
   return (
     <DrawerPanel $expanded={expanded} $temporary={temporary} aria-label={t('layout.drawer.label')}>
@@ -49,7 +51,10 @@ export function Drawer({
                 title={expanded ? undefined : t(`layout.menu.${entry.key}`)}
               >
                 <AttentionIcon
-                  on={attention > 0 && (entry.key === 'connections' || entry.key === 'tickets')}
+                  on={
+                    (attention > 0 && (entry.key === 'connections' || entry.key === 'tickets')) ||
+                    (unreadChats > 0 && entry.key === 'chats')
+                  }
                   count={entry.key === 'connections' ? attention : undefined}
                 >
                   <Icon name={entry.icon} />

@@ -12,6 +12,7 @@ import { AnnouncementDialog } from '../announcements/AnnouncementDialog';
 import { useNewestAnnouncement } from '../announcements/useNewestAnnouncement';
 import type { Announcement } from '../../api/types';
 import { NotificationBell } from './NotificationBell';
+import { ChatPopover } from '../internalChat/ChatPopover';
 import { UserMenu } from './UserMenu';
 import { greetingFor } from './menu';
 import { AnnouncementButton, AppBar, Greeting, OfflineDot, Spacer, VersionButton } from './style';
@@ -53,6 +54,7 @@ export function TopBar({ onMenu }: { onMenu: () => void }) {
         </VersionButton>
       )}
       {can(actions.viewNotifications) && <NotificationBell />}
+      {can(actions.useChat) && <ChatPopover />}
       <UserMenu />
       <AnnouncementDialog announcement={shown} onClose={() => setShown(null)} />
     </AppBar>
