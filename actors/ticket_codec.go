@@ -70,6 +70,9 @@ var ticketCommands = map[string]ticketCommandDecoder{
 	engine.FailMessage{}.CommandName():          decodeAs[engine.FailMessage],
 	engine.MarkRead{}.CommandName():             decodeAs[engine.MarkRead],
 	engine.SetTags{}.CommandName():              decodeAs[engine.SetTags],
+	engine.Invite{}.CommandName():               decodeAs[engine.Invite],
+	engine.AcceptInvite{}.CommandName():         decodeAs[engine.AcceptInvite],
+	engine.DeclineInvite{}.CommandName():        decodeAs[engine.DeclineInvite],
 }
 
 // DecodeTicketCommand turns a wire command's type and JSON back into the engine

@@ -182,7 +182,8 @@ func (SetTags) isTicketCommand()              {}
 func knownCommand(cmd TicketCommand) bool {
 	switch cmd.(type) {
 	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
-		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags:
+		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags,
+		Invite, AcceptInvite, DeclineInvite:
 		return true
 	}
 	return false

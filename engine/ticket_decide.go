@@ -123,6 +123,12 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 		return one(TicketRead{Count: s.UnreadMessages, At: at})
 	case SetTags:
 		return decideSetTags(s, c, at)
+	case Invite:
+		return decideInvite(s, c, at)
+	case AcceptInvite:
+		return decideAnswerInvite(s, c, c.UserID, true, at)
+	case DeclineInvite:
+		return decideAnswerInvite(s, c, c.UserID, false, at)
 	default:
 		return nil, Wrap(ErrInternal, fmt.Errorf("decide ticket: unsupported command %T", cmd))
 	}

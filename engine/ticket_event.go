@@ -240,6 +240,9 @@ var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
 	EvTicketMessageFailed:   decodeAs[TicketMessageFailed],
 	EvTicketRead:            decodeAs[TicketRead],
 	EvTicketTagsSet:         decodeAs[TicketTagsSet],
+	EvTicketInvited:         decodeAs[TicketInvited],
+	EvTicketInviteAccepted:  decodeAs[TicketInviteAccepted],
+	EvTicketInviteDeclined:  decodeAs[TicketInviteDeclined],
 }
 
 func decodeAs[E TicketEvent](data []byte) (TicketEvent, error) {
