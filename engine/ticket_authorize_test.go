@@ -27,8 +27,8 @@ func TestAuthorizeTicket(t *testing.T) {
 		// openOther with user 7 (ana) invited by its holder 8, and with ana a guest
 		invitedOther = st(openAs(8, 41, StatusOpen), Invite{UserID: 7, ByUserID: 8})
 		guestOther   = st(openAs(8, 41, StatusOpen), Invite{UserID: 7, ByUserID: 8}, AcceptInvite{UserID: 7})
-		deleted        = fixture(t, "deleted")
-		never          = TicketState{}
+		deleted      = fixture(t, "deleted")
+		never        = TicketState{}
 	)
 	var (
 		ana      = Principal{UserID: 7, CompanyID: 1, Profile: ProfileUser, QueueIDs: []ID{40}}

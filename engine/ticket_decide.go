@@ -126,9 +126,9 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 	case Invite:
 		return decideInvite(s, c, at)
 	case AcceptInvite:
-		return decideAnswerInvite(s, c, c.UserID, true, at)
+		return decideAnswerInvite(s, c, c.UserID, c.Name, true, at)
 	case DeclineInvite:
-		return decideAnswerInvite(s, c, c.UserID, false, at)
+		return decideAnswerInvite(s, c, c.UserID, c.Name, false, at)
 	default:
 		return nil, Wrap(ErrInternal, fmt.Errorf("decide ticket: unsupported command %T", cmd))
 	}

@@ -36,8 +36,8 @@ func sampleTicketEvents() []TicketEvent {
 		TicketRead{Count: 3, At: goldenAt},
 		TicketTagsSet{TagIDs: []ID{2, 5}, At: goldenAt},
 		TicketInvited{UserID: 8, ByUserID: 7, ToName: "Bruno", FromName: "Ana Lúcia", At: goldenAt},
-		TicketInviteAccepted{UserID: 8, ByUserID: 7, At: goldenAt},
-		TicketInviteDeclined{UserID: 8, ByUserID: 7, At: goldenAt},
+		TicketInviteAccepted{UserID: 8, ByUserID: 7, Name: "Bruno", At: goldenAt},
+		TicketInviteDeclined{UserID: 8, ByUserID: 7, Name: "Bruno", At: goldenAt},
 	}
 }
 

@@ -43,11 +43,18 @@ type Invite struct {
 	FromName string `json:",omitempty"`
 }
 
-// AcceptInvite accepts UserID's pending invitation: UserID becomes a guest.
-type AcceptInvite struct{ UserID ID }
+// AcceptInvite accepts UserID's pending invitation: UserID becomes a guest. Name is
+// the invitee's name, for the notice the inviter gets.
+type AcceptInvite struct {
+	UserID ID
+	Name   string `json:",omitempty"`
+}
 
-// DeclineInvite declines UserID's pending invitation.
-type DeclineInvite struct{ UserID ID }
+// DeclineInvite declines UserID's pending invitation (Name as in AcceptInvite).
+type DeclineInvite struct {
+	UserID ID
+	Name   string `json:",omitempty"`
+}
 
 func (c AcceptInvite) invitee() ID  { return c.UserID }
 func (c DeclineInvite) invitee() ID { return c.UserID }
@@ -76,17 +83,20 @@ type TicketInvited struct {
 	At       time.Time `json:"at"`
 }
 
-// TicketInviteAccepted: UserID accepted the invitation of ByUserID and is a guest.
+// TicketInviteAccepted: UserID (named Name) accepted the invitation of ByUserID and
+// is a guest.
 type TicketInviteAccepted struct {
 	UserID   ID        `json:"userId"`
 	ByUserID ID        `json:"byUserId"`
+	Name     string    `json:"name,omitempty"`
 	At       time.Time `json:"at"`
 }
 
-// TicketInviteDeclined: UserID declined the invitation of ByUserID.
+// TicketInviteDeclined: UserID (named Name) declined the invitation of ByUserID.
 type TicketInviteDeclined struct {
 	UserID   ID        `json:"userId"`
 	ByUserID ID        `json:"byUserId"`
+	Name     string    `json:"name,omitempty"`
 	At       time.Time `json:"at"`
 }
 
@@ -140,8 +150,13 @@ func decideInvite(s TicketState, c Invite, at time.Time) ([]TicketEvent, error) 
 // accepting again changes nothing; answering without a pending invitation is
 // ErrNoPermission (there is nothing of the ticket the user was given); a closed
 // ticket takes no answer (ErrInvalidTransition).
-func decideAnswerInvite(s TicketState, cmd TicketCommand, user ID, accept bool, at time.Time) ([]TicketEvent, error) {
-	if err := requireID("userId", user); err != nil {
+func decideAnswerInvite(s TicketState, cmd TicketCommand, user ID, name string, accept bool, at time.Time) ([]TicketEvent, error) {
+	f := fieldErrors{}
+	f.id("userId", user, true)
+	if !StorableText(name) {
+		f.add("name", MsgInvalidValue)
+	}
+	if err := f.err(); err != nil {
 		return nil, err
 	}
 	if accept && s.IsGuest(user) {
@@ -155,9 +170,9 @@ func decideAnswerInvite(s TicketState, cmd TicketCommand, user ID, accept bool, 
 		return nil, invalidTransition(s, cmd)
 	}
 	if accept {
-		return one(TicketInviteAccepted{UserID: user, ByUserID: by, At: at})
+		return one(TicketInviteAccepted{UserID: user, ByUserID: by, Name: clipName(name), At: at})
 	}
-	return one(TicketInviteDeclined{UserID: user, ByUserID: by, At: at})
+	return one(TicketInviteDeclined{UserID: user, ByUserID: by, Name: clipName(name), At: at})
 }
 
 func clipName(n string) string {

@@ -75,6 +75,7 @@ func TestInviteRefusals(t *testing.T) {
 		{"answer without user", invited, AcceptInvite{}, ErrValidation},
 		{"answer for another user", invited, AcceptInvite{UserID: 9}, ErrNoPermission},
 		{"decline for another user", invited, DeclineInvite{UserID: 9}, ErrNoPermission},
+		{"answer with a NUL in the name", invited, AcceptInvite{UserID: 8, Name: "x\x00"}, ErrValidation},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -97,5 +98,26 @@ func TestInviteNamesAreClipped(t *testing.T) {
 	e := evs[0].(TicketInvited)
 	if n := len([]rune(e.ToName)); n != MaxInviteNameRunes || len([]rune(e.FromName)) != MaxInviteNameRunes {
 		t.Errorf("names of %d runes", n)
+	}
+}
+
+// The history shows each invitation and its answer: the inviter as the old user, the
+// invitee as the new one.
+func TestInviteHistory(t *testing.T) {
+	_, evs := build(t, baseOpen,
+		Invite{UserID: 8, ByUserID: 7}, AcceptInvite{UserID: 8},
+		Invite{UserID: 9, ByUserID: 7}, DeclineInvite{UserID: 9})
+	recorded := make([]RecordedTicketEvent, len(evs))
+	for i, ev := range evs {
+		recorded[i] = RecordedTicketEvent{Version: int64(i + 1), Event: ev}
+	}
+	names := MapNames{Users: map[ID]string{7: "Ana", 8: "Bruno", 9: "Carla"}, Queues: map[ID]string{40: "Vendas"}}
+	var got []string
+	for _, h := range TicketHistory(recorded, names)[1:] {
+		got = append(got, h.Action+":"+h.OldUserName+">"+h.NewUserName)
+	}
+	want := []string{"invite:Ana>Bruno", "invite_accept:Ana>Bruno", "invite:Ana>Carla", "invite_decline:Ana>Carla"}
+	if !slices.Equal(got, want) {
+		t.Errorf("history %v, want %v", got, want)
 	}
 }
