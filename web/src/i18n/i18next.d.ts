@@ -9,6 +9,7 @@ import type chat from './locales/pt-BR/chat.json';
 import type common from './locales/pt-BR/common.json';
 import type connections from './locales/pt-BR/connections.json';
 import type contacts from './locales/pt-BR/contacts.json';
+import type invite from './locales/pt-BR/invite.json';
 import type layout from './locales/pt-BR/layout.json';
 import type login from './locales/pt-BR/login.json';
 import type pages from './locales/pt-BR/pages.json';
@@ -36,6 +37,7 @@ declare module 'i18next' {
         common: typeof common;
         connections: typeof connections;
         contacts: typeof contacts;
+        invite: typeof invite;
         layout: typeof layout;
         login: typeof login;
         pages: typeof pages;
