@@ -13,8 +13,8 @@ import (
 	"atende/persistence/db/dbtest"
 )
 
-// otherTenantUser creates a company with one admin and logs them in.
-func otherTenantUser(t *testing.T, ta *testApp) *api {
+// inviteOtherTenantUser creates a company with one admin and logs them in.
+func inviteOtherTenantUser(t *testing.T, ta *testApp) *api {
 	t.Helper()
 	ctx := context.Background()
 	co, err := ta.app.stores.companies.Create(ctx, engine.Company{Name: "Outra Empresa"})
@@ -44,7 +44,7 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 			ana := login(t, ta.base, "ana@atende.local", "atende123")     // Atendimento, Financeiro
 			bruno := login(t, ta.base, "bruno@atende.local", "atende123") // Suporte
 			carla := login(t, ta.base, "carla@atende.local", "atende123") // supervisor
-			olga := otherTenantUser(t, ta)
+			olga := inviteOtherTenantUser(t, ta)
 			anaSock := dialSocket(t, ta.base, ana.token, 0)
 			brunoSock := dialSocket(t, ta.base, bruno.token, 0)
 			carlaSock := dialSocket(t, ta.base, carla.token, 0)
@@ -101,13 +101,13 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 				{"accept on another tenant's ticket", olga, path + "/accept", nil, 404, "ERR_NO_TICKET_FOUND"},
 			} {
 				e.Error, e.Fields = "", nil
-				c.who.call(methodOf(c.path), c.path, c.body, c.want, &e)
+				c.who.call(inviteMethodOf(c.path), c.path, c.body, c.want, &e)
 				if e.Error != c.code {
 					t.Errorf("%s: %s, want %s", c.name, e.Error, c.code)
 				}
 			}
 			// Not JSON at all.
-			ana.raw("PUT", path, "application/json", `{"userId": 1,,}`, http.StatusBadRequest)
+			ana.inviteRaw("PUT", path, "application/json", `{"userId": 1,,}`, http.StatusBadRequest)
 
 			// The invitation: to Bruno's sockets only.
 			ana.call("PUT", path, map[string]any{"userId": bruno.user, "userFrom": ana.user}, 200, nil)
@@ -174,16 +174,16 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 	}
 }
 
-func methodOf(path string) string {
+func inviteMethodOf(path string) string {
 	if strings.HasSuffix(path, "/accept") || strings.HasSuffix(path, "/decline") {
 		return "POST"
 	}
 	return "PUT"
 }
 
-// raw sends body as is with content type ct, failing the test unless the status is
+// inviteRaw sends body as is with content type ct, failing the test unless the status is
 // want.
-func (a *api) raw(method, path, ct, body string, want int) {
+func (a *api) inviteRaw(method, path, ct, body string, want int) {
 	a.t.Helper()
 	req, _ := http.NewRequest(method, a.base+path, strings.NewReader(body))
 	req.Header.Set("Content-Type", ct)
