@@ -14,15 +14,15 @@ import (
 	"atende/engine"
 )
 
-// memMedia is an in-memory media store that refuses what does not start like a PNG
+// announcementMemMedia is an in-memory media store that refuses what does not start like a PNG
 // (as the real store refuses unknown active content) and remembers what it keeps.
-type memMedia struct {
+type announcementMemMedia struct {
 	mu    sync.Mutex
 	files map[string]bool
 	n     int
 }
 
-func (m *memMedia) Save(_ context.Context, companyID engine.ID, r io.Reader, name, _ string) (engine.MediaFile, error) {
+func (m *announcementMemMedia) Save(_ context.Context, companyID engine.ID, r io.Reader, name, _ string) (engine.MediaFile, error) {
 	b, err := io.ReadAll(io.LimitReader(r, 1<<16+1))
 	if err != nil {
 		return engine.MediaFile{}, err
@@ -41,26 +41,26 @@ func (m *memMedia) Save(_ context.Context, companyID engine.ID, r io.Reader, nam
 	return engine.MediaFile{Path: p, Name: name, Type: engine.MediaImage, MIME: "image/png", Size: int64(len(b))}, nil
 }
 
-func (m *memMedia) Remove(_ context.Context, _ engine.ID, p string) error {
+func (m *announcementMemMedia) Remove(_ context.Context, _ engine.ID, p string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.files, p)
 	return nil
 }
 
-func (m *memMedia) kept() int {
+func (m *announcementMemMedia) kept() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.files)
 }
 
-func (m *memMedia) Open(context.Context, engine.ID, string) (io.ReadSeekCloser, engine.MediaFile, error) {
+func (m *announcementMemMedia) Open(context.Context, engine.ID, string) (io.ReadSeekCloser, engine.MediaFile, error) {
 	return nil, engine.MediaFile{}, engine.E(engine.ErrNotFound)
 }
-func (m *memMedia) URL(_ engine.ID, p string, _ time.Duration) (string, error) {
+func (m *announcementMemMedia) URL(_ engine.ID, p string, _ time.Duration) (string, error) {
 	return "/media/" + p, nil
 }
-func (m *memMedia) NamedURL(_ engine.ID, p, _ string, _ time.Duration) (string, error) {
+func (m *announcementMemMedia) NamedURL(_ engine.ID, p, _ string, _ time.Duration) (string, error) {
 	return "/media/" + p, nil
 }
 
@@ -85,7 +85,7 @@ func FuzzAnnouncementForm(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		media := &memMedia{files: map[string]bool{}}
+		media := &announcementMemMedia{files: map[string]bool{}}
 		s := &Server{deps: Deps{TicketDeps: TicketDeps{Media: media, MaxUploadBytes: 1 << 20}}}
 		r := httptest.NewRequest("POST", "/announcements", strings.NewReader(body))
 		r.Header.Set("Content-Type", "multipart/form-data; boundary=x")
