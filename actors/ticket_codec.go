@@ -71,6 +71,9 @@ var ticketCommands = map[string]ticketCommandDecoder{
 	engine.MarkRead{}.CommandName():             decodeAs[engine.MarkRead],
 	engine.SetTags{}.CommandName():              decodeAs[engine.SetTags],
 	engine.AskRating{}.CommandName():            decodeAs[engine.AskRating],
+	engine.Invite{}.CommandName():               decodeAs[engine.Invite],
+	engine.AcceptInvite{}.CommandName():         decodeAs[engine.AcceptInvite],
+	engine.DeclineInvite{}.CommandName():        decodeAs[engine.DeclineInvite],
 }
 
 // DecodeTicketCommand turns a wire command's type and JSON back into the engine

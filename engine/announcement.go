@@ -22,8 +22,9 @@ const AnnouncementTitleMax = 100
 
 // Announcement is a notice the supervision posts to every user of the tenant; the top
 // bar shows the newest active one. Status true means active (shown); false keeps it
-// in the list without showing it. MediaPath and MediaName are kept for an attached
-// file (not uploaded yet: always empty).
+// in the list without showing it. MediaPath and MediaName are the attached file (an
+// image, video, audio or document uploaded with the form; empty when none): the
+// stored path "<companyId>/<file>" in the store, a signed URL in the API's answers.
 type Announcement struct {
 	ID        ID        `json:"id"`
 	CompanyID ID        `json:"companyId"`
@@ -45,13 +46,24 @@ type AnnouncementInput struct {
 	Text     string `json:"text"`
 	Priority int    `json:"priority"`
 	Status   *bool  `json:"status"`
+	// Media, set by the API from an uploaded file (never from a JSON body), is the
+	// attachment to store: nil leaves it (none on create), a zero AnnouncementMedia
+	// removes it.
+	Media *AnnouncementMedia `json:"-"`
+}
+
+// AnnouncementMedia is an announcement's attachment: the media store's path and the
+// sender's file name.
+type AnnouncementMedia struct {
+	Path string
+	Name string
 }
 
 // ValidateAnnouncement: title required, 1 to 100, single line; text required, up to
 // 4096 characters, multi-line; priority 1, 2 or 3 (0 becomes 3).
 func ValidateAnnouncement(in AnnouncementInput) (AnnouncementInput, error) {
 	out := AnnouncementInput{Title: strings.TrimSpace(in.Title), Text: strings.TrimSpace(in.Text),
-		Priority: in.Priority, Status: in.Status}
+		Priority: in.Priority, Status: in.Status, Media: in.Media}
 	if out.Priority == 0 {
 		out.Priority = AnnouncementLow
 	}
@@ -80,8 +92,10 @@ type AnnouncementStore interface {
 	// List returns one page, the number the query matches in all, and whether more follow.
 	List(ctx context.Context, companyID ID, q AnnouncementQuery) (page []Announcement, count int, hasMore bool, err error)
 	Get(ctx context.Context, companyID, id ID) (Announcement, error)
-	// Create and Update validate in with ValidateAnnouncement.
+	// Create and Update validate in with ValidateAnnouncement. Update answers the
+	// announcement before the change too (its old attachment is the caller's to
+	// remove).
 	Create(ctx context.Context, companyID ID, in AnnouncementInput) (Announcement, error)
-	Update(ctx context.Context, companyID, id ID, in AnnouncementInput) (Announcement, error)
+	Update(ctx context.Context, companyID, id ID, in AnnouncementInput) (before, after Announcement, err error)
 	Delete(ctx context.Context, companyID, id ID) error
 }

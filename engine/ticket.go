@@ -59,6 +59,11 @@ type TicketState struct {
 	// sent from the channel's own app) to our message id, to de-duplicate redeliveries
 	// that come back with a fresh message id.
 	ProviderIDs map[string]ID `json:"providerIds,omitempty"`
+
+	// Invites maps each user with a pending invitation to who invited them;
+	// Guests are the users who accepted one, sorted (ticket_invite.go).
+	Invites map[ID]ID `json:"invites,omitempty"`
+	Guests  []ID      `json:"guests,omitempty"`
 }
 
 // TicketMessageMeta is what the ticket remembers of one message.
@@ -87,6 +92,8 @@ func (s TicketState) Clone() TicketState {
 	c.TagIDs = slices.Clone(s.TagIDs)
 	c.Messages = maps.Clone(s.Messages)
 	c.ProviderIDs = maps.Clone(s.ProviderIDs)
+	c.Invites = maps.Clone(s.Invites)
+	c.Guests = slices.Clone(s.Guests)
 	return c
 }
 

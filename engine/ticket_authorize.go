@@ -11,16 +11,21 @@ import (
 //
 //  1. An invalid principal (no user, no tenant, unknown profile) may do nothing:
 //     ErrNoPermission.
+//
 //  2. Another tenant's ticket, a ticket never opened, and a deleted ticket all answer
 //     ErrNoTicketFound, so a caller cannot tell them apart. For OpenTicket the tenant
 //     is the command's CompanyID (and an existing ticket's, which must match too).
+//
 //  3. Channel-side commands (ReceiveMessage, SendAutomaticMessage, AckMessage,
 //     RevokeMessage, FailMessage) come
 //     from connections, never from a person: ErrNoPermission.
+//
 //  4. A person acts as themself: Accept and Reopen assign to p, SendMessage and
 //     AddWhisper are written by p, DeleteMessage is done by p. Else ErrNoPermission.
+//
 //  5. Delete needs ticket-options:deleteTicket; a Transfer that changes the
 //     connection needs ticket-options:transferWhatsapp.
+//
 //  6. Profiles without tickets-manager:showall (user, userplus) reach only tickets in
 //     one of their queues, tickets assigned to them, and tickets with no queue (those
 //     wait for anybody: nobody would see them otherwise). On an open ticket held by
@@ -29,6 +34,13 @@ import (
 //     (or none) and only for themselves. Reading is not a command: the closed tab and
 //     search show every ticket of the tenant (spec section 6), which is the read
 //     model's business.
+//
+//  7. Invitations (ticket_invite.go): Invite is sent as oneself and follows rule 6
+//     (on an open ticket held by someone else only a guest may invite); a guest —
+//     a user who accepted an invitation — reaches the ticket whatever their queues
+//     and may reply, whisper and invite on it, not resolve, return or transfer it.
+//     AcceptInvite and DeclineInvite are answered by the invitee themself, outside
+//     rule 6 (the invitee is usually not of the ticket's queue).
 //
 // Profiles with tickets-manager:showall (superv and upward) reach every ticket of their
 // tenant.
@@ -87,6 +99,18 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 		if c.WhatsappID != 0 && c.WhatsappID != t.WhatsappID && !p.Can(ActTransferWhatsapp) {
 			return deny("needs %s", ActTransferWhatsapp)
 		}
+	case Invite:
+		if c.ByUserID != p.UserID {
+			return deny("invite as user %d", c.ByUserID)
+		}
+	case AcceptInvite, DeclineInvite:
+		// The invitee answers for themself, wherever their queues are: DecideTicket
+		// refuses an answer without a pending invitation.
+		user := c.(interface{ invitee() ID }).invitee()
+		if user != p.UserID {
+			return deny("answer the invitation of user %d", user)
+		}
+		return nil
 	}
 
 	if p.Can(ActShowAllTickets) {
@@ -101,13 +125,18 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 		}
 		return nil
 	}
-	if !(t.QueueID == 0 || p.InQueue(t.QueueID) || t.UserID == p.UserID) {
+	guest := t.IsGuest(p.UserID)
+	if !(t.QueueID == 0 || p.InQueue(t.QueueID) || t.UserID == p.UserID || guest) {
 		return deny("queue %d is not the user's", t.QueueID)
 	}
 	if t.Status == StatusOpen && t.UserID != p.UserID {
 		switch cmd.(type) {
-		case Resolve, Return, Transfer, SendMessage, AddWhisper:
+		case Resolve, Return, Transfer:
 			return deny("ticket is held by user %d", t.UserID)
+		case SendMessage, AddWhisper, Invite:
+			if !guest {
+				return deny("ticket is held by user %d", t.UserID)
+			}
 		}
 	}
 	return nil

@@ -24,8 +24,11 @@ func TestAuthorizeTicket(t *testing.T) {
 		closedQ41Other = st(openAs(8, 41, StatusOpen), Resolve{})
 		ownInQ41       = st(openAs(8, 41, StatusOpen), Transfer{UserID: 7})
 		foreign        = st(otherTenant)
-		deleted        = fixture(t, "deleted")
-		never          = TicketState{}
+		// openOther with user 7 (ana) invited by its holder 8, and with ana a guest
+		invitedOther = st(openAs(8, 41, StatusOpen), Invite{UserID: 7, ByUserID: 8})
+		guestOther   = st(openAs(8, 41, StatusOpen), Invite{UserID: 7, ByUserID: 8}, AcceptInvite{UserID: 7})
+		deleted      = fixture(t, "deleted")
+		never        = TicketState{}
 	)
 	var (
 		ana      = Principal{UserID: 7, CompanyID: 1, Profile: ProfileUser, QueueIDs: []ID{40}}
@@ -90,6 +93,29 @@ func TestAuthorizeTicket(t *testing.T) {
 		{"user opens pending with no queue", ana, never, openAs(0, 0, StatusPending), okay},
 		{"user opens in another queue", ana, never, openAs(7, 41, StatusOpen), np},
 		{"user opens for someone else", ana, never, openAs(8, 40, StatusOpen), np},
+		// invitations
+		{"user invites on own", ana, own, Invite{UserID: 11, ByUserID: 7}, okay},
+		{"user invites as someone else", ana, own, Invite{UserID: 11, ByUserID: 8}, np},
+		{"user invites on a pending ticket of own queue", ana, pendingQ40, Invite{UserID: 11, ByUserID: 7}, okay},
+		{"user invites outside own queues", ana, pendingQ41, Invite{UserID: 11, ByUserID: 7}, np},
+		{"user invites on a colleague's open ticket", ana, openOther, Invite{UserID: 11, ByUserID: 7}, np},
+		{"superv invites on a colleague's ticket", sup, openOther, Invite{UserID: 11, ByUserID: 9}, okay},
+		{"invitee accepts outside own queues", ana, invitedOther, AcceptInvite{UserID: 7}, okay},
+		{"invitee declines outside own queues", ana, invitedOther, DeclineInvite{UserID: 7}, okay},
+		{"user accepts someone else's invitation", bia, invitedOther, AcceptInvite{UserID: 7}, np},
+		{"user declines someone else's invitation", bia, invitedOther, DeclineInvite{UserID: 7}, np},
+		{"invitee on another tenant's ticket", stranger, invitedOther, AcceptInvite{UserID: 9}, nf},
+		{"invitee may not reply before accepting", ana, invitedOther, SendMessage{MessageID: 1, SenderID: 7, Body: "x"}, np},
+		{"guest replies outside own queues", ana, guestOther, SendMessage{MessageID: 1, SenderID: 7, Body: "x"}, okay},
+		{"guest whispers", ana, guestOther, AddWhisper{MessageID: 1, SenderID: 7, Body: "x"}, okay},
+		{"guest marks read", ana, guestOther, MarkRead{}, okay},
+		{"guest invites a colleague", ana, guestOther, Invite{UserID: 11, ByUserID: 7}, okay},
+		{"guest may not resolve", ana, guestOther, Resolve{}, np},
+		{"guest may not return", ana, guestOther, Return{}, np},
+		{"guest may not transfer", ana, guestOther, Transfer{QueueID: 40}, np},
+		{"guest may not delete", ana, guestOther, Delete{}, np},
+		{"guest still replies only as self", ana, guestOther, SendMessage{MessageID: 1, SenderID: 8, Body: "x"}, np},
+		{"another user is no guest", bia, guestOther, SendMessage{MessageID: 1, SenderID: 11, Body: "x"}, np},
 		// supervision reaches everything in the tenant, but not deletion
 		{"superv resolves a colleague's ticket", sup, openOther, Resolve{}, okay},
 		{"superv accepts in any queue", sup, pendingQ41, Accept{UserID: 9}, okay},

@@ -194,7 +194,8 @@ func (AskRating) isTicketCommand()            {}
 func knownCommand(cmd TicketCommand) bool {
 	switch cmd.(type) {
 	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
-		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags, AskRating:
+		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags, AskRating,
+		Invite, AcceptInvite, DeclineInvite:
 		return true
 	}
 	return false

@@ -125,6 +125,12 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 		return decideSetTags(s, c, at)
 	case AskRating:
 		return decideAskRating(s, c, at)
+	case Invite:
+		return decideInvite(s, c, at)
+	case AcceptInvite:
+		return decideAnswerInvite(s, c, c.UserID, c.Name, true, at)
+	case DeclineInvite:
+		return decideAnswerInvite(s, c, c.UserID, c.Name, false, at)
 	default:
 		return nil, Wrap(ErrInternal, fmt.Errorf("decide ticket: unsupported command %T", cmd))
 	}

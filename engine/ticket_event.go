@@ -269,6 +269,9 @@ var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
 	EvTicketTagsSet:         decodeAs[TicketTagsSet],
 	EvTicketRatingAsked:     decodeAs[TicketRatingAsked],
 	EvTicketRated:           decodeAs[TicketRated],
+	EvTicketInvited:         decodeAs[TicketInvited],
+	EvTicketInviteAccepted:  decodeAs[TicketInviteAccepted],
+	EvTicketInviteDeclined:  decodeAs[TicketInviteDeclined],
 }
 
 func decodeAs[E TicketEvent](data []byte) (TicketEvent, error) {

@@ -37,6 +37,9 @@ func sampleTicketEvents() []TicketEvent {
 		TicketTagsSet{TagIDs: []ID{2, 5}, At: goldenAt},
 		TicketRatingAsked{MessageID: 103, At: goldenAt},
 		TicketRated{Score: 3, ContactID: 20, QueueID: 40, UserID: 7, At: goldenAt},
+		TicketInvited{UserID: 8, ByUserID: 7, ToName: "Bruno", FromName: "Ana Lúcia", At: goldenAt},
+		TicketInviteAccepted{UserID: 8, ByUserID: 7, Name: "Bruno", At: goldenAt},
+		TicketInviteDeclined{UserID: 8, ByUserID: 7, Name: "Bruno", At: goldenAt},
 	}
 }
 

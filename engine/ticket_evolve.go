@@ -77,6 +77,8 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		if len(e.TagIDs) > 0 {
 			s.TagIDs = slices.Clone(e.TagIDs)
 		}
+	default:
+		s.evolveInvite(ev)
 	}
 	s.Version++
 	return s

@@ -36,6 +36,10 @@ const (
 	HistoryReopen   = "reopen"
 	HistoryTransfer = "transfer"
 	HistoryDelete   = "delete"
+	// Invitations (ticket_invite.go): old user the inviter, new user the invitee.
+	HistoryInvite        = "invite"
+	HistoryInviteAccept  = "invite_accept"
+	HistoryInviteDecline = "invite_decline"
 )
 
 // TicketHistory builds the audit history (spec section 3) of a ticket from its events,
@@ -84,6 +88,12 @@ func TicketHistory(events []RecordedTicketEvent, names NameLookup) []HistoryEntr
 			action, fromU, toU, fromQ, toQ = HistoryTransfer, e.FromUserID, e.ToUserID, e.FromQueueID, e.ToQueueID
 		case TicketDeleted:
 			action, fromU, toU, fromQ, toQ = HistoryDelete, e.UserID, e.UserID, e.QueueID, e.QueueID
+		case TicketInvited:
+			action, fromU, toU = HistoryInvite, e.ByUserID, e.UserID
+		case TicketInviteAccepted:
+			action, fromU, toU = HistoryInviteAccept, e.ByUserID, e.UserID
+		case TicketInviteDeclined:
+			action, fromU, toU = HistoryInviteDecline, e.ByUserID, e.UserID
 		default:
 			continue
 		}

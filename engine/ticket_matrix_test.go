@@ -74,6 +74,17 @@ var ticketMatrix = []struct {
 	{"set tags", SetTags{TagIDs: []ID{5}}, map[string]outcome{
 		"none": nf, StatusPending: ok(StatusPending, EvTicketTagsSet), StatusOpen: ok(StatusOpen, EvTicketTagsSet),
 		StatusClosed: ok(StatusClosed, EvTicketTagsSet), "deleted": nf}},
+	{"invite", Invite{UserID: 8, ByUserID: 7}, map[string]outcome{
+		"none": nf, StatusPending: ok(StatusPending, EvTicketInvited), StatusOpen: ok(StatusOpen, EvTicketInvited),
+		StatusClosed: it, "deleted": nf}},
+	// Without an invitation there is nothing to answer (ticket_invite_test.go has
+	// the answers to a pending one).
+	{"accept invite", AcceptInvite{UserID: 8}, map[string]outcome{
+		"none": nf, StatusPending: fail(ErrNoPermission), StatusOpen: fail(ErrNoPermission),
+		StatusClosed: fail(ErrNoPermission), "deleted": nf}},
+	{"decline invite", DeclineInvite{UserID: 8}, map[string]outcome{
+		"none": nf, StatusPending: fail(ErrNoPermission), StatusOpen: fail(ErrNoPermission),
+		StatusClosed: fail(ErrNoPermission), "deleted": nf}},
 }
 
 func TestTicketMatrixIsComplete(t *testing.T) {
@@ -91,7 +102,7 @@ func TestTicketMatrixIsComplete(t *testing.T) {
 	}
 	for _, c := range []TicketCommand{OpenTicket{}, Accept{}, Resolve{}, Return{}, Reopen{}, Transfer{}, Delete{},
 		ReceiveMessage{}, SendMessage{}, SendAutomaticMessage{}, AddWhisper{}, AckMessage{}, DeleteMessage{},
-		MarkRead{}, SetTags{}} {
+		MarkRead{}, SetTags{}, Invite{}, AcceptInvite{}, DeclineInvite{}} {
 		if !names[c.CommandName()] {
 			t.Errorf("command %s missing from the matrix", c.CommandName())
 		}

@@ -24,7 +24,7 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 	body := func() string {
 		return []string{"", "oi", "Olá 😀", "  ", "O'Brien; DROP TABLE tickets;--", "a\x00b", "2", " 3. ", "4"}[r.IntN(9)]
 	}
-	switch r.IntN(19) {
+	switch r.IntN(21) {
 	case 0:
 		c := baseOpen
 		c.Status = []string{StatusOpen, StatusPending, StatusClosed}[r.IntN(3)]
@@ -64,6 +64,13 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 		return FailMessage{MessageID: msg(), Reason: body()}
 	case 14:
 		return DeleteMessage{MessageID: msg(), ByUserID: user()}
+	case 19:
+		return Invite{UserID: user(), ByUserID: user(), ToName: body(), FromName: "Ana"}
+	case 20:
+		if r.IntN(2) == 0 {
+			return AcceptInvite{UserID: user()}
+		}
+		return DeclineInvite{UserID: user()}
 	default:
 		ids := make([]ID, r.IntN(4))
 		for i := range ids {
@@ -128,6 +135,19 @@ func checkTicketInvariants(s TicketState) error {
 	for i := 1; i < len(s.TagIDs); i++ {
 		if s.TagIDs[i] <= s.TagIDs[i-1] {
 			return fmt.Errorf("tags not sorted and unique: %v", s.TagIDs)
+		}
+	}
+	for i, g := range s.Guests {
+		if g <= 0 || (i > 0 && g <= s.Guests[i-1]) {
+			return fmt.Errorf("guests not sorted, unique and positive: %v", s.Guests)
+		}
+		if _, pending := s.Invites[g]; pending {
+			return fmt.Errorf("guest %d still has a pending invitation", g)
+		}
+	}
+	for to, by := range s.Invites {
+		if to <= 0 || by <= 0 || to == by {
+			return fmt.Errorf("invitation %d by %d", to, by)
 		}
 	}
 	return nil

@@ -117,10 +117,14 @@ func (s *Announcements) Create(ctx context.Context, companyID engine.ID, in engi
 		return engine.Announcement{}, err
 	}
 	status := in.Status == nil || *in.Status
+	var media engine.AnnouncementMedia
+	if in.Media != nil {
+		media = *in.Media
+	}
 	a, err := scanAnnouncement(s.db.SQL.QueryRowContext(ctx, `INSERT INTO announcements
-		(company_id, title, text, priority, status, search, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING `+announcementCols,
-		companyID, in.Title, in.Text, in.Priority, status, announcementSearch(in), s.ts(s.now())))
+		(company_id, title, text, priority, status, search, media_path, media_name, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING `+announcementCols,
+		companyID, in.Title, in.Text, in.Priority, status, announcementSearch(in), media.Path, media.Name, s.ts(s.now())))
 	if err != nil {
 		return a, fmt.Errorf("insert announcement: %w", err)
 	}
@@ -129,13 +133,13 @@ func (s *Announcements) Create(ctx context.Context, companyID engine.ID, in engi
 
 // Update implements engine.AnnouncementStore. An announcement of another tenant is not
 // found before its input is validated.
-func (s *Announcements) Update(ctx context.Context, companyID, id engine.ID, in engine.AnnouncementInput) (engine.Announcement, error) {
-	var out engine.Announcement
-	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+func (s *Announcements) Update(ctx context.Context, companyID, id engine.ID, in engine.AnnouncementInput) (before, after engine.Announcement, err error) {
+	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		old, err := s.get(ctx, tx, companyID, id)
 		if err != nil {
 			return err
 		}
+		before = old
 		in, err := engine.ValidateAnnouncement(in)
 		if err != nil {
 			return err
@@ -144,15 +148,20 @@ func (s *Announcements) Update(ctx context.Context, companyID, id engine.ID, in 
 		if in.Status != nil {
 			status = *in.Status
 		}
+		media := engine.AnnouncementMedia{Path: old.MediaPath, Name: old.MediaName}
+		if in.Media != nil {
+			media = *in.Media
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE announcements SET title = $1, text = $2, priority = $3,
-			status = $4, search = $5, updated_at = $6 WHERE id = $7 AND company_id = $8`,
-			in.Title, in.Text, in.Priority, status, announcementSearch(in), s.ts(s.now()), id, companyID); err != nil {
+			status = $4, search = $5, media_path = $6, media_name = $7, updated_at = $8 WHERE id = $9 AND company_id = $10`,
+			in.Title, in.Text, in.Priority, status, announcementSearch(in), media.Path, media.Name, s.ts(s.now()),
+			id, companyID); err != nil {
 			return fmt.Errorf("update announcement %d: %w", id, err)
 		}
-		out, err = s.get(ctx, tx, companyID, id)
+		after, err = s.get(ctx, tx, companyID, id)
 		return err
 	})
-	return out, err
+	return before, after, err
 }
 
 // Delete implements engine.AnnouncementStore.

@@ -106,15 +106,15 @@ func TestAnnouncementStore(t *testing.T) {
 		})
 
 		t.Run("update", func(t *testing.T) {
-			up, err := s.Update(ctx, refA, ferias.ID, engine.AnnouncementInput{Title: "Recesso", Text: "Voltamos dia 6.", Priority: 2})
+			_, up, err := s.Update(ctx, refA, ferias.ID, engine.AnnouncementInput{Title: "Recesso", Text: "Voltamos dia 6.", Priority: 2})
 			if err != nil || up.Title != "Recesso" || up.Priority != 2 || !up.Status || up.ID != ferias.ID {
 				t.Fatalf("%+v %v", up, err)
 			}
-			up, err = s.Update(ctx, refA, ferias.ID, engine.AnnouncementInput{Title: "Recesso", Text: "Voltamos dia 6.", Status: &off})
+			_, up, err = s.Update(ctx, refA, ferias.ID, engine.AnnouncementInput{Title: "Recesso", Text: "Voltamos dia 6.", Status: &off})
 			if err != nil || up.Status || up.Priority != engine.AnnouncementLow {
 				t.Fatalf("deactivate %+v %v", up, err)
 			}
-			_, err = s.Update(ctx, refA, ferias.ID, engine.AnnouncementInput{Title: "x"})
+			_, _, err = s.Update(ctx, refA, ferias.ID, engine.AnnouncementInput{Title: "x"})
 			refWantField(t, err, "text", engine.MsgRequired)
 			page, _, _, err := s.List(ctx, refA, engine.AnnouncementQuery{Search: "ferias"})
 			if err != nil || len(page) != 0 {
@@ -125,7 +125,7 @@ func TestAnnouncementStore(t *testing.T) {
 		t.Run("tenant isolation", func(t *testing.T) {
 			_, err := s.Get(ctx, refB, ferias.ID)
 			refWantCode(t, err, engine.ErrNotFound)
-			_, err = s.Update(ctx, refB, ferias.ID, engine.AnnouncementInput{Title: "x", Text: "y"})
+			_, _, err = s.Update(ctx, refB, ferias.ID, engine.AnnouncementInput{Title: "x", Text: "y"})
 			refWantCode(t, err, engine.ErrNotFound)
 			refWantCode(t, s.Delete(ctx, refB, ferias.ID), engine.ErrNotFound)
 			page, count, _, err := s.List(ctx, refB, engine.AnnouncementQuery{Search: "recesso"})
@@ -144,5 +144,34 @@ func TestAnnouncementStore(t *testing.T) {
 			_, err := s.Get(ctx, refA, ferias.ID)
 			refWantCode(t, err, engine.ErrNotFound)
 		})
+	})
+}
+
+// An attachment is stored with the row, kept by an update without one, replaced, and
+// removed by a zero AnnouncementMedia; Update answers the row before the change.
+func TestAnnouncementMedia(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		refSeedCompanies(t, d)
+		s := store.NewAnnouncements(d, refClock)
+		a, err := s.Create(ctx, refA, engine.AnnouncementInput{Title: "Cardápio", Text: "Veja a imagem",
+			Media: &engine.AnnouncementMedia{Path: "1/aa.png", Name: "cardápio.png"}})
+		if err != nil || a.MediaPath != "1/aa.png" || a.MediaName != "cardápio.png" {
+			t.Fatalf("create %+v %v", a, err)
+		}
+		_, kept, err := s.Update(ctx, refA, a.ID, engine.AnnouncementInput{Title: "Cardápio", Text: "novo texto"})
+		if err != nil || kept.MediaPath != "1/aa.png" || kept.MediaName != "cardápio.png" {
+			t.Fatalf("update without media %+v %v", kept, err)
+		}
+		before, after, err := s.Update(ctx, refA, a.ID, engine.AnnouncementInput{Title: "Cardápio", Text: "x",
+			Media: &engine.AnnouncementMedia{Path: "1/bb.pdf", Name: "menu.pdf"}})
+		if err != nil || before.MediaPath != "1/aa.png" || after.MediaPath != "1/bb.pdf" || after.MediaName != "menu.pdf" {
+			t.Fatalf("replace: before %+v after %+v %v", before, after, err)
+		}
+		_, cleared, err := s.Update(ctx, refA, a.ID, engine.AnnouncementInput{Title: "Cardápio", Text: "x",
+			Media: &engine.AnnouncementMedia{}})
+		if err != nil || cleared.MediaPath != "" || cleared.MediaName != "" {
+			t.Fatalf("remove %+v %v", cleared, err)
+		}
 	})
 }

@@ -35,6 +35,9 @@ func (s *Server) listAnnouncements(w http.ResponseWriter, r *http.Request, p eng
 	if err != nil {
 		return fmt.Errorf("list announcements: %w", err)
 	}
+	for i := range list {
+		list[i] = s.presentAnnouncement(list[i])
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"records": list, "count": count, "hasMore": more})
 	return nil
 }
@@ -49,31 +52,36 @@ func (s *Server) getAnnouncement(w http.ResponseWriter, r *http.Request, p engin
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a)
+	writeJSON(w, http.StatusOK, s.presentAnnouncement(a))
 	return nil
 }
 
-// createAnnouncement: POST /announcements {title, text, priority, status} → 201.
+// createAnnouncement: POST /announcements {title, text, priority, status} → 201, as
+// JSON or as a multipart form with the same fields and one file (announcement_form.go).
 // Needs announcements:manage.
 func (s *Server) createAnnouncement(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	if err := requirePermission(p, engine.ActManageAnnouncements); err != nil {
 		return err
 	}
-	var in engine.AnnouncementInput
-	if err := s.decodeJSON(r, &in); err != nil {
+	in, err := s.readAnnouncementForm(w, r, p)
+	if err != nil {
 		return err
 	}
 	a, err := s.deps.Announcements.Create(r.Context(), p.CompanyID, in)
 	if err != nil {
+		s.discardAnnouncementMedia(r, p, in.Media)
 		return err
 	}
+	a = s.presentAnnouncement(a)
 	s.publish(p.CompanyID, "announcement", announcementEvent{Action: "create", Announcement: &a})
 	writeJSON(w, http.StatusCreated, a)
 	return nil
 }
 
-// updateAnnouncement: PUT /announcements/{id} {title, text, priority, status}; a
-// missing status keeps the stored one. Needs announcements:manage.
+// updateAnnouncement: PUT /announcements/{id} {title, text, priority, status}, JSON or
+// multipart; a missing status keeps the stored one, a form without a file keeps the
+// attachment (removeMedia=true drops it), a new file replaces it (the old file is
+// removed). Needs announcements:manage.
 func (s *Server) updateAnnouncement(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	if err := requirePermission(p, engine.ActManageAnnouncements); err != nil {
 		return err
@@ -82,14 +90,23 @@ func (s *Server) updateAnnouncement(w http.ResponseWriter, r *http.Request, p en
 	if err != nil {
 		return err
 	}
-	var in engine.AnnouncementInput
-	if err := s.decodeJSON(r, &in); err != nil {
+	// Another tenant's announcement is not found before anything is stored for it.
+	if _, err := s.deps.Announcements.Get(r.Context(), p.CompanyID, id); err != nil {
 		return err
 	}
-	a, err := s.deps.Announcements.Update(r.Context(), p.CompanyID, id, in)
+	in, err := s.readAnnouncementForm(w, r, p)
 	if err != nil {
 		return err
 	}
+	before, a, err := s.deps.Announcements.Update(r.Context(), p.CompanyID, id, in)
+	if err != nil {
+		s.discardAnnouncementMedia(r, p, in.Media)
+		return err
+	}
+	if before.MediaPath != "" && before.MediaPath != a.MediaPath {
+		s.discardAnnouncementMedia(r, p, &engine.AnnouncementMedia{Path: before.MediaPath})
+	}
+	a = s.presentAnnouncement(a)
 	s.publish(p.CompanyID, "announcement", announcementEvent{Action: "update", Announcement: &a})
 	writeJSON(w, http.StatusOK, a)
 	return nil
@@ -104,8 +121,15 @@ func (s *Server) deleteAnnouncement(w http.ResponseWriter, r *http.Request, p en
 	if err != nil {
 		return err
 	}
+	old, err := s.deps.Announcements.Get(r.Context(), p.CompanyID, id)
+	if err != nil {
+		return err
+	}
 	if err := s.deps.Announcements.Delete(r.Context(), p.CompanyID, id); err != nil {
 		return err
+	}
+	if old.MediaPath != "" {
+		s.discardAnnouncementMedia(r, p, &engine.AnnouncementMedia{Path: old.MediaPath})
 	}
 	s.publish(p.CompanyID, "announcement", announcementEvent{Action: "delete", AnnouncementID: id})
 	writeJSON(w, http.StatusNoContent, nil)

@@ -23,6 +23,10 @@ var lifecycleEvents = map[string]bool{
 	engine.EvTicketReopened:    true,
 	engine.EvTicketTransferred: true,
 	engine.EvTicketDeleted:     true,
+	// Invitations and their answers (engine/ticket_invite.go).
+	engine.EvTicketInvited:        true,
+	engine.EvTicketInviteAccepted: true,
+	engine.EvTicketInviteDeclined: true,
 }
 
 // ticketStream is the journal stream of a ticket (the actors' naming).

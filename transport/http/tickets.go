@@ -42,6 +42,7 @@ import (
 //	DELETE /messages/{id}               delete one's own message → 204
 //	POST   /tags/sync                   replace the ticket's tags → the ticket
 //	GET    /tickets-export-report       ?ticketId= → {url, name}: the ticket's PDF report
+//	PUT    /ticketinvite/{id}           invite a colleague (ticket_invite.go), and + accept / decline
 func (s *Server) ticketRoutes() {
 	d := s.deps.TicketDeps
 	if !d.ticketsWired() {
@@ -73,6 +74,10 @@ func (s *Server) ticketRoutes() {
 	s.ticketRoute("POST /tags/sync", q && t && s.deps.Tags != nil, s.syncTags)
 
 	s.ticketRoute("GET /tickets-export-report", q && d.Media != nil, s.ticketReport)
+
+	s.ticketRoute("PUT /ticketinvite/{id}", q && t, s.inviteToTicket)
+	s.ticketRoute("POST /ticketinvite/{id}/accept", q && t, s.answerInvite(true))
+	s.ticketRoute("POST /ticketinvite/{id}/decline", t, s.answerInvite(false))
 }
 
 // ticketRoute registers h behind authentication, or a 503 ERR_UNAVAILABLE answer when

@@ -242,3 +242,26 @@ func randomName() string {
 	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
 	return hex.EncodeToString(b[:])
 }
+
+// Remove deletes a stored file of companyID: the files of a refused form, or an
+// attachment replaced or deleted with its row. A malformed path, another tenant's
+// path and a missing file are ErrNotFound; nothing outside the media folder is ever
+// touched (os.Root).
+func (s *Store) Remove(ctx context.Context, companyID engine.ID, p string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("media remove: %w", err)
+	}
+	file, ok := splitPath(companyID, p)
+	if !ok {
+		return engine.Wrap(engine.ErrNotFound, fmt.Errorf("media remove: malformed path %q", p))
+	}
+	name := strconv.FormatInt(companyID, 10) + "/" + file
+	err := s.root.Remove(name)
+	if errors.Is(err, fs.ErrNotExist) || escapes(err) {
+		return engine.Wrap(engine.ErrNotFound, err)
+	}
+	if err != nil {
+		return fmt.Errorf("media remove %s: %w", name, err)
+	}
+	return nil
+}

@@ -290,3 +290,34 @@ func TestSaveFailuresKeepNothing(t *testing.T) {
 type readerFunc func([]byte) (int, error)
 
 func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
+
+func TestRemove(t *testing.T) {
+	dir := t.TempDir()
+	s, err := New(Config{Dir: dir, Secret: []byte(strings.Repeat("k", 32))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	f, err := s.Save(ctx, 1, bytes.NewReader(append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{1}, 64)...)), "a.png", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		company engine.ID
+		path    string
+	}{{2, f.Path}, {1, "1/../../etc/passwd"}, {1, "1/" + strings.Repeat("0", 32) + ".png"}, {1, ""}} {
+		if err := s.Remove(ctx, bad.company, bad.path); engine.CodeOf(err) != engine.ErrNotFound {
+			t.Errorf("remove %d %q: %v, want ErrNotFound", bad.company, bad.path, err)
+		}
+	}
+	if _, _, err := s.Open(ctx, 1, f.Path); err != nil {
+		t.Fatalf("a refused remove took the file: %v", err)
+	}
+	if err := s.Remove(ctx, 1, f.Path); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := s.Open(ctx, 1, f.Path); engine.CodeOf(err) != engine.ErrNotFound {
+		t.Fatalf("after remove: %v", err)
+	}
+}

@@ -162,6 +162,9 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 	if t == nil {
 		return nil, nil // deleted since, or not projected: nothing worth showing
 	}
+	if out, ok, err := invitationEvent(t, ev); ok {
+		return out, err
+	}
 	var h holders
 	var left socket.Room // the status room a move left; zero: not a move
 	switch e := ev.(type) {

@@ -25,6 +25,7 @@ import { superFlow } from './flows/super.mjs';
 import { videoCallFlow } from './flows/videocall.mjs';
 import { dashboardFlow } from './flows/dashboard.mjs';
 import { internalChatFlow } from './flows/internalChat.mjs';
+import { announcementsFlow, inviteFlow } from './flows/invite.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -46,6 +47,8 @@ const tests = [
   // The timer fires at the next whole minute: up to 80 s of waiting on top of the flow.
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `scheduled flow (${lng}): schedule from the chat header, pending on /scheduledMessages, the customer gets it, sent live`, timeoutMs: 180_000, run: (ctx) => scheduledFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `internal chat (${lng}): two attendants chat, the unread badge shakes on the other and clears when read`, run: (ctx) => internalChatFlow({ ...ctx, lng }) })),
+  { name: 'announcements popover (pt-BR): the admin publishes one with an image; another attendant sees it in the top bar popover', run: (ctx) => announcementsFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'ticket invitation (pt-BR): ana invites bruno from the chat header; he accepts, the ticket opens and he answers the customer', run: (ctx) => inviteFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `super flow (${lng}): super creates a company with its admin, /Support shows the node healthy; the new admin sees an empty inbox`, run: (ctx) => superFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `dashboard flow (${lng}): a ticket resolved in another browser shows on /tableaux live; CSV export`, run: (ctx) => dashboardFlow({ ...ctx, lng }) })),

@@ -245,9 +245,16 @@ export const announcementsApi = {
     http.get<AnnouncementPage>('/announcements/', {
       query: { searchParam: searchParam || undefined, pageNumber, status: activeOnly ? 'active' : undefined },
     }),
-  create: (body: AnnouncementInput): Promise<Announcement> => http.post<Announcement>('/announcements', { body }),
-  update: (id: ID, body: AnnouncementInput): Promise<Announcement> =>
-    http.put<Announcement>(`/announcements/${id}`, { body }),
+  // With a file (or removeMedia) the form goes as multipart: the attachment is sniffed
+  // and size-limited by the server (415 / 413 when refused).
+  create: (body: AnnouncementInput, media?: AnnouncementMediaChange): Promise<Announcement> =>
+    media?.file
+      ? http.post<Announcement>('/announcements', { form: announcementForm(body, media) })
+      : http.post<Announcement>('/announcements', { body }),
+  update: (id: ID, body: AnnouncementInput, media?: AnnouncementMediaChange): Promise<Announcement> =>
+    media?.file || media?.remove
+      ? http.put<Announcement>(`/announcements/${id}`, { form: announcementForm(body, media) })
+      : http.put<Announcement>(`/announcements/${id}`, { body }),
   remove: (id: ID): Promise<void> => http.delete<void>(`/announcements/${id}`),
 };
 
@@ -274,6 +281,32 @@ export const chatsApi = {
     return http.post<InternalChatMessage | InternalChatMessage[]>(`/chats/${id}/messages`, { form });
   },
   read: (id: ID): Promise<InternalChat> => http.post<InternalChat>(`/chats/${id}/read`, { body: {} }),
+};
+
+// AnnouncementMediaChange: a file to attach, or remove to drop the current one.
+export interface AnnouncementMediaChange {
+  file?: File | null;
+  remove?: boolean;
+}
+
+function announcementForm(body: AnnouncementInput, media: AnnouncementMediaChange): FormData {
+  const form = new FormData();
+  form.append('title', body.title);
+  form.append('text', body.text);
+  form.append('priority', String(body.priority));
+  form.append('status', String(body.status));
+  if (media.file) form.append('medias', media.file, media.file.name);
+  else if (media.remove) form.append('removeMedia', 'true');
+  return form;
+}
+
+// Ticket invitations (docs/api.md, "Ticket invitations").
+export const ticketInviteApi = {
+  // PUT /ticketinvite/{id} {userId, userFrom}: userFrom is the caller.
+  invite: (ticketId: ID, userId: ID, userFrom: ID): Promise<Ticket> =>
+    http.put<Ticket>(`/ticketinvite/${ticketId}`, { body: { userId, userFrom } }),
+  accept: (ticketId: ID): Promise<Ticket> => http.post<Ticket>(`/ticketinvite/${ticketId}/accept`),
+  decline: (ticketId: ID): Promise<void> => http.post<void>(`/ticketinvite/${ticketId}/decline`),
 };
 
 export const settingsApi = {

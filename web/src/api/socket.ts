@@ -18,6 +18,8 @@ export const serverEvents = [
   'catalog',
   'category',
   'announcement',
+  // Ticket invitations, to one user's sockets (docs/api.md).
+  'invitation',
   'scheduledMessage',
   'agenda',
   'settings',

@@ -353,6 +353,25 @@ export interface AnnouncementEvent {
   seq?: number;
 }
 
+// The "invitation" socket event (server: transport/realtime/invitation.go): create to
+// the invitee; accept / decline to the inviter. to is the user the event is for, uTo
+// the invitee's name, uFrom the inviter's, contact and profilePic the customer's,
+// ticket the ticket id.
+export interface InvitationEvent {
+  action: 'create' | 'accept' | 'decline';
+  to: ID;
+  uTo: string;
+  uFrom: string;
+  userId: ID;
+  userFrom: ID;
+  contact: string;
+  dateTime: string;
+  profilePic: string;
+  ticket: ID;
+  ticketStatus: string;
+  seq?: number;
+}
+
 export interface QuickAnswerEvent {
   action: 'create' | 'update' | 'delete';
   quickAnswer?: QuickAnswer;

@@ -12,6 +12,7 @@ import type connections from './locales/pt-BR/connections.json';
 import type contacts from './locales/pt-BR/contacts.json';
 import type dashboard from './locales/pt-BR/dashboard.json';
 import type internalChat from './locales/pt-BR/internalChat.json';
+import type invite from './locales/pt-BR/invite.json';
 import type layout from './locales/pt-BR/layout.json';
 import type login from './locales/pt-BR/login.json';
 import type pages from './locales/pt-BR/pages.json';
@@ -44,6 +45,7 @@ declare module 'i18next' {
         contacts: typeof contacts;
         dashboard: typeof dashboard;
         internalChat: typeof internalChat;
+        invite: typeof invite;
         layout: typeof layout;
         login: typeof login;
         tenants: typeof tenants;

@@ -4,6 +4,7 @@ import { Dialog } from '../../components/Dialog';
 import { formatDay } from '../../app/format';
 import type { Announcement } from '../../api/types';
 import { Body, Meta, PriorityDot } from './style';
+import { AnnouncementMedia } from './AnnouncementMedia';
 
 export function AnnouncementDialog({ announcement, onClose }: { announcement: Announcement | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -17,6 +18,7 @@ export function AnnouncementDialog({ announcement, onClose }: { announcement: An
             <span>{formatDay(announcement.createdAt)}</span>
           </Meta>
           <Body>{announcement.text}</Body>
+          <AnnouncementMedia announcement={announcement} />
         </>
       )}
     </Dialog>

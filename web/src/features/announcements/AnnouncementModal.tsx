@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
 import { Field, Input, Select, Switch, TextArea } from '../../components/primitives';
+import { FilePicker } from '../../components/FilePicker';
 import { announcementRules, validate } from '../../app/validation';
 import { useFormSave } from '../../app/useFormSave';
 import { announcementsApi } from '../../api/endpoints';
@@ -33,13 +34,16 @@ export function AnnouncementModal({
   });
   const [priority, setPriority] = useState<1 | 2 | 3>(announcement?.priority ?? 3);
   const [status, setStatus] = useState(announcement?.status ?? true);
+  const [file, setFile] = useState<File | null>(null);
+  const [removeMedia, setRemoveMedia] = useState(false);
   const { errors, busy, save } = useFormSave({ fields, onSaved, onClose });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void save(validate(values, announcementRules), () => {
       const body: AnnouncementInput = { title: values.title.trim(), text: values.text.trim(), priority, status };
-      return announcement ? announcementsApi.update(announcement.id, body) : announcementsApi.create(body);
+      const media = { file, remove: removeMedia };
+      return announcement ? announcementsApi.update(announcement.id, body, media) : announcementsApi.create(body, media);
     });
   };
 
@@ -91,6 +95,21 @@ export function AnnouncementModal({
           {t('announcements.form.status')}
         </SwitchLabel>
       </Row>
+      <Field as="div">
+        {t('announcements.media.label')}
+        <FilePicker
+          label={t('announcements.media.label')}
+          name="medias"
+          accept="image/*,video/*,audio/*,application/pdf"
+          onChange={setFile}
+        />
+      </Field>
+      {announcement?.mediaPath && !file && (
+        <SwitchLabel>
+          <Switch name="removeMedia" checked={removeMedia} onChange={(e) => setRemoveMedia(e.target.checked)} />
+          {t('announcements.media.remove')} ({t('announcements.media.current', { name: announcement.mediaName })})
+        </SwitchLabel>
+      )}
     </FormDialog>
   );
 }

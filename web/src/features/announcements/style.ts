@@ -47,3 +47,64 @@ export const SwitchLabel = styled.label`
   color: ${({ theme }) => theme.colors.textMuted};
   padding-bottom: ${({ theme }) => theme.space.sm}px;
 `;
+
+// The announcements popover (AnnouncementsPopover.tsx): each item has a stripe in its
+// priority's colour (the text keeps the body colour, for contrast).
+export const PopoverItem = styled.div<{ $priority: number }>`
+  display: flex;
+  flex-direction: column;
+  gap: ${({ theme }) => theme.space.xs}px;
+  padding: ${({ theme }) => theme.space.sm}px ${({ theme }) => theme.space.md}px;
+  border-left: 4px solid ${({ theme, $priority }) => priorityColor(theme, $priority)};
+  border-bottom: 1px solid ${({ theme }) => theme.colors.border};
+  a {
+    color: ${({ theme }) => theme.colors.primary};
+    font-size: ${({ theme }) => theme.fontSizes.sm}px;
+  }
+`;
+
+export const PopoverTitle = styled.strong`
+  color: ${({ theme }) => theme.colors.text};
+`;
+
+export const PopoverText = styled.p`
+  margin: 0;
+  padding: 0 ${({ theme }) => theme.space.xs}px;
+  white-space: pre-wrap;
+  overflow-wrap: anywhere;
+  font-size: ${({ theme }) => theme.fontSizes.sm}px;
+`;
+
+export const PopoverImage = styled.img`
+  max-width: 100%;
+  max-height: 160px;
+  object-fit: contain;
+  border-radius: ${({ theme }) => theme.radii.sm}px;
+`;
+
+export const PopoverFooter = styled.button`
+  display: block;
+  width: 100%;
+  border: 0;
+  background: transparent;
+  padding: ${({ theme }) => theme.space.sm}px;
+  color: ${({ theme }) => theme.colors.primary};
+  font: inherit;
+  font-weight: 600;
+  cursor: pointer;
+`;
+
+export const PopoverBadge = styled.span`
+  position: absolute;
+  top: 2px;
+  right: 0;
+  min-width: 18px;
+  height: 18px;
+  padding: 0 4px;
+  border-radius: ${({ theme }) => theme.radii.round}px;
+  font-size: ${({ theme }) => theme.fontSizes.xs - 1}px;
+  line-height: 18px;
+  font-weight: 700;
+  background: ${({ theme }) => theme.colors.danger};
+  color: ${({ theme }) => theme.colors.onPrimary};
+`;

@@ -1,7 +1,7 @@
 // Header of the conversation: back to /tickets, the contact, and the ticket actions of
 // spec section 2 driven by the ticket lifecycle machine (return, resolve, reopen, accept,
-// transfer, delete with ticket-options:deleteTicket, history, PDF report, video call)
-// and, on WABA tickets, the template confirmation.
+// transfer, invite, delete with ticket-options:deleteTicket, history, PDF report, video
+// call) and, on WABA tickets, the template confirmation.
 import { useEffect, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +25,7 @@ import { HistoryModal } from './HistoryModal';
 import { ScheduleModal } from '../scheduledMessages/ScheduleModal';
 import { AgendaTaskModal } from '../agenda/AgendaTaskModal';
 import { TemplateConfirmModal } from './TemplateConfirmModal';
+import { InviteModal } from '../invite/InviteModal';
 import { deletedToastKey } from './prefs';
 import { windowCalls } from '../videoCall/launcher';
 import type { callErrors } from '../../machines/call.machine';
@@ -56,6 +57,7 @@ export function ChatHeader({
   const [taskOpen, setTaskOpen] = useState(false);
   const [templateOpen, setTemplateOpen] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
+  const [inviteOpen, setInviteOpen] = useState(false);
   const [pdfBusy, setPdfBusy] = useState(false);
   // On a phone the secondary actions fold into a menu so the contact name keeps room.
   const compact = useMediaQuery('(max-width: 477px)');
@@ -82,7 +84,7 @@ export function ChatHeader({
 
   const contact = ticket.contact;
   type Act = {
-    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'agendaTask' | 'history' | 'pdf' | 'videoCall' | 'delete';
+    key: 'accept' | 'return' | 'resolve' | 'reopen' | 'transfer' | 'template' | 'schedule' | 'agendaTask' | 'invite' | 'history' | 'pdf' | 'videoCall' | 'delete';
     icon: IconName;
     run: () => void;
   };
@@ -115,6 +117,8 @@ export function ChatHeader({
   if (ticket.channel === 'waba') secondary.push({ key: 'template', icon: 'send', run: () => setTemplateOpen(true) });
   if (can(perms.createScheduledMessage)) secondary.push({ key: 'schedule', icon: 'clock', run: () => setScheduleOpen(true) });
   if (can(perms.createScheduledMessage)) secondary.push({ key: 'agendaTask', icon: 'calendar', run: () => setTaskOpen(true) });
+  // Invite a colleague to the conversation (PUT /ticketinvite/{id}).
+  if (state !== 'closed') secondary.push({ key: 'invite', icon: 'group', run: () => setInviteOpen(true) });
   if (state === 'open') secondary.push({ key: 'videoCall', icon: 'videocam', run: startVideoCall });
   secondary.push({ key: 'history', icon: 'history', run: () => setHistoryOpen(true) });
   secondary.push({ key: 'pdf', icon: 'pdf', run: downloadPdf });
@@ -200,6 +204,7 @@ export function ChatHeader({
       {scheduleOpen && (
         <ScheduleModal schedule={null} ticketId={ticket.id} contactId={ticket.contactId} onClose={() => setScheduleOpen(false)} onSaved={() => undefined} />
       )}
+      {inviteOpen && <InviteModal ticket={ticket} onClose={() => setInviteOpen(false)} />}
       {templateOpen && <TemplateConfirmModal ticket={ticket} attendantName={user.name} onClose={() => setTemplateOpen(false)} />}
     </HeaderBar>
   );

@@ -8,6 +8,7 @@ import { useResource } from '../../app/resources';
 import { settingsApi } from '../../api/endpoints';
 import { Drawer } from './Drawer';
 import { TopBar } from './TopBar';
+import { InvitationCenter } from '../invite/InvitationCenter';
 import { Content, Frame, Main, Scrim } from './style';
 
 export function MainLayout({ children }: { children: ReactNode }) {
@@ -35,6 +36,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
         <TopBar onMenu={toggle} />
         <Content>{children}</Content>
       </Main>
+      <InvitationCenter />
     </Frame>
   );
 }

@@ -10,6 +10,7 @@ import { Icon } from '../../components/Icon';
 import { IconButton } from '../../components/primitives';
 import { AnnouncementDialog } from '../announcements/AnnouncementDialog';
 import { useNewestAnnouncement } from '../announcements/useNewestAnnouncement';
+import { AnnouncementsPopover } from '../announcements/AnnouncementsPopover';
 import type { Announcement } from '../../api/types';
 import { NotificationBell } from './NotificationBell';
 import { ChatPopover } from '../internalChat/ChatPopover';
@@ -53,6 +54,7 @@ export function TopBar({ onMenu }: { onMenu: () => void }) {
           {t('layout.topBar.version', { version: appVersion })}
         </VersionButton>
       )}
+      <AnnouncementsPopover />
       {can(actions.viewNotifications) && <NotificationBell />}
       {can(actions.useChat) && <ChatPopover />}
       <UserMenu />
