@@ -76,6 +76,7 @@ const (
 	ActManageAllBookings   = "agenda:manageAll"
 	ActManagePlaces        = "places:manage"
 	ActManageCatalog       = "catalog:manage"
+	ActViewClientMap       = "client-map:view"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -105,6 +106,7 @@ var (
 		ActManageAnnouncements,
 		ActManageAllBookings,
 		ActManagePlaces,
+		ActViewClientMap,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

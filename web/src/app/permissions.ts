@@ -35,6 +35,7 @@ export const actions = {
   editOwnScheduledMessage: 'scheduled-messages:editOwn',
   deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',
   manageScheduledMessages: 'scheduled-messages:manageAll',
+  viewClientMap: 'client-map:view', // the client maps (/ClientMap, /LeafletMap)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];
