@@ -34,6 +34,10 @@ type RefDeps struct {
 	// Slots keeps the booking scheduler's places, positions and slots
 	// (slots.go); nil answers 503.
 	Slots engine.SlotStore
+	// WaitPanel reads the wait panel's snapshot (supervision.go); nil answers 503.
+	WaitPanel engine.WaitPanelQueries
+	// Locations reads the client maps' contacts (maps.go); nil answers 503.
+	Locations engine.LocationStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -51,6 +55,8 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"Bookings":      d.Bookings != nil,
 		"Slots":         d.Slots != nil,
 		"Catalog":       d.Catalog != nil,
+		"WaitPanel":     d.WaitPanel != nil,
+		"Locations":     d.Locations != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

@@ -35,6 +35,7 @@ func (s *Server) routes() {
 	s.connectionRoutes()
 	s.ticketRoutes()
 	s.opsRoutes()
+	s.supervisionRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'

@@ -20,6 +20,9 @@ type Notice struct {
 	Event   string          `json:"event"`
 	Payload json.RawMessage `json:"payload"`
 	UserID  engine.ID       `json:"userId,omitempty"` // only that user's sockets; 0: the whole tenant
+	// Permission, when set, limits the notice to the sockets of profiles allowed that
+	// action (engine.Can): who is online reaches the supervision screens only.
+	Permission string `json:"permission,omitempty"`
 }
 
 // RealtimeStream is the journal stream of a tenant's notices.
@@ -37,12 +40,18 @@ type Bus struct {
 // the tenant through the journal. Failures are logged, not returned: the change the
 // notice announces is already stored, and clients resync on reconnect.
 func (b Bus) Publish(companyID engine.ID, event string, payload any) {
+	b.PublishTo(companyID, "", event, payload)
+}
+
+// PublishTo is Publish for the sockets of profiles allowed permission only ("" is
+// everybody of the tenant).
+func (b Bus) PublishTo(companyID engine.ID, permission, event string, payload any) {
 	body, err := json.Marshal(payload)
 	if err != nil {
 		b.Logger.Error().Err(err).Str("event", event).Msg("realtime notice: encode")
 		return
 	}
-	data, err := json.Marshal(Notice{Event: event, Payload: body})
+	data, err := json.Marshal(Notice{Event: event, Payload: body, Permission: permission})
 	if err != nil {
 		b.Logger.Error().Err(err).Str("event", event).Msg("realtime notice: encode")
 		return

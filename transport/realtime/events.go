@@ -357,7 +357,11 @@ func noticeEvent(rec engine.RecordedEvent) (*socket.Event, error) {
 	if n.UserID != 0 {
 		room = socket.UserRoom(n.UserID)
 	}
-	return &socket.Event{Rooms: []socket.Room{room}, Name: n.Event, Payload: n.Payload}, nil
+	ev := &socket.Event{Rooms: []socket.Room{room}, Name: n.Event, Payload: n.Payload}
+	if perm := n.Permission; perm != "" {
+		ev.Filter = socket.FilterFunc(func(p socket.Principal) bool { return engine.Can(p.Profile, perm) })
+	}
+	return ev, nil
 }
 
 // quoteCache remembers recent messages so that a reply can carry what it quotes
