@@ -28,6 +28,8 @@ export const serverEvents = [
   'place',
   'position',
   'slots',
+  // Who is online changed (supervision screens only; docs/api.md, "Supervision").
+  'presence',
   'resync',
 ] as const;
 

@@ -24,6 +24,8 @@ const AgendaPage = lazy(() => import('../features/agenda/AgendaPage'));
 const CatalogPage = lazy(() => import('../features/catalog/CatalogPage'));
 const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
+const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
+const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -41,9 +43,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['chats/:id?', 'chats'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
-  ['waitpanel', 'waitPanel'],
-  ['ClientMap', 'clientMap'],
-  ['LeafletMap', 'leafletMap'],
   ['newticket', 'newTicket'],
   ['tableaux', 'dashboard'],
   ['googlecalendar', 'googleCalendar'],
@@ -72,6 +71,17 @@ export const routes: RouteObject[] = [
               <PlaceholderPage name="groupJoin" />
             </Lazy>
           </PublicRoute>
+        ),
+      },
+      {
+        // The wait panel's wall-screen mode: the whole screen, no drawer or top bar.
+        path: '/waitpanel/wall',
+        element: (
+          <PrivateRoute>
+            <Lazy>
+              <WaitPanelPage wall />
+            </Lazy>
+          </PrivateRoute>
         ),
       },
       {
@@ -120,6 +130,22 @@ export const routes: RouteObject[] = [
             element: (
               <Lazy>
                 <AgendaPage view={view} />
+              </Lazy>
+            ),
+          })),
+          {
+            path: 'waitpanel',
+            element: (
+              <Lazy>
+                <WaitPanelPage />
+              </Lazy>
+            ),
+          },
+          ...(['ClientMap', 'LeafletMap'] as const).map((path) => ({
+            path,
+            element: (
+              <Lazy>
+                <ClientMapPage variant={path === 'LeafletMap' ? 'leaflet' : 'client'} />
               </Lazy>
             ),
           })),
