@@ -21,6 +21,7 @@ import { agendaFlow } from './flows/agenda.mjs';
 import { bookingFlow } from './flows/booking.mjs';
 import { catalogFlow } from './flows/catalog.mjs';
 import { scheduledFlow } from './flows/scheduled.mjs';
+import { clientMapFlow, waitPanelFlow } from './flows/supervision.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -41,6 +42,8 @@ const tests = [
   // The timer fires at the next whole minute: up to 80 s of waiting on top of the flow.
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `scheduled flow (${lng}): schedule from the chat header, pending on /scheduledMessages, the customer gets it, sent live`, timeoutMs: 180_000, run: (ctx) => scheduledFlow({ ...ctx, lng }) })),
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `wait panel (${lng}): ana's presence and a web chat customer's pending ticket arrive live; wall screen`, run: (ctx) => waitPanelFlow({ ...ctx, lng }) })),
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `client map (${lng}): a contact's location is a marker whose popup opens its ticket`, run: (ctx) => clientMapFlow({ ...ctx, lng }) })),
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

@@ -11,6 +11,15 @@ export const MapFrame = styled.div`
     background: ${({ theme }) => theme.colors.surfaceAlt};
     font: inherit;
   }
+  /* Leaflet's own link blue is below AA on its popups: links in the app's colour. */
+  .leaflet-container a,
+  .leaflet-container a:visited {
+    color: ${({ theme }) => theme.colors.primary};
+  }
+  .leaflet-container .leaflet-control-attribution {
+    background: ${({ theme }) => theme.colors.surface};
+    color: ${({ theme }) => theme.colors.textMuted};
+  }
   .atende-marker span {
     display: block;
     width: 22px;
