@@ -68,7 +68,8 @@ func (c *call) waitPanel(ctx context.Context, companyID engine.ID) (engine.WaitP
 		return w, err
 	}
 
-	// The tenant's queues, then "no queue" when it holds tickets.
+	// The tenant's queues, then "no queue" when it holds tickets; each queue's longest
+	// wait.
 	rows, err = c.query(ctx, `SELECT id, name, color FROM queues WHERE company_id = $1 ORDER BY name, id`, []any{companyID})
 	if err != nil {
 		return w, err
@@ -88,27 +89,22 @@ func (c *call) waitPanel(ctx context.Context, companyID engine.ID) (engine.WaitP
 	if n := byQueue[0]; n != nil && n.pending+n.open > 0 {
 		w.Queues = append(w.Queues, engine.WaitPanelQueue{ID: 0})
 	}
+	longest, err := c.longestWaits(ctx, companyID)
+	if err != nil {
+		return w, err
+	}
 	for i := range w.Queues {
 		q := &w.Queues[i]
 		q.Online = []engine.ID{}
-		n := byQueue[q.ID]
-		if n == nil {
-			continue
+		if n := byQueue[q.ID]; n != nil {
+			q.Pending, q.Open = n.pending, n.open
 		}
-		q.Pending, q.Open = n.pending, n.open
-		if n.pending <= 0 {
-			continue
-		}
-		ts, err := c.waiting(ctx, companyID, q.ID, 1)
-		if err != nil {
-			return w, err
-		}
-		if len(ts) == 1 {
-			q.LongestWait = &ts[0]
+		if tk, ok := longest[q.ID]; ok {
+			q.LongestWait = &tk
 		}
 	}
 
-	if w.Waiting, err = c.waiting(ctx, companyID, -1, engine.WaitPanelWaitingLimit); err != nil {
+	if w.Waiting, err = c.waiting(ctx, companyID, engine.WaitPanelWaitingLimit); err != nil {
 		return w, err
 	}
 
@@ -150,18 +146,40 @@ func (c *call) waitPanel(ctx context.Context, companyID engine.ID) (engine.WaitP
 	return w, rows.Err()
 }
 
-// waiting reads the pending tickets that have waited longest: of queue, or of every
-// queue when queue is -1.
-func (c *call) waiting(ctx context.Context, companyID, queue engine.ID, limit int) ([]engine.WaitPanelTicket, error) {
-	where, list := `t.company_id = $1 AND t.status = 'pending' AND NOT t.deleted`, []any{companyID, limit}
-	if queue >= 0 {
-		where += ` AND t.queue_id = $3`
-		list = append(list, queue)
-	}
+// longestWaits reads each queue's pending ticket that has waited longest, in one
+// statement: for every queue whose pending cell counts tickets, the first entry of
+// tickets_status_queue for (pending, queue).
+func (c *call) longestWaits(ctx context.Context, companyID engine.ID) (map[engine.ID]engine.WaitPanelTicket, error) {
 	rows, err := c.query(ctx, `SELECT t.id, t.queue_id, COALESCE(ct.name, ''), t.channel, t.unread_messages, t.updated_at
-		FROM (SELECT * FROM tickets t WHERE `+where+` ORDER BY t.updated_at, t.id LIMIT $2) t
+		FROM (SELECT (SELECT w.id FROM tickets w
+				WHERE w.company_id = $1 AND w.status = 'pending' AND w.queue_id = q.queue_id AND NOT w.deleted
+				ORDER BY w.updated_at, w.id LIMIT 1) AS id
+			FROM (SELECT queue_id FROM ticket_counts WHERE company_id = $1 AND status = 'pending'
+				GROUP BY queue_id HAVING SUM(n) > 0) q) l
+		JOIN tickets t ON t.id = l.id
+		LEFT JOIN contacts ct ON ct.id = t.contact_id AND ct.company_id = t.company_id`, []any{companyID})
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[engine.ID]engine.WaitPanelTicket{}
+	for rows.Next() {
+		var tk engine.WaitPanelTicket
+		if err := rows.Scan(&tk.ID, &tk.QueueID, &tk.ContactName, &tk.Channel, &tk.UnreadMessages, timeCol{&tk.WaitingSince}); err != nil {
+			return nil, err
+		}
+		out[tk.QueueID] = tk
+	}
+	return out, rows.Err()
+}
+
+// waiting reads the tenant's pending tickets that have waited longest.
+func (c *call) waiting(ctx context.Context, companyID engine.ID, limit int) ([]engine.WaitPanelTicket, error) {
+	rows, err := c.query(ctx, `SELECT t.id, t.queue_id, COALESCE(ct.name, ''), t.channel, t.unread_messages, t.updated_at
+		FROM (SELECT * FROM tickets t WHERE t.company_id = $1 AND t.status = 'pending' AND NOT t.deleted
+			ORDER BY t.updated_at, t.id LIMIT $2) t
 		LEFT JOIN contacts ct ON ct.id = t.contact_id AND ct.company_id = t.company_id
-		ORDER BY t.updated_at, t.id`, list)
+		ORDER BY t.updated_at, t.id`, []any{companyID, limit})
 	if err != nil {
 		return nil, err
 	}
