@@ -52,7 +52,6 @@ function FitPoints({ points, singleZoom }: { points: MapPoint[]; singleZoom: num
       return;
     }
     map.fitBounds(L.latLngBounds(points.map((p) => [p.lat, p.lng] as L.LatLngTuple)), { padding: [24, 24], maxZoom: 14 });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [map, key, singleZoom]);
   return null;
 }
