@@ -90,7 +90,8 @@ const (
 	// ActUseChat: the internal chat (the drawer's operation section and the top bar's
 	// popover), granted to every known profile; within it only a chat's participants
 	// read and write it, and only its owner edits or deletes it (engine/chat.go).
-	ActUseChat = "chats:use"
+	ActUseChat       = "chats:use"
+	ActViewClientMap = "client-map:view"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -122,6 +123,7 @@ var (
 		ActManageAllBookings,
 		ActManagePlaces,
 		ActViewDashboard,
+		ActViewClientMap,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

@@ -32,6 +32,7 @@ var wantGrants = map[string][]string{
 	ActManageAllBookings:       {"superv", "manager", "admin", "super"},
 	ActManagePlaces:            {"superv", "manager", "admin", "super"},
 	ActViewDashboard:           {"superv", "manager", "admin", "super"},
+	ActViewClientMap:           {"superv", "manager", "admin", "super"},
 	ActManageScheduledMessages: {"superv", "manager", "admin", "super"},
 	// the 'super' menu item: not admin
 	ActViewSuperMenu: {"superv", "manager", "super"},

@@ -30,6 +30,8 @@ export const apiPrefixes = [
   '/chats',
   '/announcements',
   '/catalog',
+  '/supervision',
+  '/maps',
   '/public',
   '/socket.io',
 ] as const;

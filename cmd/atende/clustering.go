@@ -429,6 +429,9 @@ type presenceKeeper struct {
 	node     string
 	log      zerolog.Logger
 	leased   map[presenceKey]time.Time // when each lease was last written
+	// changed, when set, is told of a user that came online on this node or left it
+	// (the wait panel's radar refreshes on the "presence" socket event it sends).
+	changed func(company, user engine.ID)
 }
 
 func (k *presenceKeeper) run(ctx context.Context) {
@@ -453,7 +456,8 @@ func (k *presenceKeeper) sync(ctx context.Context) {
 	for _, p := range k.hub.Online() {
 		key := presenceKey{p.CompanyID, p.UserID}
 		seen[key] = true
-		if at, ok := k.leased[key]; ok && now.Sub(at) < presenceTTL/3 {
+		at, known := k.leased[key]
+		if known && now.Sub(at) < presenceTTL/3 {
 			continue
 		}
 		cctx, cancel := context.WithTimeout(ctx, presenceTick)
@@ -464,6 +468,9 @@ func (k *presenceKeeper) sync(ctx context.Context) {
 			continue
 		}
 		k.leased[key] = now
+		if !known && k.changed != nil {
+			k.changed(key.company, key.user)
+		}
 	}
 	for key := range k.leased {
 		if seen[key] {
@@ -476,6 +483,9 @@ func (k *presenceKeeper) sync(ctx context.Context) {
 			k.log.Warn().Err(err).Int64("user_id", key.user).Msg("presence lease not dropped (it lapses)")
 		}
 		delete(k.leased, key)
+		if k.changed != nil {
+			k.changed(key.company, key.user)
+		}
 	}
 }
 
@@ -491,11 +501,11 @@ func (k *presenceKeeper) dropAll() {
 // startPresence runs the presence keeper of this node, into Redis in a cluster and
 // into this process's memory on a single node (the same code); it stops, dropping
 // this node's leases, when the app closes.
-func (a *app) startPresence(hub *socket.Hub, routines *actors.Routines) {
+func (a *app) startPresence(hub *socket.Hub, routines *actors.Routines, changed func(company, user engine.ID)) {
 	host, _ := os.Hostname()
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	k := &presenceKeeper{hub: hub, presence: a.presence, leased: map[presenceKey]time.Time{},
+	k := &presenceKeeper{hub: hub, presence: a.presence, leased: map[presenceKey]time.Time{}, changed: changed,
 		node: fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), log: a.log.With().Str("component", "presence").Logger()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -247,3 +247,41 @@ func TestSessionsAndPresenceSingleNode(t *testing.T) {
 	closedWith(t, "ana's socket after the edit", s2, 4003)
 	waitFor(t, "ana offline", func() bool { return !online(one.user) })
 }
+
+// A user coming online or leaving sends "presence" to the tenant's supervision screens
+// (the wait panel reads its snapshot again on it); attendants' sockets never get it.
+func TestPresenceEventsReachSupervisorsOnly(t *testing.T) {
+	ta := startApp(t, testConfig(t, dbtest.URL(t, db.SQLite)))
+	carla := loginSession(t, ta.base, "carla@atende.local", "atende123") // superv
+	bruno := loginSession(t, ta.base, "bruno@atende.local", "atende123") // user
+	supervisor := dialSocket(t, ta.base, carla.token, 0)
+	attendant := dialSocket(t, ta.base, bruno.token, 0)
+	isPresence := func(user int64) func(sioEvent) bool {
+		return func(ev sioEvent) bool {
+			id, _ := ev.Body["userId"].(float64)
+			return ev.Name == "presence" && ev.Body["action"] == "update" && int64(id) == user
+		}
+	}
+	// Bruno's own socket made him online: the supervisor hears of it.
+	supervisor.waitEvent("bruno online", isPresence(bruno.user))
+
+	ana := loginSession(t, ta.base, "ana@atende.local", "atende123")
+	s := dialSocket(t, ta.base, ana.token, 0)
+	supervisor.waitEvent("ana online", isPresence(ana.user))
+	anaEvents := func() (n int) {
+		for _, ev := range supervisor.received() {
+			if isPresence(ana.user)(ev) {
+				n++
+			}
+		}
+		return n
+	}
+	before := anaEvents()
+	s.conn.Close()
+	waitFor(t, "ana offline", func() bool { return anaEvents() > before })
+	for _, ev := range attendant.received() {
+		if ev.Name == "presence" {
+			t.Fatalf("an attendant's socket got %+v", ev)
+		}
+	}
+}

@@ -68,6 +68,11 @@ type Config struct {
 	// message's provider id absorbs re-deliveries before they reach the connection
 	// actor (docs/channels.md, "Idempotency, inbound"); 0 takes the default.
 	WebhookDedupeTTL time.Duration
+	// MapTileURL (MAP_TILE_URL) is the client maps' tile server as a Leaflet URL
+	// template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; empty: the maps
+	// draw their markers on a blank background. MapTileAttribution (MAP_TILE_ATTRIBUTION)
+	// is the credit that server asks for.
+	MapTileURL, MapTileAttribution string
 	// Tests only (docs/channels.md, WhatsApp): WhatsAppFake runs the wire-level fake
 	// WhatsApp in-process with its control API on this host:port; the other three point
 	// the clients at an outside one (cmd/fakewa): its wss:// URL, the PEM file of its
@@ -134,6 +139,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&c.LogLevel, "log-level", env("LOG_LEVEL", "info"), "debug, info, warn or error (LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", env("LOG_FORMAT", ""), "json or console; default console in development, json in production (LOG_FORMAT)")
 	fs.StringVar(&c.PublicURL, "public-url", env("PUBLIC_URL", ""), "public base URL, e.g. https://atende.example.com (PUBLIC_URL)")
+	fs.StringVar(&c.MapTileURL, "map-tile-url", env("MAP_TILE_URL", ""), "tile server of the client maps, a Leaflet template with {z}, {x} and {y}; empty: markers on a blank background (MAP_TILE_URL)")
+	fs.StringVar(&c.MapTileAttribution, "map-tile-attribution", env("MAP_TILE_ATTRIBUTION", ""), "credit shown on the maps for the tile server (MAP_TILE_ATTRIBUTION)")
 	fs.StringVar(&c.GraphURL, "graph-api-url", env("GRAPH_API_URL", "https://graph.facebook.com"), "Meta Graph API base URL (GRAPH_API_URL)")
 	var metaAppID, signupCompany string
 	fs.StringVar(&signupCompany, "signup-company-id", env("SIGNUP_COMPANY_ID", ""), "tenant whaticket's public sign-up adds users to while its userCreation setting is enabled; empty = sign-up off (SIGNUP_COMPANY_ID)")

@@ -191,7 +191,12 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if err := a.subscribeRevocations(ctx, l.hub, l.routines); err != nil {
 		return err
 	}
-	a.startPresence(l.hub, l.routines)
+	// A user coming online or leaving this node sends "presence" to the tenant's
+	// supervision screens (the wait panel refetches its snapshot on it).
+	bus := realtime.Bus{Journal: l.journal, Logger: log}
+	a.startPresence(l.hub, l.routines, func(company, user engine.ID) {
+		bus.PublishTo(company, "presence", engine.ActViewSupervMenu, map[string]any{"action": "update", "userId": user})
+	})
 	origins, err := httpapi.NewOriginPolicy(a.cfg.CORSOrigins, a.cfg.PublicURL)
 	if err != nil {
 		return err

@@ -36,6 +36,10 @@ type RefDeps struct {
 	Slots engine.SlotStore
 	// Dashboard answers the dashboard (dashboard.go); nil answers 503.
 	Dashboard engine.DashboardQueries
+	// WaitPanel reads the wait panel's snapshot (supervision.go); nil answers 503.
+	WaitPanel engine.WaitPanelQueries
+	// Locations reads the client maps' contacts (maps.go); nil answers 503.
+	Locations engine.LocationStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
@@ -54,6 +58,8 @@ func (d RefDeps) unwiredRefDeps() (missing []string) {
 		"Slots":         d.Slots != nil,
 		"Catalog":       d.Catalog != nil,
 		"Dashboard":     d.Dashboard != nil,
+		"WaitPanel":     d.WaitPanel != nil,
+		"Locations":     d.Locations != nil,
 	} {
 		if !ok {
 			missing = append(missing, name)

@@ -37,6 +37,7 @@ func (s *Server) routes() {
 	s.tenantRoutes()
 	s.chatRoutes()
 	s.opsRoutes()
+	s.supervisionRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'

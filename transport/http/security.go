@@ -262,13 +262,19 @@ const (
 )
 
 // cspFor builds the app's policy, with the public URL's origin (absolute media URLs)
-// added where 'self' may not cover it.
-func cspFor(public string) string {
-	extra := ""
+// added where 'self' may not cover it, and the map tile server's origin (tiles, when
+// Config.MapTileURL is set) added to img-src: https tile servers are already covered
+// by "https:", a plain-http one (a tile server on the operator's network) is not.
+func cspFor(public, tiles string) string {
+	extra, img := "", ""
 	if public != "" {
 		extra = " " + public
 	}
-	return fmt.Sprintf(cspApp, extra, extra, extra)
+	img = extra
+	if tiles != "" && tiles != public {
+		img += " " + tiles
+	}
+	return fmt.Sprintf(cspApp, img, extra, extra)
 }
 
 // securityHeaders sets the hardening headers every answer starts with; a handler may

@@ -346,3 +346,29 @@ func TestBatchReadsTicketsInBulk(t *testing.T) {
 		t.Fatalf("%d bulk and %d single reads for one batch of 30 tickets; want 1 and 0", q.bulkCalls, q.singleCalls)
 	}
 }
+
+// A notice with a permission reaches only the profiles allowed it (who is online is
+// for the supervision screens); one without reaches everybody of the tenant.
+func TestNoticeWithPermission(t *testing.T) {
+	r := newRig(t)
+	bus := Bus{Journal: r.j}
+	bus.PublishTo(1, "presence", engine.ActViewSupervMenu, map[string]any{"action": "update", "userId": 7})
+	bus.Publish(1, "contact", map[string]any{"action": "update"})
+	pos, err := r.j.Head(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := r.published(t, 1, pos)
+	if len(recs) != 2 || recs[0].Name != "presence" || recs[0].Filter == nil {
+		t.Fatalf("records %+v, want the filtered presence notice first", recs)
+	}
+	for _, profile := range engine.Profiles() {
+		p := socket.Principal{UserID: 1, CompanyID: 1, Profile: profile}
+		if got, want := recs[0].Filter.Visible(p), engine.Can(profile, engine.ActViewSupervMenu); got != want {
+			t.Errorf("presence notice visible to %s = %v, want %v", profile, got, want)
+		}
+	}
+	if recs[1].Filter != nil {
+		t.Errorf("a notice without permission has a filter")
+	}
+}

@@ -34,6 +34,8 @@ export const serverEvents = [
   'tenant',
   // The internal chat, to its participants only (docs/api.md section 4.4).
   'chat',
+  // Who is online changed (supervision screens only; docs/api.md, "Supervision").
+  'presence',
   'resync',
 ] as const;
 

@@ -40,6 +40,7 @@ export const actions = {
   viewCluster: 'cluster:view',
   viewDashboard: 'dashboard:view', // the dashboard (/tableaux) and its CSV export
   useChat: 'chats:use', // the internal chat: its page and the top bar popover
+  viewClientMap: 'client-map:view', // the client maps (/ClientMap, /LeafletMap)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

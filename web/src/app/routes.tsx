@@ -30,6 +30,8 @@ const AttendantCallPage = lazy(() => import('../features/videoCall/AttendantCall
 const CustomerCallPage = lazy(() => import('../features/videoCall/CustomerCallPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
+const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
+const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -44,9 +46,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
-  ['waitpanel', 'waitPanel'],
-  ['ClientMap', 'clientMap'],
-  ['LeafletMap', 'leafletMap'],
   ['newticket', 'newTicket'],
   ['googlecalendar', 'googleCalendar'],
   ['iaconfig', 'iaConfig'],
@@ -95,6 +94,17 @@ export const routes: RouteObject[] = [
               <PlaceholderPage name="groupJoin" />
             </Lazy>
           </PublicRoute>
+        ),
+      },
+      {
+        // The wait panel's wall-screen mode: the whole screen, no drawer or top bar.
+        path: '/waitpanel/wall',
+        element: (
+          <PrivateRoute>
+            <Lazy>
+              <WaitPanelPage wall />
+            </Lazy>
+          </PrivateRoute>
         ),
       },
       {
@@ -157,6 +167,22 @@ export const routes: RouteObject[] = [
               </Lazy>
             ),
           },
+          {
+            path: 'waitpanel',
+            element: (
+              <Lazy>
+                <WaitPanelPage />
+              </Lazy>
+            ),
+          },
+          ...(['ClientMap', 'LeafletMap'] as const).map((path) => ({
+            path,
+            element: (
+              <Lazy>
+                <ClientMapPage variant={path === 'LeafletMap' ? 'leaflet' : 'client'} />
+              </Lazy>
+            ),
+          })),
           {
             path: 'upgradeinfo',
             element: (

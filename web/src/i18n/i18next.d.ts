@@ -20,6 +20,7 @@ import type queues from './locales/pt-BR/queues.json';
 import type quickAnswers from './locales/pt-BR/quickAnswers.json';
 import type scheduling from './locales/pt-BR/scheduling.json';
 import type settings from './locales/pt-BR/settings.json';
+import type supervision from './locales/pt-BR/supervision.json';
 import type tags from './locales/pt-BR/tags.json';
 import type tickets from './locales/pt-BR/tickets.json';
 import type users from './locales/pt-BR/users.json';
@@ -55,6 +56,7 @@ declare module 'i18next' {
         quickAnswers: typeof quickAnswers;
         scheduling: typeof scheduling;
         settings: typeof settings;
+        supervision: typeof supervision;
         tags: typeof tags;
         tickets: typeof tickets;
         users: typeof users;

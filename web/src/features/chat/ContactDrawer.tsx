@@ -1,4 +1,5 @@
-// The contact drawer (width 320): details, extra info ('location' links to a map),
+// The contact drawer (width 320): details, extra info ('location' shows a small map,
+// read as the client maps read it: features/clientmap/location.ts),
 // sales opportunities with won/lost marking, and the satisfaction icon.
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +8,8 @@ import { Icon, type IconName } from '../../components/Icon';
 import { IconButton, Muted } from '../../components/primitives';
 import { contactsApi } from '../../api/endpoints';
 import type { AppraisalData, Contact, SalesOpp } from '../../api/types';
+import { parseLocation, type LatLng } from '../clientmap/location';
+import { ContactLocationMap } from '../clientmap/ContactLocationMap';
 import { DrawerAside, DrawerSection, InfoList, OppCard, OppButtons, Satisfaction } from './style';
 
 // totalsum / (3 × totalcount) × 10 (spec section 9).
@@ -25,9 +28,8 @@ export function satisfactionLevel(score: number): SatisfactionLevel {
 
 const levelIcon: Record<SatisfactionLevel, IconName> = { low: 'moodBad', medium: 'moodNeutral', high: 'mood' };
 
-function mapLink(value: string): string | null {
-  const m = /(-?\d+(?:\.\d+)?)\s*[,;\s]\s*(-?\d+(?:\.\d+)?)/.exec(value);
-  return m ? `https://www.openstreetmap.org/?mlat=${m[1]}&mlon=${m[2]}#map=16/${m[1]}/${m[2]}` : null;
+function mapLink({ lat, lng }: LatLng): string {
+  return `https://www.openstreetmap.org/?mlat=${lat}&mlon=${lng}#map=16/${lat}/${lng}`;
 }
 
 export function ContactDrawer({ contact, overlay, onClose }: { contact: Contact; overlay: boolean; onClose: () => void }) {
@@ -67,17 +69,24 @@ export function ContactDrawer({ contact, overlay, onClose }: { contact: Contact;
         ) : (
           <InfoList>
             {(contact.extraInfo ?? []).map((info, i) => {
-              const link = info.name.toLowerCase() === 'location' ? mapLink(info.value) : null;
+              const isLocation = info.name.trim().toLowerCase() === 'location';
+              const point = isLocation ? parseLocation(info.value) : null;
               return (
                 <div key={info.id ?? i}>
                   <dt>{info.name}</dt>
                   <dd>
-                    {link ? (
-                      <a href={link} target="_blank" rel="noreferrer">
-                        {t('chat.contact.openMap')}
-                      </a>
+                    {point ? (
+                      <>
+                        <ContactLocationMap id={contact.id} name={contact.name} point={point} />
+                        <a href={mapLink(point)} target="_blank" rel="noreferrer">
+                          {t('chat.contact.openMap')}
+                        </a>
+                      </>
                     ) : (
-                      info.value
+                      <>
+                        {info.value}
+                        {isLocation && <Muted> ({t('supervision.map.unreadable')})</Muted>}
+                      </>
                     )}
                   </dd>
                 </div>
