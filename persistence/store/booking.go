@@ -173,20 +173,13 @@ func (s *Bookings) Create(ctx context.Context, companyID engine.ID, in engine.Bo
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		// The user and the contact must be of this tenant: checked in the transaction
 		// that inserts, and the foreign keys keep them from vanishing under it.
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM users WHERE id = $1 AND company_id = $2`, in.UserID, companyID).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return engine.E(engine.ErrNoUserFound)
-		} else if err != nil {
-			return fmt.Errorf("check booking user: %w", err)
+		if err := tenantRowExists(ctx, tx, "users", companyID, in.UserID, engine.ErrNoUserFound); err != nil {
+			return err
 		}
 		var contact any
 		if in.ContactID != 0 {
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM contacts WHERE id = $1 AND company_id = $2`, in.ContactID, companyID).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return engine.E(engine.ErrNoContactFound)
-			} else if err != nil {
-				return fmt.Errorf("check booking contact: %w", err)
+			if err := tenantRowExists(ctx, tx, "contacts", companyID, in.ContactID, engine.ErrNoContactFound); err != nil {
+				return err
 			}
 			contact = in.ContactID
 		}
