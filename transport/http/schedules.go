@@ -70,8 +70,11 @@ type scheduleBody struct {
 }
 
 // parseSendAt reads sendAt: an RFC 3339 instant, or a wall-clock time without offset
-// ("2026-11-26T09:00", the form's datetime-local value) read in the tenant's zone, so
-// that 09:00 is 09:00 there on any day, daylight saving or not.
+// ("2026-11-26T09:00", the form's datetime-local value, seconds optional) read in the
+// tenant's zone, so that 09:00 is 09:00 there on any day, daylight saving or not. The
+// seconds are kept: the server takes any future instant (the form's 10-minute step is
+// the form's; a datetime-local value with seconds is what lets the browser flows
+// schedule a few seconds ahead instead of waiting for the next minute).
 func parseSendAt(raw string, loc *time.Location) (time.Time, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -82,7 +85,8 @@ func parseSendAt(raw string, loc *time.Location) (time.Time, error) {
 	}
 	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05"} {
 		if t, err := time.ParseInLocation(layout, raw, loc); err == nil {
-			return engine.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), loc), nil
+			at := engine.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), loc)
+			return at.Add(time.Duration(t.Second()) * time.Second), nil
 		}
 	}
 	return time.Time{}, fieldError("sendAt", engine.MsgInvalidTime)
