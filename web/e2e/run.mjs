@@ -35,7 +35,7 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `agenda flow (${lng}): book from the calendar, find it there, drag the kanban card, conclude it`, run: (ctx) => agendaFlow({ ...ctx, lng }) })),
   // Each language toggles cells of its own future week (weeksAhead) on the shared server.
   ...['pt-BR', 'en', 'es'].map((lng, i) => ({
-    name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload`,
+    name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload, a slot booked from the calendar leaves the free list`,
     run: (ctx) => bookingFlow({ ...ctx, lng, weeksAhead: i + 1 }),
   })),
   // The timer fires at the next whole minute: up to 80 s of waiting on top of the flow.
