@@ -120,6 +120,8 @@ type BookingInput struct {
 	// the store claims it in the booking's transaction (one conditional UPDATE), and the
 	// booking's start, end and position come from the slot, not from Date and Time.
 	SlotID ID `json:"slotId"`
+	// Zone is the tenant's zone Date and Time are read in; nil is BookingZone().
+	Zone *time.Location `json:"-"`
 
 	// StartsAt and EndsAt are set by ValidateBooking from Date, Time and Duration.
 	StartsAt time.Time `json:"-"`
@@ -208,7 +210,11 @@ func ValidateBooking(in BookingInput) (BookingInput, error) {
 	if len(f) == 0 {
 		hh := int(out.Time[0]-'0')*10 + int(out.Time[1]-'0')
 		mm := int(out.Time[3]-'0')*10 + int(out.Time[4]-'0')
-		start := time.Date(day.Year(), day.Month(), day.Day(), hh, mm, 0, 0, BookingZone())
+		loc := out.Zone
+		if loc == nil {
+			loc = BookingZone()
+		}
+		start := time.Date(day.Year(), day.Month(), day.Day(), hh, mm, 0, 0, loc)
 		out.StartsAt = start.UTC()
 		out.EndsAt = start.Add(time.Duration(out.Duration) * time.Minute).UTC()
 	}

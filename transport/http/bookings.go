@@ -126,7 +126,8 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request, p engine.
 		return err
 	}
 	var in engine.BookingInput
-	if err := s.decodeJSON(r, &in); err != nil {
+	err := s.decodeJSON(r, &in)
+	if err != nil {
 		return err
 	}
 	if in.UserID == 0 {
@@ -134,6 +135,9 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request, p engine.
 	}
 	if in.UserID != p.UserID && !p.Can(engine.ActManageAllBookings) {
 		return engine.E(engine.ErrNoPermission)
+	}
+	if in.Zone, err = s.tenantZone(r.Context(), p.CompanyID); err != nil {
+		return err
 	}
 	b, err := s.deps.Bookings.Create(r.Context(), p.CompanyID, in)
 	if err != nil {

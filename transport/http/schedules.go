@@ -134,7 +134,11 @@ func (s *Server) readSchedule(w http.ResponseWriter, r *http.Request, p engine.P
 	if err != nil {
 		return engine.ScheduleInput{}, stored, err
 	}
-	sendAt, err := parseSendAt(b.SendAt, s.zone())
+	loc, err := s.tenantZone(r.Context(), p.CompanyID)
+	if err != nil {
+		return engine.ScheduleInput{}, stored, err
+	}
+	sendAt, err := parseSendAt(b.SendAt, loc)
 	if err != nil {
 		return engine.ScheduleInput{}, stored, err
 	}
@@ -249,7 +253,11 @@ func (s *Server) discardStored(r *http.Request, p engine.Principal, path string)
 }
 
 // zone is the tenant's time zone.
-func (s *Server) zone() *time.Location { return engine.LoadZone(engine.TenantTimeZone) }
+// tenantZone is the zone the tenant's times are read and shown in (its timeZone
+// setting, America/Cuiaba by default).
+func (s *Server) tenantZone(ctx context.Context, companyID engine.ID) (*time.Location, error) {
+	return engine.TenantZone(ctx, s.deps.Settings, companyID)
+}
 
 // listSchedules: GET /scheduledMessages/ and GET /agenda/ ?searchParam=&pageNumber=
 // &from=&to= → {schedules | tasks, count, hasMore}, 20 a page by sendAt. from and to
