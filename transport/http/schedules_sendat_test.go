@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -35,4 +36,32 @@ func TestParseSendAtKeepsSecondsAndZone(t *testing.T) {
 			t.Errorf("parseSendAt(%q) = %v, want an error", bad, got)
 		}
 	}
+}
+
+// FuzzParseSendAt: any text either fails with the sendAt field error (never another
+// error, never a panic) or answers a UTC instant (zero only for empty input).
+func FuzzParseSendAt(f *testing.F) {
+	for _, s := range []string{"2026-11-23T09:00", "2026-11-23T09:00:30", "2026-11-23 09:00", "2026-11-23T13:00:07Z",
+		"2026-03-29T01:30", "", "amanhã", "2026-11-23T09:00:00+99:00"} {
+		f.Add(s)
+	}
+	loc := engine.LoadZone("Europe/Lisbon")
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := parseSendAt(raw, loc)
+		if err != nil {
+			if e, ok := err.(*engine.Error); !ok || e.Fields["sendAt"] == "" {
+				t.Fatalf("parseSendAt(%q): %v, want the sendAt field error", raw, err)
+			}
+			return
+		}
+		if got.IsZero() {
+			if strings.TrimSpace(raw) != "" {
+				t.Fatalf("parseSendAt(%q) = zero time without an error", raw)
+			}
+			return // empty: the validation answers Required
+		}
+		if got.Location() != time.UTC {
+			t.Fatalf("parseSendAt(%q) = %v, not UTC", raw, got)
+		}
+	})
 }
