@@ -2,8 +2,6 @@ package actors
 
 import (
 	"context"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +9,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/schedule"
+	"atende/persistence/schedule/schedbench"
 	"atende/persistence/store"
 )
 
@@ -19,26 +18,15 @@ import (
 // path), which is when the schedule turns sent.
 type stampedSender struct {
 	ScheduleSender
-	mu sync.Mutex // guards at
-	at map[engine.ID]time.Time
+	schedbench.Stamps
 }
 
 func (s *stampedSender) DeliverScheduled(ctx context.Context, d engine.ScheduledDelivery) (engine.ID, error) {
 	id, err := s.ScheduleSender.DeliverScheduled(ctx, d)
 	if err == nil {
-		s.mu.Lock()
-		if _, seen := s.at[d.MessageID]; !seen {
-			s.at[d.MessageID] = time.Now()
-		}
-		s.mu.Unlock()
+		s.Stamp(d.MessageID)
 	}
 	return id, err
-}
-
-func (s *stampedSender) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.at)
 }
 
 // BenchmarkScheduleFireRealSend is B9 through the real send path: one node, PostgreSQL
@@ -49,17 +37,10 @@ func (s *stampedSender) count() int {
 // messages each. Reports fired/s and lateness (handed to the ticket − sendAt), and
 // how many reached the channel by the end.
 func BenchmarkScheduleFireRealSend(b *testing.B) {
-	for _, c := range []struct {
-		name   string
-		due    int
-		spread time.Duration
-	}{
-		{"burst-10k", 10_000, 0},
-		{"steady-1000ps", 10_000, 10 * time.Second},
-	} {
-		b.Run(c.name, func(b *testing.B) {
+	for _, c := range schedbench.Cases {
+		b.Run(c.Name, func(b *testing.B) {
 			for range b.N {
-				benchRealFire(b, 100_000, c.due, 1000, c.spread)
+				benchRealFire(b, schedbench.Pending, c.Due, 1000, c.Spread)
 			}
 		})
 	}
@@ -86,7 +67,7 @@ func benchRealFire(b *testing.B, pending, due, customers int, spread time.Durati
 		SELECT 5000000 + g, 1, 'Cliente ' || g, 'cliente ' || g, 'webchat:bench' || g, 'cliente ' || g, '', now(), now()
 		FROM generate_series(1, $1) g`, customers)
 	sender := &stampedSender{ScheduleSender: ScheduleSender{Node: r.node, Commander: Commander{Node: r.node, Connections: r.conns},
-		Guard: r.guard, Users: store.NewUsers(d, nil), Connections: r.conns}, at: map[engine.ID]time.Time{}}
+		Guard: r.guard, Users: store.NewUsers(d, nil), Connections: r.conns}}
 	s, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 1000), Contacts: r.contacts, Sender: sender,
 		Settings: store.NewSettings(d, nil)})
 	if err != nil {
@@ -120,10 +101,7 @@ func benchRealFire(b *testing.B, pending, due, customers int, spread time.Durati
 	if err := s.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Minute)
-	for sender.count() < due && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	sender.Wait(due)
 	b.StopTimer()
 	stopCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
@@ -132,29 +110,8 @@ func benchRealFire(b *testing.B, pending, due, customers int, spread time.Durati
 	reached := len(ch.sent)
 	ch.mu.Unlock()
 
-	sender.mu.Lock()
-	defer sender.mu.Unlock()
-	late := make([]time.Duration, 0, due)
-	var last time.Time
-	for id, at := range sender.at {
-		if id > engine.ID(1000000+due) {
-			b.Fatalf("message %d fired though not due", id)
-		}
-		late = append(late, at.Sub(when(id)))
-		if at.After(last) {
-			last = at
-		}
-	}
-	if len(late) == 0 {
-		b.Fatalf("nothing fired in 5 minutes")
-	}
-	slices.Sort(late)
-	pct := func(p float64) float64 { return float64(late[int(p*float64(len(late)-1))]) / float64(time.Millisecond) }
-	b.ReportMetric(float64(len(late))/last.Sub(start).Seconds(), "fired/s")
-	b.ReportMetric(float64(due-len(late)), "unfired")
-	b.ReportMetric(pct(0.50), "late-p50-ms")
-	b.ReportMetric(pct(0.99), "late-p99-ms")
-	b.ReportMetric(pct(1), "late-max-ms")
 	b.ReportMetric(float64(reached), "channel-sent")
-	b.ReportMetric(float64(pending), "pending")
+	sender.Report(b, start, func(id engine.ID) (time.Time, bool) {
+		return when(id), id > 1000000 && id <= engine.ID(1000000+due)
+	}, due, pending)
 }

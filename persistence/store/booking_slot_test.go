@@ -141,19 +141,7 @@ func TestBookingTakesSlotTwoNodes(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(string(dialect), func(t *testing.T) {
 			ctx := context.Background()
-			url := dbtest.URL(t, dialect)
-			var nodes [2]*db.DB
-			for i := range nodes {
-				d, err := db.Open(ctx, url)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { d.Close() })
-				nodes[i] = d
-			}
-			if _, err := nodes[0].Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			nodes := twoNodes(t, dialect)
 			f := bkSetup(t, nodes[0])
 			cells := []string{"2026-11-23 07:00", "2026-11-23 07:30", "2026-11-24 12:30"}
 			if _, err := f.s.SetAvailability(ctx, refA, []engine.AvailabilityEntry{f.entry(cells, nil)}); err != nil {
