@@ -21,6 +21,7 @@ import { agendaFlow } from './flows/agenda.mjs';
 import { bookingFlow } from './flows/booking.mjs';
 import { catalogFlow } from './flows/catalog.mjs';
 import { scheduledFlow } from './flows/scheduled.mjs';
+import { timeZoneFlow } from './flows/timezone.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -38,8 +39,9 @@ const tests = [
     name: `booking flow (${lng}): place and position in Recurso, grid cells toggled and saved, kept after a reload, a slot booked from the calendar leaves the free list`,
     run: (ctx) => bookingFlow({ ...ctx, lng, weeksAhead: i + 1 }),
   })),
-  // The timer fires at the next whole minute: up to 80 s of waiting on top of the flow.
+  // The schedule is set about 18 s ahead, to the second.
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `scheduled flow (${lng}): schedule from the chat header, pending on /scheduledMessages, the customer gets it, sent live`, run: (ctx) => scheduledFlow({ ...ctx, lng }) })),
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `time zone flow (${lng}): the admin sets the tenant's zone, kept after a reload, default restored`, run: (ctx) => timeZoneFlow({ ...ctx, lng }) })),
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
