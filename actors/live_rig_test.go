@@ -125,7 +125,7 @@ type liveRig struct {
 	factory  *recFactory
 }
 
-func newLiveRig(t *testing.T, d *db.DB, opts ...func(*ConnectionConfig)) *liveRig {
+func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRig {
 	t.Helper()
 	j, err := journal.New(d, journal.Config{Logger: zerolog.Nop()})
 	if err != nil {
@@ -156,7 +156,7 @@ func newLiveRig(t *testing.T, d *db.DB, opts ...func(*ConnectionConfig)) *liveRi
 }
 
 // startConnection creates a connection row, activates its actor and returns its channel.
-func (r *liveRig) startConnection(t *testing.T, in engine.ConnectionInput) (engine.Connection, *recChannel) {
+func (r *liveRig) startConnection(t testing.TB, in engine.ConnectionInput) (engine.Connection, *recChannel) {
 	t.Helper()
 	ctx := context.Background()
 	c, err := r.conns.Create(ctx, 1, in)

@@ -89,6 +89,11 @@ type Booking struct {
 	Archived        bool      `json:"archived"`
 	CreatedAt       time.Time `json:"createdAt"`
 	UpdatedAt       time.Time `json:"updatedAt"`
+	// Slot is the booking scheduler's slot the booking holds, nil for none.
+	Slot *BookingSlot `json:"slot,omitempty"`
+	// ReleasedSlot, on the answer of a cancelling move only, is the slot the move
+	// gave back (so every screen of that resource can show it free again).
+	ReleasedSlot *BookingSlot `json:"releasedSlot,omitempty"`
 }
 
 // BookingInput is the booking modal (POST /agenda/bookings). Date (YYYY-MM-DD) and
@@ -111,10 +116,24 @@ type BookingInput struct {
 	Status          int    `json:"status"`
 	ContactID       ID     `json:"contactId"`
 	UserID          ID     `json:"userId"`
+	// SlotID, when set, is a free slot of the booking scheduler that the booking takes:
+	// the store claims it in the booking's transaction (one conditional UPDATE), and the
+	// booking's start, end and position come from the slot, not from Date and Time.
+	SlotID ID `json:"slotId"`
+	// Zone is the tenant's zone Date and Time are read in; nil is BookingZone().
+	Zone *time.Location `json:"-"`
 
 	// StartsAt and EndsAt are set by ValidateBooking from Date, Time and Duration.
 	StartsAt time.Time `json:"-"`
 	EndsAt   time.Time `json:"-"`
+}
+
+// BookingSlot names a slot a booking holds or held: the slot, its position and the
+// position's user (the resource whose availability changed).
+type BookingSlot struct {
+	SlotID     ID `json:"slotId"`
+	PositionID ID `json:"positionId"`
+	UserID     ID `json:"userId"`
 }
 
 // BookingZone is the zone a booking's date and time are read in: the tenant's zone
@@ -187,10 +206,15 @@ func ValidateBooking(in BookingInput) (BookingInput, error) {
 	}
 	f.id("contactId", out.ContactID, false)
 	f.id("userId", out.UserID, false)
+	f.id("slotId", out.SlotID, false)
 	if len(f) == 0 {
 		hh := int(out.Time[0]-'0')*10 + int(out.Time[1]-'0')
 		mm := int(out.Time[3]-'0')*10 + int(out.Time[4]-'0')
-		start := time.Date(day.Year(), day.Month(), day.Day(), hh, mm, 0, 0, BookingZone())
+		loc := out.Zone
+		if loc == nil {
+			loc = BookingZone()
+		}
+		start := time.Date(day.Year(), day.Month(), day.Day(), hh, mm, 0, 0, loc)
 		out.StartsAt = start.UTC()
 		out.EndsAt = start.Add(time.Duration(out.Duration) * time.Minute).UTC()
 	}

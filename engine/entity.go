@@ -308,6 +308,7 @@ const (
 	SettingSideMenu     = "sideMenu"     // "enabled" | "disabled"
 	SettingUserCreation = "userCreation" // "enabled" | "disabled"
 	SettingAcceptCalls  = "acceptCalls"  // "enabled" | "disabled"
+	SettingTimeZone     = "timeZone"     // an IANA zone name; TenantTimeZone by default
 )
 
 // Setting is one tenant-wide key/value.

@@ -148,6 +148,9 @@ type TicketQuery struct {
 	WithUnreadMessages bool
 	PageNumber         int
 	Cursor             string
+	// Location is the tenant's zone the Date filter and the d: search read days in;
+	// nil is the read model's default (QueueTimeZone).
+	Location *time.Location
 }
 
 // Validate checks the query's shape: the status, the date, the id lists (positive, at

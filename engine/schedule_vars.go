@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -81,4 +82,21 @@ func LoadZone(name string) *time.Location {
 // moved forward by the gap (Go's time.Date rule).
 func LocalToUTC(year int, month time.Month, day, hour, minute int, loc *time.Location) time.Time {
 	return time.Date(year, month, day, hour, minute, 0, 0, loc).UTC()
+}
+
+// TenantZone is the tenant's time zone: its timeZone setting, TenantTimeZone when it
+// set none. A stored name that no longer loads (a zone dropped from the database)
+// falls back to the default rather than failing every time the tenant reads a time.
+func TenantZone(ctx context.Context, settings SettingStore, companyID ID) (*time.Location, error) {
+	if settings == nil {
+		return LoadZone(TenantTimeZone), nil
+	}
+	st, err := settings.Get(ctx, companyID, SettingTimeZone)
+	if err != nil {
+		return nil, err
+	}
+	if loc, err := time.LoadLocation(st.Value); err == nil && ValidZoneName(st.Value) {
+		return loc, nil
+	}
+	return LoadZone(TenantTimeZone), nil
 }

@@ -97,6 +97,7 @@ var SettingDefaults = []Setting{
 	{Key: SettingUserCreation, Value: SettingEnabled},
 	{Key: SettingSideMenu, Value: SettingEnabled},
 	{Key: SettingAcceptCalls, Value: SettingEnabled},
+	{Key: SettingTimeZone, Value: TenantTimeZone},
 }
 
 // SettingStore keeps tenant settings.

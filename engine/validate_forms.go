@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Form limits (spec sections 5 and 9 where given; Atende's choice where not).
@@ -315,24 +316,44 @@ const (
 	SettingDisabled = "disabled"
 )
 
-var settingKeys = map[string]bool{SettingSideMenu: true, SettingUserCreation: true, SettingAcceptCalls: true}
+var settingKeys = map[string]bool{SettingSideMenu: true, SettingUserCreation: true, SettingAcceptCalls: true, SettingTimeZone: true}
 
 // ValidateSetting: the key must be known (else ErrNoSettingFound, as for a missing
-// row) and the value "enabled" or "disabled".
+// row); timeZone takes an IANA zone name (ValidZoneName), every other key "enabled"
+// or "disabled".
 func ValidateSetting(in SettingInput) (SettingInput, error) {
 	out := SettingInput{Key: strings.TrimSpace(in.Key), Value: strings.TrimSpace(in.Value)}
 	if !settingKeys[out.Key] {
 		return in, E(ErrNoSettingFound)
 	}
 	f := fieldErrors{}
-	switch out.Value {
-	case "":
+	switch {
+	case out.Value == "":
 		f.add("value", MsgRequired)
-	case SettingEnabled, SettingDisabled:
-	default:
+	case out.Key == SettingTimeZone:
+		if !ValidZoneName(out.Value) {
+			f.add("value", MsgInvalidValue)
+		}
+	case out.Value != SettingEnabled && out.Value != SettingDisabled:
 		f.add("value", MsgInvalidValue)
 	}
 	return finish(in, out, f)
+}
+
+// ValidZoneName reports whether name is an IANA zone of Go's zone database
+// ("America/Sao_Paulo", "Europe/Lisbon", "UTC"). "Local" (the server's own zone,
+// which differs between nodes) and names that are not plain zone paths are refused.
+func ValidZoneName(name string) bool {
+	if name == "" || name == "Local" || len(name) > 64 || strings.Contains(name, "..") || strings.HasPrefix(name, "/") {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/_+-", r)) {
+			return false
+		}
+	}
+	_, err := time.LoadLocation(name)
+	return err == nil
 }
 
 // finish returns out when nothing failed, else in and the validation error.

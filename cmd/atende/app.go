@@ -81,8 +81,19 @@ func newStores(d *db.DB, clock engine.Clock) stores {
 		tags:          store.NewTags(d, clock),
 		quickAnswers:  store.NewQuickAnswers(d, clock),
 		connections:   connection.New(d, clock),
-		slots:         store.NewSlots(d, clock),
+		slots:         newSlots(d, clock),
 	}
+}
+
+// newSlots is the booking scheduler's store, reading and writing slots in each
+// tenant's own time zone.
+func newSlots(d *db.DB, clock engine.Clock) *store.Slots {
+	s := store.NewSlots(d, clock)
+	settings := store.NewSettings(d, clock)
+	s.ZoneOf = func(ctx context.Context, companyID engine.ID) (*time.Location, error) {
+		return engine.TenantZone(ctx, settings, companyID)
+	}
+	return s
 }
 
 func (s stores) seedDeps(log zerolog.Logger) seed.Deps {
@@ -128,6 +139,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	}
 	l := a.live
 	sched, err := schedule.New(a.db, schedule.Config{IDs: l.ids, Contacts: a.stores.contacts, Clock: clock,
+		Settings: a.stores.settings,
 		Sender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.

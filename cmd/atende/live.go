@@ -120,6 +120,13 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		ProofOfWorkBits:            a.cfg.Limits.WebchatProofBits,
 		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,
 		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
+		ZoneName: func(ctx context.Context, companyID engine.ID) string {
+			loc, err := engine.TenantZone(ctx, a.stores.settings, companyID)
+			if err != nil {
+				return engine.TenantTimeZone
+			}
+			return loc.String()
+		},
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
 		}}); err != nil {

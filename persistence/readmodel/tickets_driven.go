@@ -231,7 +231,7 @@ func (s *call) drivenPage(ctx context.Context, company engine.ID, drv *driver, s
 	var a args
 	query := `SELECT t.id, t.updated_at FROM tickets t WHERE t.company_id = ` + a.add(company) +
 		` AND ` + drv.sql(&a) + ` AND t.deleted = FALSE AND ` + scopesPredicate(&a, scs)
-	if extra := f.sql(&a, s.db.Dialect, s.loc); extra != "" {
+	if extra := f.sql(&a, s.db.Dialect, f.loc); extra != "" {
 		query += " AND " + extra
 	}
 	rs, err := s.query(ctx, query, a.list)

@@ -16,6 +16,7 @@ type filters struct {
 	unread  bool
 	search  engine.TicketSearch
 	company engine.ID
+	loc     *time.Location // the tenant's zone, in which days are read
 	// driver, on PostgreSQL, is the small set the page is read from (see
 	// tickets_driven.go); nil walks the list.
 	driver *driver

@@ -181,10 +181,13 @@ type keyset struct {
 }
 
 func (s *call) filters(company engine.ID, q engine.TicketQuery, search engine.TicketSearch) filters {
-	f := filters{tags: q.TagIDs, unread: q.WithUnreadMessages, search: search, company: company}
+	f := filters{tags: q.TagIDs, unread: q.WithUnreadMessages, search: search, company: company, loc: s.loc}
+	if q.Location != nil {
+		f.loc = q.Location
+	}
 	if q.Date != "" {
-		if day, ok := engine.TicketDateIn(q.Date, s.loc); ok {
-			r := dayRange(day, s.loc)
+		if day, ok := engine.TicketDateIn(q.Date, f.loc); ok {
+			r := dayRange(day, f.loc)
 			f.day = &r
 		}
 	}
@@ -203,7 +206,7 @@ func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, 
 		var a args
 		query := `SELECT 1 FROM tickets t WHERE t.company_id = ` + a.add(company) + ` AND t.deleted = FALSE AND ` +
 			scopesPredicate(&a, scs)
-		if extra := f.sql(&a, s.db.Dialect, s.loc); extra != "" {
+		if extra := f.sql(&a, s.db.Dialect, f.loc); extra != "" {
 			query += " AND " + extra
 		}
 		est, err := s.explainRows(ctx, query, a.list...)
@@ -225,7 +228,7 @@ func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, 
 			return 0, false, nil
 		}
 		c := a.add(company)
-		extra := f.sql(&a, s.db.Dialect, s.loc)
+		extra := f.sql(&a, s.db.Dialect, f.loc)
 		lim := a.add(engine.TicketCountCap + 1)
 		parts := make([]string, len(bs))
 		for i, b := range bs {

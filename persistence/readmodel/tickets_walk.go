@@ -89,7 +89,7 @@ func (s *call) pageKeys(ctx context.Context, company int64, bs []branch, f filte
 func (s *call) walk(ctx context.Context, company int64, bs []branch, f filters, after *keyset, n int) ([][]keyset, error) {
 	var a args
 	c := a.add(company)
-	extra := f.sql(&a, s.db.Dialect, s.loc)
+	extra := f.sql(&a, s.db.Dialect, f.loc)
 	cond := "t.company_id = " + c + " AND t.deleted = FALSE"
 	if extra != "" {
 		cond += " AND " + extra

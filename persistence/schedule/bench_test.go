@@ -3,7 +3,6 @@ package schedule
 import (
 	"context"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,28 +12,18 @@ import (
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/schedule/schedbench"
 	"atende/persistence/store"
 )
 
 // stampSender records when each message id was handed over. It stands for the ticket
 // actor: the benchmark measures the timers (claiming due jobs, reading the row,
 // recording the outcome), not the channel.
-type stampSender struct {
-	mu sync.Mutex // guards at
-	at map[engine.ID]time.Time
-}
+type stampSender struct{ schedbench.Stamps }
 
 func (s *stampSender) DeliverScheduled(_ context.Context, d engine.ScheduledDelivery) (engine.ID, error) {
-	s.mu.Lock()
-	s.at[d.MessageID] = time.Now()
-	s.mu.Unlock()
+	s.Stamp(d.MessageID)
 	return 1, nil
-}
-
-func (s *stampSender) count() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.at)
 }
 
 // BenchmarkScheduleFire: one node, PostgreSQL (durable commits), 100,000 pending
@@ -42,17 +31,10 @@ func (s *stampSender) count() int {
 // rest wait a day. Reports the due schedules fired per second (from the first due
 // moment to the last fire) and their lateness (fire time − sendAt) p50/p99/max.
 func BenchmarkScheduleFire(b *testing.B) {
-	for _, c := range []struct {
-		name   string
-		due    int
-		spread time.Duration
-	}{
-		{"burst-10k", 10_000, 0},
-		{"steady-1000ps", 10_000, 10 * time.Second},
-	} {
-		b.Run(c.name, func(b *testing.B) {
+	for _, c := range schedbench.Cases {
+		b.Run(c.Name, func(b *testing.B) {
 			for range b.N {
-				benchFire(b, benchPending, c.due, c.spread)
+				benchFire(b, benchPending, c.Due, c.Spread)
 			}
 		})
 	}
@@ -77,7 +59,7 @@ func benchFire(b *testing.B, pending, due int, spread time.Duration) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sender := &stampSender{at: map[engine.ID]time.Time{}}
+	sender := &stampSender{}
 	s, err := New(d, Config{IDs: db.NewIDs(d, 1000), Contacts: contacts, Sender: sender,
 		// The timers as a node runs them (cmd/atende sets no TimersConfig).
 		Timers: TimersConfig{}})
@@ -125,43 +107,14 @@ func benchFire(b *testing.B, pending, due int, spread time.Duration) {
 	if err := s.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
-	// A machine too slow to fire them all in 5 minutes reports what it fired and how
-	// many it did not (the "unfired" metric) rather than no figure at all.
-	deadline := time.Now().Add(5 * time.Minute)
-	for sender.count() < due && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	sender.Wait(due)
 	b.StopTimer()
 	stopCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
 	_ = s.Stop(stopCtx)
 
-	sender.mu.Lock()
-	defer sender.mu.Unlock()
-	late := make([]time.Duration, 0, due)
-	var last time.Time
-	for id, at := range sender.at {
-		w, ok := when[id]
-		if !ok {
-			b.Fatalf("message %d fired though not due", id)
-		}
-		late = append(late, at.Sub(w))
-		if at.After(last) {
-			last = at
-		}
-	}
-	slices.Sort(late)
-	pct := func(p float64) float64 { return float64(late[int(p*float64(len(late)-1))]) / float64(time.Millisecond) }
-	if len(late) == 0 {
-		b.Fatalf("nothing fired in 5 minutes")
-	}
-	b.ReportMetric(float64(len(late))/last.Sub(start).Seconds(), "fired/s")
-	b.ReportMetric(float64(due-len(late)), "unfired")
-	b.ReportMetric(pct(0.50), "late-p50-ms")
-	b.ReportMetric(pct(0.99), "late-p99-ms")
-	b.ReportMetric(pct(1), "late-max-ms")
-	b.ReportMetric(float64(pending), "pending")
+	sender.Report(b, start, func(id engine.ID) (time.Time, bool) { w, ok := when[id]; return w, ok }, due, pending)
 }
 
 // benchPending is how many schedules are pending during BenchmarkScheduleFire.
-var benchPending = 100_000
+var benchPending = schedbench.Pending

@@ -99,8 +99,16 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 	if err != nil {
 		return 0, err
 	}
+	loc := s.cfg.Location
+	if loc == nil {
+		// The tenant's zone as it is now: a zone changed after scheduling renders the
+		// date, hour and greeting where the tenant now is.
+		if loc, err = engine.TenantZone(ctx, s.cfg.Settings, sc.CompanyID); err != nil {
+			return 0, err
+		}
+	}
 	vars := engine.MessageVars{ContactName: contact.Name, ContactEmail: contact.Email, ContactPhone: contact.Number,
-		TicketID: sc.TicketID, Now: s.cfg.Clock.Now(), Location: s.cfg.Location}
+		TicketID: sc.TicketID, Now: s.cfg.Clock.Now(), Location: loc}
 	if sc.UserID != 0 {
 		// {{user}}: the attendant who scheduled it, by the name they have now.
 		_ = s.db.SQL.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1 AND company_id = $2`,

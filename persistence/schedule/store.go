@@ -25,9 +25,11 @@ type Config struct {
 	Sender engine.ScheduleSender
 	// Clock is the time; nil is the system clock.
 	Clock engine.Clock
-	// Location is the tenant zone message variables are rendered in; nil means
-	// engine.TenantTimeZone.
+	// Location, when set, is the zone message variables are rendered in for every
+	// tenant (tests); nil reads each tenant's timeZone setting from Settings.
 	Location *time.Location
+	// Settings holds each tenant's time zone; nil is engine.TenantTimeZone for all.
+	Settings engine.SettingStore
 	// OnChange is told of every schedule a fire changed (sent, error, error text), so
 	// that the realtime layer can publish it; nil tells nobody.
 	OnChange func(engine.Schedule)
@@ -56,9 +58,6 @@ func New(d *db.DB, cfg Config) (*Scheduler, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = engine.SystemClock{}
-	}
-	if cfg.Location == nil {
-		cfg.Location = engine.LoadZone(engine.TenantTimeZone)
 	}
 	s := &Scheduler{db: d, cfg: cfg}
 	q, err := newQueue(d, cfg.Timers, &fireWorker{s: s})

@@ -77,19 +77,25 @@ const bookingSelect = `SELECT b.id, b.column_id, b.booking_name, b.booking_type_
 	b.starts_at, b.ends_at, COALESCE(b.user_id, 0), COALESCE(u.name, ''), b.description, b.tag_json,
 	b.position_name, b.position_color, COALESCE(b.contact_id, 0), COALESCE(c.name, ''), COALESCE(c.number, ''),
 	b.contact_cpf, b.contact_dob, COALESCE(c.profile_pic_url, ''), b.distance, b.status, b.label, b.archived,
-	b.created_at, b.updated_at
+	b.created_at, b.updated_at, COALESCE(sl.id, 0), COALESCE(sl.position_id, 0), COALESCE(p.user_id, 0)
 	FROM bookings b
 	LEFT JOIN users u ON u.id = b.user_id
-	LEFT JOIN contacts c ON c.id = b.contact_id`
+	LEFT JOIN contacts c ON c.id = b.contact_id
+	LEFT JOIN slots sl ON sl.id = (SELECT MIN(x.id) FROM slots x WHERE x.company_id = b.company_id AND x.booking_id = b.id)
+	LEFT JOIN positions p ON p.id = sl.position_id`
 
 func scanBooking(row refScanner) (engine.Booking, error) {
 	var b engine.Booking
+	var slot engine.BookingSlot
 	err := row.Scan(&b.ID, &b.ColumnID, &b.BookingName, &b.BookingTypeName, &b.BookingTypeInfo,
 		refTime{&b.BookingTzidFrom}, refTime{&b.BookingTzidTo}, &b.UserID, &b.Username, &b.Description, &b.TagJSON,
 		&b.PositionName, &b.PositionColor, &b.ContactID, &b.Name, &b.ContactNumber,
 		&b.ContactCpf, &b.ContactDob, &b.ProfilePicURL, &b.Distance, &b.Status, &b.Label, &b.Archived,
-		refTime{&b.CreatedAt}, refTime{&b.UpdatedAt})
+		refTime{&b.CreatedAt}, refTime{&b.UpdatedAt}, &slot.SlotID, &slot.PositionID, &slot.UserID)
 	b.BookingID = b.ID
+	if slot.SlotID != 0 {
+		b.Slot = &slot
+	}
 	return b, err
 }
 
@@ -173,22 +179,20 @@ func (s *Bookings) Create(ctx context.Context, companyID engine.ID, in engine.Bo
 	err = s.db.Tx(ctx, func(tx *sql.Tx) error {
 		// The user and the contact must be of this tenant: checked in the transaction
 		// that inserts, and the foreign keys keep them from vanishing under it.
-		var one int
-		err := tx.QueryRowContext(ctx, `SELECT 1 FROM users WHERE id = $1 AND company_id = $2`, in.UserID, companyID).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
-			return engine.E(engine.ErrNoUserFound)
-		} else if err != nil {
-			return fmt.Errorf("check booking user: %w", err)
+		if err := tenantRowExists(ctx, tx, "users", companyID, in.UserID, engine.ErrNoUserFound); err != nil {
+			return err
 		}
 		var contact any
 		if in.ContactID != 0 {
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM contacts WHERE id = $1 AND company_id = $2`, in.ContactID, companyID).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return engine.E(engine.ErrNoContactFound)
-			} else if err != nil {
-				return fmt.Errorf("check booking contact: %w", err)
+			if err := tenantRowExists(ctx, tx, "contacts", companyID, in.ContactID, engine.ErrNoContactFound); err != nil {
+				return err
 			}
 			contact = in.ContactID
+		}
+		if in.SlotID != 0 {
+			if in, err = s.slotBooking(ctx, tx, companyID, in); err != nil {
+				return err
+			}
 		}
 		now := s.ts(s.now())
 		var id engine.ID
@@ -202,10 +206,74 @@ func (s *Bookings) Create(ctx context.Context, companyID engine.ID, in engine.Bo
 			s.ts(in.StartsAt), s.ts(in.EndsAt), now).Scan(&id); err != nil {
 			return fmt.Errorf("insert booking: %w", err)
 		}
+		if in.SlotID != 0 {
+			if err := s.claimSlot(ctx, tx, companyID, in.SlotID, id); err != nil {
+				return err
+			}
+		}
 		out, err = s.get(ctx, tx, companyID, id)
 		return err
 	})
 	return out, err
+}
+
+// slotBooking fills a booking that takes a slot from the slot: its start, one grid
+// step long, and the slot's position (name and colour). A slot of another tenant, or
+// none, is ErrNoSlotFound. The read only fills fields: claimSlot decides who gets it.
+func (s *Bookings) slotBooking(ctx context.Context, tx *sql.Tx, companyID engine.ID, in engine.BookingInput) (engine.BookingInput, error) {
+	var at time.Time
+	var name, color string
+	err := tx.QueryRowContext(ctx, `SELECT sl.slot_at, p.name, p.color FROM slots sl
+		JOIN positions p ON p.id = sl.position_id WHERE sl.id = $1 AND sl.company_id = $2`,
+		in.SlotID, companyID).Scan(refTime{&at}, &name, &color)
+	if errors.Is(err, sql.ErrNoRows) {
+		return in, engine.E(engine.ErrNoSlotFound)
+	}
+	if err != nil {
+		return in, fmt.Errorf("read slot %d: %w", in.SlotID, err)
+	}
+	in.StartsAt = at.UTC()
+	in.EndsAt = in.StartsAt.Add(engine.GridStepMinutes * time.Minute)
+	in.Duration = engine.GridStepMinutes
+	in.PositionName, in.PositionColor = name, color
+	return in, nil
+}
+
+// claimSlot gives the slot to the booking with one conditional UPDATE: only a free
+// slot that has not started yet changes, so of any number of bookings racing for it,
+// on one node or several, exactly one sees a row updated. The others get
+// ErrSlotTaken (or slotId Invalid time for a slot already past) and their whole
+// transaction, booking included, rolls back.
+func (s *Bookings) claimSlot(ctx context.Context, tx *sql.Tx, companyID, slotID, bookingID engine.ID) error {
+	now := s.now()
+	res, err := tx.ExecContext(ctx, `UPDATE slots SET booking_id = $1
+		WHERE id = $2 AND company_id = $3 AND booking_id IS NULL AND slot_at > $4`,
+		bookingID, slotID, companyID, s.ts(now))
+	if err != nil {
+		return fmt.Errorf("claim slot %d: %w", slotID, err)
+	}
+	n, err := refAffected(res)
+	if err != nil {
+		return fmt.Errorf("claim slot %d: %w", slotID, err)
+	}
+	if n == 1 {
+		return nil
+	}
+	var at time.Time
+	var taken bool
+	err = tx.QueryRowContext(ctx, `SELECT slot_at, booking_id IS NOT NULL FROM slots WHERE id = $1 AND company_id = $2`,
+		slotID, companyID).Scan(refTime{&at}, &taken)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return engine.E(engine.ErrNoSlotFound)
+	case err != nil:
+		return fmt.Errorf("read slot %d: %w", slotID, err)
+	case taken:
+		return engine.E(engine.ErrSlotTaken)
+	case !at.After(now):
+		return refFieldError("slotId", engine.MsgInvalidTime)
+	}
+	return engine.E(engine.ErrSlotTaken)
 }
 
 // Get implements engine.BookingStore.
@@ -252,27 +320,27 @@ func (s *Bookings) Move(ctx context.Context, companyID engine.ID, m engine.Booki
 			return engine.Booking{}, refFieldError(c.field, engine.MsgRequired)
 		}
 	}
-	res, err := s.db.SQL.ExecContext(ctx, `UPDATE bookings SET column_id = $1,
-		label = COALESCE((SELECT CASE kind WHEN 'won' THEN CAST($2 AS TEXT) WHEN 'lost' THEN CAST($3 AS TEXT) ELSE '' END
-			FROM kanban_columns WHERE id = $1 AND company_id = $4), ''),
-		archived = COALESCE((SELECT kind <> 'open' FROM kanban_columns WHERE id = $1 AND company_id = $4), archived),
-		updated_at = $5
-		WHERE id = $6 AND company_id = $4 AND column_id = $7 AND archived = $8
-		AND (CAST($9 AS BIGINT) = 0 OR user_id = $9)
-		AND EXISTS (SELECT 1 FROM kanban_columns WHERE id = $1 AND company_id = $4)`,
-		m.To, engine.BookingLabelWon, engine.BookingLabelLost, companyID, s.ts(s.now()), m.ID, m.From, false, m.OwnerID)
+	var (
+		n        int64
+		released *engine.BookingSlot
+	)
+	err := s.db.Tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		if n, err = s.move(ctx, tx, companyID, m); err != nil || n == 0 {
+			return err
+		}
+		released, err = s.releaseIfCancelled(ctx, tx, companyID, m)
+		return err
+	})
 	if err != nil {
-		return engine.Booking{}, fmt.Errorf("move booking %d: %w", m.ID, err)
-	}
-	n, err := refAffected(res)
-	if err != nil {
-		return engine.Booking{}, fmt.Errorf("move booking %d: %w", m.ID, err)
+		return engine.Booking{}, err
 	}
 	b, err := s.get(ctx, s.db.SQL, companyID, m.ID)
 	if err != nil {
 		return b, err
 	}
 	if n == 1 {
+		b.ReleasedSlot = released
 		return b, nil
 	}
 	switch {
@@ -282,4 +350,45 @@ func (s *Bookings) Move(ctx context.Context, companyID engine.ID, m engine.Booki
 		return b, engine.E(engine.ErrConcurrentUpdate)
 	}
 	return b, refFieldError("to", engine.MsgInvalidValue)
+}
+
+// releaseIfCancelled gives a cancelled booking's slot back, in the move's
+// transaction, so the time is bookable again at once; a concluded booking keeps it
+// (the appointment stands and still occupies the resource). It answers the slot
+// freed, nil for none.
+func (s *Bookings) releaseIfCancelled(ctx context.Context, tx *sql.Tx, companyID engine.ID, m engine.BookingMove) (*engine.BookingSlot, error) {
+	var freed engine.BookingSlot
+	err := tx.QueryRowContext(ctx, `UPDATE slots SET booking_id = NULL
+		WHERE company_id = $1 AND booking_id = $2
+		AND EXISTS (SELECT 1 FROM kanban_columns WHERE id = $3 AND company_id = $1 AND kind = 'lost')
+		RETURNING id, position_id, (SELECT user_id FROM positions WHERE positions.id = slots.position_id)`,
+		companyID, m.ID, m.To).Scan(&freed.SlotID, &freed.PositionID, &freed.UserID)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("release slot of booking %d: %w", m.ID, err)
+	}
+	return &freed, nil
+}
+
+// move is Move's conditional UPDATE; it answers how many rows changed (0 or 1).
+func (s *Bookings) move(ctx context.Context, tx *sql.Tx, companyID engine.ID, m engine.BookingMove) (int64, error) {
+	res, err := tx.ExecContext(ctx, `UPDATE bookings SET column_id = $1,
+		label = COALESCE((SELECT CASE kind WHEN 'won' THEN CAST($2 AS TEXT) WHEN 'lost' THEN CAST($3 AS TEXT) ELSE '' END
+			FROM kanban_columns WHERE id = $1 AND company_id = $4), ''),
+		archived = COALESCE((SELECT kind <> 'open' FROM kanban_columns WHERE id = $1 AND company_id = $4), archived),
+		updated_at = $5
+		WHERE id = $6 AND company_id = $4 AND column_id = $7 AND archived = $8
+		AND (CAST($9 AS BIGINT) = 0 OR user_id = $9)
+		AND EXISTS (SELECT 1 FROM kanban_columns WHERE id = $1 AND company_id = $4)`,
+		m.To, engine.BookingLabelWon, engine.BookingLabelLost, companyID, s.ts(s.now()), m.ID, m.From, false, m.OwnerID)
+	if err != nil {
+		return 0, fmt.Errorf("move booking %d: %w", m.ID, err)
+	}
+	n, err := refAffected(res)
+	if err != nil {
+		return 0, fmt.Errorf("move booking %d: %w", m.ID, err)
+	}
+	return n, nil
 }

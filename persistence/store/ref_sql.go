@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -169,4 +170,38 @@ func refPlaceholders(from, n int) string {
 // refFieldError is an ErrValidation for one field.
 func refFieldError(field, msg string) error {
 	return &engine.Error{Code: engine.ErrValidation, Fields: map[string]string{field: msg}}
+}
+
+// tenantRowExists answers nil when table has a row with id in the tenant, else the
+// engine error code missing (ErrNoUserFound, ErrNoPlaceFound…). table is one of this
+// package's constant table names, never outside input. Run inside a transaction, it
+// checks the row the same transaction then refers to.
+func tenantRowExists(ctx context.Context, q refQuerier, table string, companyID, id engine.ID, missing engine.Code) error {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM `+table+` WHERE id = $1 AND company_id = $2`, id, companyID).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return engine.E(missing)
+	}
+	if err != nil {
+		return fmt.Errorf("read %s %d: %w", table, id, err)
+	}
+	return nil
+}
+
+// scanRows reads every row of rows with scan and closes rows; what fails is wrapped
+// with what (the read being done), so callers keep their own error context.
+func scanRows[T any](rows *sql.Rows, what string, scan func(refScanner) (T, error)) ([]T, error) {
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
 }

@@ -67,8 +67,9 @@ func TestSettings(t *testing.T) {
 			{Key: engine.SettingUserCreation, Value: engine.SettingDisabled},
 			{Key: engine.SettingSideMenu, Value: engine.SettingEnabled},
 			{Key: engine.SettingAcceptCalls, Value: engine.SettingEnabled},
+			{Key: engine.SettingTimeZone, Value: engine.TenantTimeZone},
 		}
-		if rows != 3 || !slices.Equal(list, want) {
+		if rows != 4 || !slices.Equal(list, want) {
 			t.Fatalf("after EnsureDefaults: %d rows, %v", rows, list)
 		}
 	})

@@ -106,27 +106,11 @@ func (s *Slots) DeletePlace(ctx context.Context, companyID, placeID engine.ID) e
 }
 
 func (s *Slots) placeExists(ctx context.Context, q refQuerier, companyID, placeID engine.ID) error {
-	var one int
-	err := q.QueryRowContext(ctx, `SELECT 1 FROM places WHERE id = $1 AND company_id = $2`, placeID, companyID).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return engine.E(engine.ErrNoPlaceFound)
-	}
-	if err != nil {
-		return fmt.Errorf("get place %d: %w", placeID, err)
-	}
-	return nil
+	return tenantRowExists(ctx, q, "places", companyID, placeID, engine.ErrNoPlaceFound)
 }
 
 func (s *Slots) userExists(ctx context.Context, q refQuerier, companyID, userID engine.ID) error {
-	var one int
-	err := q.QueryRowContext(ctx, `SELECT 1 FROM users WHERE id = $1 AND company_id = $2`, userID, companyID).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return engine.E(engine.ErrNoUserFound)
-	}
-	if err != nil {
-		return fmt.Errorf("get user %d: %w", userID, err)
-	}
-	return nil
+	return tenantRowExists(ctx, q, "users", companyID, userID, engine.ErrNoUserFound)
 }
 
 // isForeignKeyViolation: PostgreSQL's SQLSTATE 23503, or SQLite's FOREIGN KEY
@@ -157,19 +141,7 @@ func (s *Slots) ListPositions(ctx context.Context, companyID, userID engine.ID) 
 	if err != nil {
 		return nil, fmt.Errorf("list positions of user %d: %w", userID, err)
 	}
-	defer rows.Close()
-	out := []engine.Position{}
-	for rows.Next() {
-		p, err := scanPosition(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list positions of user %d: %w", userID, err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list positions of user %d: %w", userID, err)
-	}
-	return out, nil
+	return scanRows(rows, fmt.Sprintf("list positions of user %d", userID), scanPosition)
 }
 
 // position reads a position of a user of the tenant; ErrNoPositionFound otherwise.

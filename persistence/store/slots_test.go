@@ -325,19 +325,7 @@ func TestSlotTwoNodes(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(string(dialect), func(t *testing.T) {
 			ctx := context.Background()
-			url := dbtest.URL(t, dialect)
-			var nodes [2]*db.DB
-			for i := range nodes {
-				d, err := db.Open(ctx, url)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { d.Close() })
-				nodes[i] = d
-			}
-			if _, err := nodes[0].Migrate(ctx); err != nil {
-				t.Fatal(err)
-			}
+			nodes := twoNodes(t, dialect)
 			f := bkSetup(t, nodes[0])
 			stores := [2]*store.Slots{f.s, store.NewSlots(nodes[1], refClock)}
 			cells := []string{"2026-11-23 07:00", "2026-11-23 07:30", "2026-11-23 08:00", "2026-11-24 12:30", "2026-11-28 19:00"}
@@ -394,4 +382,25 @@ func TestSlotTwoNodes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// twoNodes opens two connection pools on one new, migrated database of dialect, as two
+// nodes of a cluster would.
+func twoNodes(t *testing.T, dialect db.Dialect) [2]*db.DB {
+	t.Helper()
+	ctx := context.Background()
+	url := dbtest.URL(t, dialect)
+	var nodes [2]*db.DB
+	for i := range nodes {
+		d, err := db.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		nodes[i] = d
+	}
+	if _, err := nodes[0].Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return nodes
 }

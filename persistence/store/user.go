@@ -276,19 +276,10 @@ func (s *Users) query(ctx context.Context, companyID engine.ID, query string, ar
 	if err != nil {
 		return nil, fmt.Errorf("list users of %d: %w", companyID, err)
 	}
-	defer rows.Close()
-	out := []engine.User{}
-	for rows.Next() {
-		u, err := scanUser(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list users of %d: %w", companyID, err)
-		}
-		out = append(out, u)
+	out, err := scanRows(rows, fmt.Sprintf("list users of %d", companyID), scanUser)
+	if err != nil {
+		return nil, err
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list users of %d: %w", companyID, err)
-	}
-	rows.Close()
 	if err := s.withQueues(ctx, s.db.SQL, companyID, out); err != nil {
 		return nil, err
 	}

@@ -85,6 +85,9 @@ func (s *Server) moveKanbanCard(w http.ResponseWriter, r *http.Request, p engine
 		return err
 	}
 	s.publish(p.CompanyID, "booking", bookingEvent{Action: "update", Booking: &b})
+	if b.ReleasedSlot != nil {
+		s.publishSlotChange(p.CompanyID, *b.ReleasedSlot)
+	}
 	writeJSON(w, http.StatusOK, b)
 	return nil
 }
@@ -113,14 +116,18 @@ func (s *Server) listBookings(w http.ResponseWriter, r *http.Request, p engine.P
 }
 
 // createBooking: POST /agenda/bookings {description, date, time, duration, contactId,
-// userId, …} → 201 booking, in the board's first column. userId 0 books for the
-// requester; another attendant's needs agenda:manageAll.
+// userId, slotId?, …} → 201 booking, in the board's first column. userId 0 books for
+// the requester; another attendant's needs agenda:manageAll. slotId takes a free slot
+// of the booking scheduler in the booking's transaction (409 ERR_SLOT_TAKEN when
+// another booking has it, 404 ERR_NO_SLOT_FOUND for none of this tenant); the booking
+// then starts at the slot, lasts one grid step and carries the slot's position.
 func (s *Server) createBooking(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	if err := requirePermission(p, engine.ActViewScheduleMenu); err != nil {
 		return err
 	}
 	var in engine.BookingInput
-	if err := s.decodeJSON(r, &in); err != nil {
+	err := s.decodeJSON(r, &in)
+	if err != nil {
 		return err
 	}
 	if in.UserID == 0 {
@@ -129,11 +136,17 @@ func (s *Server) createBooking(w http.ResponseWriter, r *http.Request, p engine.
 	if in.UserID != p.UserID && !p.Can(engine.ActManageAllBookings) {
 		return engine.E(engine.ErrNoPermission)
 	}
+	if in.Zone, err = s.tenantZone(r.Context(), p.CompanyID); err != nil {
+		return err
+	}
 	b, err := s.deps.Bookings.Create(r.Context(), p.CompanyID, in)
 	if err != nil {
 		return err
 	}
 	s.publish(p.CompanyID, "booking", bookingEvent{Action: "create", Booking: &b})
+	if b.Slot != nil {
+		s.publishSlotChange(p.CompanyID, *b.Slot)
+	}
 	writeJSON(w, http.StatusCreated, b)
 	return nil
 }
@@ -153,4 +166,11 @@ func (s *Server) getBooking(w http.ResponseWriter, r *http.Request, p engine.Pri
 	}
 	writeJSON(w, http.StatusOK, b)
 	return nil
+}
+
+// publishSlotChange tells the tenant's screens that a resource's slots changed
+// because a booking took or gave back one (the same "slots" event availability
+// changes send), so open booking modals and user modals reload that resource.
+func (s *Server) publishSlotChange(companyID engine.ID, slot engine.BookingSlot) {
+	s.publish(companyID, "slots", slotsEvent{Action: "update", UserID: slot.UserID, PositionID: slot.PositionID})
 }

@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -232,6 +233,97 @@ func TestKanbanConcurrentMoves(t *testing.T) {
 		}
 		if ok != 1 {
 			t.Fatalf("statuses %v: want exactly one 200", status)
+		}
+	})
+}
+
+// TestBookingTakesSlotOverHTTP: attendants book the same free slot at once through
+// POST /agenda/bookings; one gets 201 with the slot, the others 409 ERR_SLOT_TAKEN,
+// and the slot's resource hears the "slots" event; cancelling frees it again.
+func TestBookingTakesSlotOverHTTP(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		re := &refEnv{}
+		var slots *store.Slots
+		re.env = newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
+			slots = store.NewSlots(d, e.clock)
+			deps.RefDeps = httpapi.RefDeps{Bookings: store.NewBookings(d, e.clock), Slots: slots}
+		}))
+		e := re
+		superv, ana, admin2 := e.tok("superv"), e.tok("ana"), e.tok("admin2")
+		anaID := e.ids["ana"]
+		r := e.post(superv, "/places", map[string]any{"placeName": "Centro", "placeLat": -15.6, "placeLng": -56.1})
+		var place engine.Place
+		r.json(t, &place)
+		r = e.post(ana, "/ws/capacityposition", map[string]any{"positionName": "Sala 1", "positionColor": "#112233", "placeId": place.ID, "userId": anaID})
+		var pos engine.Position
+		r.json(t, &pos)
+		e.post(ana, "/insertavailability", []map[string]any{{"userId": anaID, "positionId": pos.ID,
+			"toInsert": []string{"2026-11-23 07:00"}}}).wantStatus(t, http.StatusOK)
+		e.pub.take()
+		var page bookingSlotsPage
+		e.post(ana, "/futureslots", map[string]any{"positionId": pos.ID, "userId": anaID}).json(t, &page)
+		slot := page.Future[0]
+
+		// Another tenant cannot take it.
+		e.post(admin2, "/agenda/bookings", map[string]any{"description": "x", "date": "2026-11-23", "time": "07:00", "slotId": slot.ID}).
+			wantErr(t, http.StatusNotFound, engine.ErrNoSlotFound)
+		e.post(superv, "/agenda/bookings", map[string]any{"description": "x", "date": "2026-11-23", "time": "07:00", "slotId": -3}).
+			wantErr(t, http.StatusBadRequest, engine.ErrValidation)
+
+		const racers = 8
+		status := make([]int, racers)
+		bodies := make([][]byte, racers)
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Go(func() {
+				r := e.post(superv, "/agenda/bookings", map[string]any{"description": fmt.Sprintf("consulta %d", i),
+					"date": "2026-11-23", "time": "07:00", "slotId": slot.ID})
+				status[i], bodies[i] = r.Status, r.Body
+			})
+		}
+		wg.Wait()
+		var won engine.Booking
+		for i, st := range status {
+			switch st {
+			case http.StatusCreated:
+				if won.ID != 0 {
+					t.Fatalf("two bookings took slot %d: %v", slot.ID, status)
+				}
+				if err := json.Unmarshal(bodies[i], &won); err != nil {
+					t.Fatal(err)
+				}
+			case http.StatusConflict:
+				if !strings.Contains(string(bodies[i]), string(engine.ErrSlotTaken)) {
+					t.Fatalf("refusal %s", bodies[i])
+				}
+			default:
+				t.Fatalf("statuses %v", status)
+			}
+		}
+		if won.ID == 0 || won.Slot == nil || won.Slot.SlotID != slot.ID || won.Slot.UserID != anaID {
+			t.Fatalf("statuses %v, winner %+v", status, won)
+		}
+		ev := e.pub.take()
+		if len(ev) != 2 || ev[0].Name != "booking" || ev[1].Name != "slots" || ev[1].Payload["userId"] != float64(anaID) ||
+			ev[1].Payload["positionId"] != float64(pos.ID) {
+			t.Fatalf("events %+v", ev)
+		}
+		e.post(ana, "/futureslots", map[string]any{"positionId": pos.ID, "userId": anaID}).json(t, &page)
+		if !page.Future[0].Booked {
+			t.Fatalf("slot after booking %+v", page.Future)
+		}
+
+		// Cancelling frees it, and says so on the socket.
+		cols := bkBoard(t, e, superv, "large")
+		e.post(superv, fmt.Sprintf("/agenda/kanboard/%d", won.ID), map[string]any{"from": won.ColumnID, "to": cols[11].ID}).
+			wantStatus(t, http.StatusOK)
+		ev = e.pub.take()
+		if len(ev) != 2 || ev[1].Name != "slots" || ev[1].Payload["positionId"] != float64(pos.ID) {
+			t.Fatalf("events after cancel %+v", ev)
+		}
+		e.post(ana, "/futureslots", map[string]any{"positionId": pos.ID, "userId": anaID}).json(t, &page)
+		if page.Future[0].Booked {
+			t.Fatalf("slot after cancel %+v", page.Future)
 		}
 	})
 }

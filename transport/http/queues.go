@@ -3,8 +3,6 @@ package httpapi
 import (
 	"fmt"
 	"net/http"
-	"sync"
-	"time"
 	_ "time/tzdata" // America/Cuiaba must resolve on hosts without zoneinfo
 
 	"atende/engine"
@@ -27,27 +25,20 @@ func (s *Server) listQueues(w http.ResponseWriter, r *http.Request, p engine.Pri
 	return nil
 }
 
-// queueZone is where working hours are read. Loaded once; Go's embedded zone
-// database (time/tzdata) backs hosts without one. Cuiabá has kept UTC-4 all year
-// since Brazil dropped daylight saving in 2019; the fixed zone is only a last resort.
-var queueZone = sync.OnceValue(func() *time.Location {
-	loc, err := time.LoadLocation(engine.QueueTimeZone)
-	if err != nil {
-		return time.FixedZone(engine.QueueTimeZone, -4*60*60)
-	}
-	return loc
-})
-
 // activeQueues: GET /activeQueues → the queues open now: those whose working hours
-// (startWork to endWork, read as wall-clock time in America/Cuiaba — the product's
-// time zone, spec section 9) include the current minute, and every queue without
+// (startWork to endWork, read as wall-clock time in the tenant's zone — its
+// timeZone setting, America/Cuiaba by default as in spec section 9) include the current minute, and every queue without
 // hours. engine.QueueOpenAt states the rule (windows over midnight included).
 func (s *Server) activeQueues(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	qs, err := s.deps.Queues.List(r.Context(), p.CompanyID)
 	if err != nil {
 		return fmt.Errorf("active queues: %w", err)
 	}
-	now := s.clock.Now().In(queueZone())
+	loc, err := s.tenantZone(r.Context(), p.CompanyID)
+	if err != nil {
+		return err
+	}
+	now := s.clock.Now().In(loc)
 	open := make([]engine.Queue, 0, len(qs))
 	for _, q := range qs {
 		if engine.QueueOpenAt(q, now) {

@@ -70,8 +70,11 @@ type scheduleBody struct {
 }
 
 // parseSendAt reads sendAt: an RFC 3339 instant, or a wall-clock time without offset
-// ("2026-11-26T09:00", the form's datetime-local value) read in the tenant's zone, so
-// that 09:00 is 09:00 there on any day, daylight saving or not.
+// ("2026-11-26T09:00", the form's datetime-local value, seconds optional) read in the
+// tenant's zone, so that 09:00 is 09:00 there on any day, daylight saving or not. The
+// seconds are kept: the server takes any future instant (the form's 10-minute step is
+// the form's; a datetime-local value with seconds is what lets the browser flows
+// schedule a few seconds ahead instead of waiting for the next minute).
 func parseSendAt(raw string, loc *time.Location) (time.Time, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -82,7 +85,8 @@ func parseSendAt(raw string, loc *time.Location) (time.Time, error) {
 	}
 	for _, layout := range []string{"2006-01-02T15:04", "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02 15:04:05"} {
 		if t, err := time.ParseInLocation(layout, raw, loc); err == nil {
-			return engine.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), loc), nil
+			at := engine.LocalToUTC(t.Year(), t.Month(), t.Day(), t.Hour(), t.Minute(), loc)
+			return at.Add(time.Duration(t.Second()) * time.Second), nil
 		}
 	}
 	return time.Time{}, fieldError("sendAt", engine.MsgInvalidTime)
@@ -130,7 +134,11 @@ func (s *Server) readSchedule(w http.ResponseWriter, r *http.Request, p engine.P
 	if err != nil {
 		return engine.ScheduleInput{}, stored, err
 	}
-	sendAt, err := parseSendAt(b.SendAt, s.zone())
+	loc, err := s.tenantZone(r.Context(), p.CompanyID)
+	if err != nil {
+		return engine.ScheduleInput{}, stored, err
+	}
+	sendAt, err := parseSendAt(b.SendAt, loc)
 	if err != nil {
 		return engine.ScheduleInput{}, stored, err
 	}
@@ -245,7 +253,11 @@ func (s *Server) discardStored(r *http.Request, p engine.Principal, path string)
 }
 
 // zone is the tenant's time zone.
-func (s *Server) zone() *time.Location { return engine.LoadZone(engine.TenantTimeZone) }
+// tenantZone is the zone the tenant's times are read and shown in (its timeZone
+// setting, America/Cuiaba by default).
+func (s *Server) tenantZone(ctx context.Context, companyID engine.ID) (*time.Location, error) {
+	return engine.TenantZone(ctx, s.deps.Settings, companyID)
+}
 
 // listSchedules: GET /scheduledMessages/ and GET /agenda/ ?searchParam=&pageNumber=
 // &from=&to= → {schedules | tasks, count, hasMore}, 20 a page by sendAt. from and to

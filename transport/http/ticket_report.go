@@ -7,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"atende/engine"
 	"atende/transport/report"
@@ -61,9 +60,9 @@ func (s *Server) ticketReport(w http.ResponseWriter, r *http.Request, p engine.P
 			history = engine.TicketHistory(events, names)
 		}
 	}
-	loc, err := time.LoadLocation(engine.QueueTimeZone)
+	loc, err := s.tenantZone(ctx, p.CompanyID)
 	if err != nil {
-		return fmt.Errorf("report: time zone %s: %w", engine.QueueTimeZone, err)
+		return fmt.Errorf("report: time zone: %w", err)
 	}
 	in := report.Input{Ticket: t, History: history, UserName: names.UserName, Location: loc, Now: s.clock.Now(),
 		Thumbnail: func(ctx context.Context, path string) ([]byte, bool) { return s.reportThumbnail(ctx, r, p, path) },

@@ -113,6 +113,9 @@ func (s *Server) listTickets(w http.ResponseWriter, r *http.Request, p engine.Pr
 	if err != nil {
 		return err
 	}
+	if q.Location, err = s.tenantZone(r.Context(), p.CompanyID); err != nil {
+		return err
+	}
 	page, err := s.deps.TicketQueries.ListTickets(r.Context(), p, q)
 	if err != nil {
 		return err
@@ -133,6 +136,9 @@ func (s *Server) listTickets(w http.ResponseWriter, r *http.Request, p engine.Pr
 func (s *Server) ticketCounts(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
 	q, err := ticketQuery(r)
 	if err != nil {
+		return err
+	}
+	if q.Location, err = s.tenantZone(r.Context(), p.CompanyID); err != nil {
 		return err
 	}
 	q.Status, q.PageNumber, q.Cursor, q.SearchParam = "", 0, "", ""

@@ -141,6 +141,9 @@ func TestTicketCountsAndUnread(t *testing.T) {
 		if !reflect.DeepEqual(e.w.lastQuery, want) {
 			t.Fatalf("counts query %+v, want %+v (tab, page and search ignored)", e.w.lastQuery, want)
 		}
+		if e.w.lastZone != engine.TenantTimeZone {
+			t.Fatalf("counts read in zone %q, want the tenant's %q", e.w.lastZone, engine.TenantTimeZone)
+		}
 		if m := r.obj(t); m["open"] != 3.0 || m["pending"] != 7.0 {
 			t.Fatalf("counts %s", r.Body)
 		}

@@ -62,7 +62,8 @@ type world struct {
 	waits   []int64
 	waitErr error // WaitFor fails with it (and applies nothing)
 
-	lastQuery engine.TicketQuery
+	lastQuery engine.TicketQuery // Location taken out into lastZone
+	lastZone  string             // the zone the handler handed over (the tenant's)
 	lastP     engine.Principal
 	lastMsgQ  engine.MessageQuery
 	page      engine.TicketPage // the canned answer of ListTickets
@@ -252,7 +253,7 @@ func (w *world) WaitFor(ctx context.Context, pos int64) error {
 func (w *world) ListTickets(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketPage, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.lastQuery, w.lastP = q, p
+	w.recordQuery(q, p)
 	return w.page, nil
 }
 
@@ -309,7 +310,7 @@ func (w *world) AllMessages(ctx context.Context, companyID, ticketID engine.ID) 
 func (w *world) CountsByStatus(ctx context.Context, p engine.Principal, q engine.TicketQuery) (engine.TicketCounts, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.lastQuery, w.lastP = q, p
+	w.recordQuery(q, p)
 	return engine.TicketCounts{Open: 3, Pending: 7}, nil
 }
 
@@ -512,4 +513,15 @@ func (e *ticketEnv) noCall(t *testing.T) {
 	if calls := e.w.takeCalls(); len(calls) != 0 {
 		t.Fatalf("unexpected commands %+v", calls)
 	}
+}
+
+// recordQuery keeps q's zone apart from the rest of it, so tests compare the filters
+// and the zone separately. Called with w.mu held.
+func (w *world) recordQuery(q engine.TicketQuery, p engine.Principal) {
+	w.lastZone = ""
+	if q.Location != nil {
+		w.lastZone = q.Location.String()
+	}
+	q.Location = nil
+	w.lastQuery, w.lastP = q, p
 }

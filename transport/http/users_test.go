@@ -477,11 +477,14 @@ func TestSettings(t *testing.T) {
 		r := e.get(e.tok("ana"), "/settings")
 		r.wantStatus(t, 200)
 		r.json(t, &list)
-		if len(list) != 4 {
+		if len(list) != 5 {
 			t.Fatalf("%v", list)
 		}
 		for _, st := range list {
-			if st.Key != "userApiToken" && st.Value != "enabled" {
+			if st.Key == engine.SettingTimeZone && st.Value != engine.TenantTimeZone {
+				t.Fatalf("default %v", st)
+			}
+			if st.Key != "userApiToken" && st.Key != engine.SettingTimeZone && st.Value != "enabled" {
 				t.Fatalf("default %v", st)
 			}
 		}

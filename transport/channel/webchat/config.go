@@ -60,6 +60,10 @@ type Config struct {
 	Secret []byte
 	// History supplies the welcome frame's history. Nil: no history is sent.
 	History History
+	// ZoneName answers the IANA zone of a tenant (its timeZone setting), which the
+	// welcome frame announces so that the widget shows times as the attendants see
+	// them. Nil: engine.QueueTimeZone for every tenant.
+	ZoneName func(ctx context.Context, companyID engine.ID) string
 	// MediaURL links media of attendant messages. Nil: media messages carry their
 	// type and name without a link.
 	MediaURL MediaURLFunc

@@ -67,7 +67,11 @@ func (sk *socket) welcome() {
 		}
 		history = append(history, f)
 	}
-	welcome := welcomeFrame{Type: "welcome", Visitor: sk.token, TimeZone: engine.QueueTimeZone, History: history}
+	zone := engine.QueueTimeZone
+	if srv.cfg.ZoneName != nil {
+		zone = srv.cfg.ZoneName(sk.ep.ctx, sk.ep.conn.CompanyID)
+	}
+	welcome := welcomeFrame{Type: "welcome", Visitor: sk.token, TimeZone: zone, History: history}
 	if sk.fresh && srv.cfg.ProofOfWorkBits > 0 {
 		sk.seed = newSeed()
 		welcome.Challenge = &challengeFrame{Seed: sk.seed, Bits: srv.cfg.ProofOfWorkBits}

@@ -355,10 +355,19 @@ func (e *env) connect(v string) (*client, serverFrame) {
 	if len(w.Visitor) != tokenLen {
 		e.t.Fatalf("welcome token %q", w.Visitor)
 	}
-	if w.TimeZone != engine.QueueTimeZone {
-		e.t.Fatalf("welcome time zone %q, want the tenant's %q", w.TimeZone, engine.QueueTimeZone)
+	if want := e.zone(); w.TimeZone != want {
+		e.t.Fatalf("welcome time zone %q, want the tenant's %q", w.TimeZone, want)
 	}
 	return c, w
+}
+
+// zone is the welcome's expected time zone: the configured tenant zone, else the
+// default.
+func (e *env) zone() string {
+	if e.srv.cfg.ZoneName != nil {
+		return e.srv.cfg.ZoneName(context.Background(), e.conn.CompanyID)
+	}
+	return engine.QueueTimeZone
 }
 
 // vidOf is the visitor id of a token.

@@ -124,8 +124,8 @@ export async function agendaFlow({ browser, server, lng, runId, onActors }) {
   await dialog.getByLabel(t('agenda.booking.name'), { exact: true }).fill(bookingName);
   // Today in the tenant's zone (the Day view's day), at 10:00.
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Cuiaba' }).format(new Date());
-  await dialog.getByLabel(t('agenda.booking.date')).fill(today);
-  await dialog.getByLabel(t('agenda.booking.time')).fill('10:00');
+  await dialog.getByLabel(t('agenda.booking.date'), { exact: true }).fill(today);
+  await dialog.getByLabel(t('agenda.booking.time'), { exact: true }).fill('10:00');
   await dialog.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
   await visible(dialog.getByRole('alert').filter({ hasText: t('agenda.booking.descriptionRequired') }));
   await shot(a, 'booking-description-required');

@@ -2,11 +2,17 @@
 // attendant, adds a place and the attendant's position in the Recurso tab, toggles two
 // cells of the Grelha tab on a future week, saves (success message), reloads the page,
 // reopens the modal and finds the two cells still on. Each language uses its own week
-// (weeksAhead), so the three runs never toggle each other's cells. The flow holds no
-// interface text: every label comes from the locale files.
+// (weeksAhead), so the three runs never toggle each other's cells. Then, on the
+// calendar, the admin books one of those slots from the booking modal (resource: the
+// attendant) and, reopening the modal, finds it gone from the free slots while the
+// other is still there. The flow holds no interface text: every label comes from the
+// locale files.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
 import { assertClean, check, demo, gone, login, until, visible } from './steps.mjs';
+
+// The demo attendant's name (seed data, not interface text).
+const demoAnaName = 'Ana Atendente';
 
 async function openUserModal(page, t, email) {
   await page
@@ -83,6 +89,40 @@ export async function bookingFlow({ browser, server, lng, runId, onActors, weeks
   // The tab's own Close (the dialog's corner button has the same name, no text).
   await dialog.getByRole('button', { name: t('booking.actions.close'), exact: true }).filter({ hasText: t('booking.actions.close') }).click();
   await gone(dialog);
+
+  // The calendar's booking modal takes one of the saved slots for the attendant's
+  // resource; reopened, the modal no longer offers it.
+  const slotLabel = (key) => {
+    const [date, hour] = key.split(' ');
+    return `${date.split('-').reverse().join('/')} ${hour}`;
+  };
+  const openBookingModal = async () => {
+    await a.goto(`${base}/advscheduler`);
+    await visible(a.getByLabel(t('agenda.calendar.label')));
+    await a.getByRole('button', { name: t('agenda.calendar.newBooking'), exact: true }).click();
+    const modal = a.getByRole('dialog', { name: t('agenda.booking.addTitle') });
+    await visible(modal);
+    const owner = modal.getByRole('combobox', { name: t('agenda.slot.owner') });
+    await until(async () => (await owner.locator('option', { hasText: demoAnaName }).count()) === 1, "the attendant among the resources' owners");
+    await owner.selectOption({ label: demoAnaName });
+    const slotSelect = modal.locator('select[name="slotId"]');
+    await until(async () => (await slotSelect.locator('option', { hasText: slotLabel(picked[1]) }).count()) === 1, `slot ${picked[1]} offered`);
+    return { modal, slotSelect };
+  };
+  let { modal, slotSelect } = await openBookingModal();
+  check((await slotSelect.locator('option', { hasText: slotLabel(picked[0]) }).count()) === 1, `slot ${picked[0]} offered before booking`);
+  await slotSelect.selectOption({ label: slotLabel(picked[0]) });
+  check((await modal.locator('input[name="time"]').inputValue()) === picked[0].split(' ')[1], 'the booking takes the slot time');
+  await modal.getByLabel(t('agenda.booking.description')).fill(`Consulta ${runId} ${lng}`);
+  await shot(a, 'slot-picked');
+  await modal.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
+  await gone(modal);
+  await visible(a.getByRole('status').filter({ hasText: t('agenda.booking.saved') }));
+  ({ modal, slotSelect } = await openBookingModal());
+  check((await slotSelect.locator('option', { hasText: slotLabel(picked[0]) }).count()) === 0, `slot ${picked[0]} still offered after it was booked`);
+  await shot(a, 'slot-gone');
+  await modal.getByRole('button', { name: t('common.actions.cancel'), exact: true }).click();
+  await gone(modal);
 
   await assertClean([admin]);
   await admin.close();

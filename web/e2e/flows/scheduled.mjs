@@ -1,7 +1,7 @@
 // The scheduled-message flow, in one language: a web chat customer writes → Ana accepts
-// the ticket → schedules a message from the chat header for the next whole minute that
-// is at least 20 s away (the server reads the form's wall-clock value in the tenant's
-// zone, America/Cuiaba, to the minute) → the message is listed as pending on
+// the ticket → schedules a message from the chat header about 18 s ahead, to the second
+// (the server reads the form's wall-clock value in the tenant's zone, America/Cuiaba,
+// seconds included, and takes any future instant) → the message is listed as pending on
 // /scheduledMessages → the timer fires: the customer's widget receives the message and
 // the row turns to "sent" on Ana's open page, over the socket (no reload).
 import { newActor, screenshots } from '../lib/browser.mjs';
@@ -11,22 +11,22 @@ import { assertClean, check, customerSees, customerWrites, demo, login, openSubT
 // The tenant's zone (docs/scheduling.md): the form's value is a wall-clock time there.
 const tenantZone = 'America/Cuiaba';
 
-// wallClock is the instant d as a datetime-local value (YYYY-MM-DDTHH:MM) in zone.
+// wallClock is the instant d as a datetime-local value (YYYY-MM-DDTHH:MM:SS) in zone.
 function wallClock(d, zone) {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
+    new Intl.DateTimeFormat('en-CA', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
       .formatToParts(d)
       .map((p) => [p.type, p.value]),
   );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-// nextMinute is the first whole minute at least leadMs after now: the time the form can
-// take that the server still finds in the future once the form is filled and sent.
-function nextMinute(leadMs) {
+// secondsAhead is the whole second at least leadMs after now: a time the server still
+// finds in the future once the form is filled and sent on a loaded machine.
+function secondsAhead(leadMs) {
   const at = new Date(Date.now() + leadMs);
-  at.setUTCSeconds(0, 0);
-  at.setUTCMinutes(at.getUTCMinutes() + 1);
+  at.setUTCMilliseconds(0);
+  at.setUTCSeconds(at.getUTCSeconds() + 1);
   return at;
 }
 
@@ -65,7 +65,7 @@ export async function scheduledFlow({ browser, server, lng, runId, onActors }) {
   await visible(dialog);
   check((await dialog.getByLabel(t('scheduling.form.phoneNumber')).count()) === 0, 'the schedule modal from a ticket asks for a number');
   check((await dialog.getByLabel(t('scheduling.form.connection')).count()) === 0, 'the schedule modal from a ticket asks for a connection');
-  const due = nextMinute(20_000);
+  const due = secondsAhead(18_000);
   await dialog.getByLabel(t('scheduling.form.sendAt')).fill(wallClock(due, tenantZone));
   await dialog.getByLabel(t('scheduling.form.message')).fill(scheduled);
   await shot(ana.page, 'schedule-modal');
@@ -85,7 +85,7 @@ export async function scheduledFlow({ browser, server, lng, runId, onActors }) {
   await ana.page.evaluate(() => (window.__e2eNoReload = true));
   await shot(ana.page, 'list-pending');
 
-  // The timer fires at the minute (SQLite polls every second): generous deadline for a
+  // The timer fires at its second (River polls every 200 ms): generous deadline for a
   // loaded machine, counted from the due time.
   const deadline = due.getTime() - Date.now() + 45_000;
   await until(async () => (await customer.page.locator('.log .m:not(.c)').filter({ hasText: scheduled }).count()) === 1, "the scheduled message in the customer's widget", deadline);

@@ -1,4 +1,4 @@
-import { formatCuiaba, formatDay, formatTime, ticketAge, formatListTime } from './format';
+import { defaultTenantTimeZone, setTenantTimeZone, tenantTimeZone, formatCuiaba, formatDay, formatTime, ticketAge, formatListTime } from './format';
 
 describe('format', () => {
   it('formats history and last-update times as dd/MM/yyyy HH:mm in Cuiabá', () => {
@@ -49,5 +49,19 @@ describe('format', () => {
     expect(age.minutes).toBe(0);
     const long = ticketAge('2026-11-20T08:55:00Z', updated, 0);
     expect([long.days, long.hours, long.mins]).toEqual([2, 1, 5]);
+  });
+});
+
+describe('setTenantTimeZone', () => {
+  afterEach(() => setTenantTimeZone(defaultTenantTimeZone));
+  it('shows times in the zone the tenant set, across its daylight-saving change, and ignores unknown zones', () => {
+    expect(formatCuiaba('2026-03-28T09:00:00Z')).toBe('28/03/2026 05:00');
+    expect(setTenantTimeZone('Europe/Lisbon')).toBe(true);
+    expect(tenantTimeZone).toBe('Europe/Lisbon');
+    // Lisbon: UTC+0 until 29 March 2026, UTC+1 after.
+    expect(formatCuiaba('2026-03-28T09:00:00Z')).toBe('28/03/2026 09:00');
+    expect(formatCuiaba('2026-03-30T08:00:00Z')).toBe('30/03/2026 09:00');
+    expect(setTenantTimeZone('Mars/Olympus')).toBe(false);
+    expect(tenantTimeZone).toBe('Europe/Lisbon');
   });
 });

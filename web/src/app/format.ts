@@ -4,20 +4,44 @@
 // message time in the chat and the same moment in the ticket history always agree.
 import { storageKeys } from '../api/storage';
 
-// tenantTimeZone is the zone of every date the app shows (engine.QueueTimeZone).
-export const tenantTimeZone = 'America/Cuiaba';
+// defaultTenantTimeZone is the zone of a tenant that set none (engine.TenantTimeZone).
+export const defaultTenantTimeZone = 'America/Cuiaba';
+
+// tenantTimeZone is the zone of every date the app shows: the tenant's timeZone
+// setting, applied by setTenantTimeZone when the settings load (the main layout). It
+// is a live binding: importers read the current zone at each use.
+export let tenantTimeZone = defaultTenantTimeZone;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-const partsFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: tenantTimeZone,
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  hourCycle: 'h23',
-});
+const wallFormat = (timeZone: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    hourCycle: 'h23',
+  });
+
+let partsFormat = wallFormat(tenantTimeZone);
+
+// setTenantTimeZone makes zone the app's zone; a name the browser does not know is
+// ignored (the previous zone stays). It answers whether the zone changed.
+export function setTenantTimeZone(zone: string): boolean {
+  if (!zone || zone === tenantTimeZone) return false;
+  let next: Intl.DateTimeFormat;
+  try {
+    next = wallFormat(zone);
+  } catch {
+    return false;
+  }
+  partsFormat = next;
+  tenantTimeZone = zone;
+  wallCache.clear();
+  return true;
+}
 
 interface Wall {
   year: number;

@@ -1,6 +1,8 @@
 // The booking modal (spec section 5): description required ('Insira uma descrição da
 // tarefa'), date and time required; the time steps by 30 minutes like the agenda.
 // Date and time are the tenant's wall clock; the server turns them into UTC.
+// A resource's free slot can be taken instead (SlotPicker): the server books it in the
+// booking's own transaction, and the booking gets the slot's time and position.
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
@@ -9,6 +11,7 @@ import { toast } from '../../components/toast/toastStore';
 import { useFormSave } from '../../app/useFormSave';
 import { length, required, validate, type ValidationKey } from '../../app/validation';
 import { agendaApi, type Booking } from './api';
+import { SlotPicker, type PickedSlot } from './SlotPicker';
 
 type FieldName = 'description' | 'date' | 'time' | 'bookingName';
 const fields: FieldName[] = ['description', 'date', 'time', 'bookingName'];
@@ -47,6 +50,7 @@ export function BookingModal({
   });
   const [duration, setDuration] = useState<number>(30);
   const [tagJson, setTagJson] = useState('1');
+  const [slot, setSlot] = useState<PickedSlot | null>(null);
   const { errors, busy, save } = useFormSave<FieldName, Booking, DescriptionKey>({
     fields,
     onSaved: (b) => {
@@ -67,12 +71,23 @@ export function BookingModal({
         duration,
         bookingName: values.bookingName.trim(),
         tagJson,
+        ...(slot ? { slotId: slot.slotId } : {}),
       }),
     );
   };
 
   return (
     <FormDialog id="booking-form" width={520} title={t('agenda.booking.addTitle')} busy={busy} onClose={onClose} onSubmit={submit}>
+      <SlotPicker
+        picked={slot}
+        onPick={(s) => {
+          setSlot(s);
+          if (s) {
+            setValues((v) => ({ ...v, date: s.date, time: s.hour }));
+            setDuration(30);
+          }
+        }}
+      />
       <Field>
         {t('agenda.booking.name')}
         <Input name="bookingName" value={values.bookingName} onChange={set('bookingName')} autoComplete="off" />
@@ -92,17 +107,17 @@ export function BookingModal({
       <Row $gap={12} $wrap>
         <Field>
           {t('agenda.booking.date')}
-          <Input type="date" name="date" value={values.date} onChange={set('date')} aria-invalid={!!errors.date} />
+          <Input type="date" name="date" value={values.date} onChange={set('date')} aria-invalid={!!errors.date} readOnly={!!slot} />
           <FormErrorText error={errors.date} />
         </Field>
         <Field>
           {t('agenda.booking.time')}
-          <Input type="time" name="time" step={1800} value={values.time} onChange={set('time')} aria-invalid={!!errors.time} />
+          <Input type="time" name="time" step={1800} value={values.time} onChange={set('time')} aria-invalid={!!errors.time} readOnly={!!slot} />
           <FormErrorText error={errors.time} />
         </Field>
         <Field>
           {t('agenda.booking.duration')}
-          <Select name="duration" value={duration} onChange={(e) => setDuration(Number(e.target.value))}>
+          <Select name="duration" value={duration} onChange={(e) => setDuration(Number(e.target.value))} disabled={!!slot}>
             {durations.map((d) => (
               <option key={d} value={d}>
                 {t('agenda.booking.minutes', { count: d })}

@@ -19,9 +19,9 @@ import { BookingModal } from './BookingModal';
 import { calendarEvents, nextHalfHour, viewRange, wallClock, type CalendarEvent, type CalendarViewName } from './calendarRange';
 import { CalendarBox } from './style';
 
-// luxon is used by the calendar alone: its default zone is the tenant's, so the
-// localizer lays days and hours out in Cuiabá time whatever the browser's zone.
-Settings.defaultZone = tenantTimeZone;
+// luxon is used by the calendar alone: its default zone is the tenant's (set on each
+// render, so a changed zone setting applies), so the localizer lays days and hours
+// out in the tenant's time whatever the browser's zone.
 const localizer = luxonLocalizer(DateTime, { firstDayOfWeek: 7 });
 
 // The background of archived bookings: white text on it is 5.9:1.
@@ -29,11 +29,13 @@ const archivedEventColor = '#5c6670';
 
 // Spec section 9: hours 6.5 to 23.5, height 880.
 export const calendarHeight = 880;
-const dayStart = DateTime.fromObject({ hour: 6, minute: 30 }, { zone: tenantTimeZone }).toJSDate();
-const dayEnd = DateTime.fromObject({ hour: 23, minute: 30 }, { zone: tenantTimeZone }).toJSDate();
 const views: CalendarViewName[] = ['day', 'week', 'month', 'agenda'];
 
 export default function CalendarView({ now = () => new Date() }: { now?: () => Date }) {
+  Settings.defaultZone = tenantTimeZone;
+  const zone = tenantTimeZone;
+  const dayStart = useMemo(() => DateTime.fromObject({ hour: 6, minute: 30 }, { zone }).toJSDate(), [zone]);
+  const dayEnd = useMemo(() => DateTime.fromObject({ hour: 23, minute: 30 }, { zone }).toJSDate(), [zone]);
   const { t, i18n } = useTranslation();
   const theme = useTheme();
   const [date, setDate] = useState<Date>(() => now());

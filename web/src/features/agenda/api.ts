@@ -32,6 +32,8 @@ export interface Booking {
   status: number;
   label: string;
   archived: boolean;
+  // The booking scheduler's slot the booking holds, when it took one.
+  slot?: { slotId: ID; positionId: ID; userId: ID };
 }
 
 export type ColumnKind = 'open' | 'won' | 'lost';
@@ -57,6 +59,8 @@ export interface BookingInput {
   tagJson?: string;
   contactId?: ID;
   userId?: ID;
+  // A free slot of the booking scheduler to take (its time replaces date and time).
+  slotId?: ID;
 }
 
 // An agenda task as GET /agenda/ answers it (the scheduling contract of issue 11).

@@ -219,15 +219,33 @@ function ResourcePane({
         {t('booking.resource.color')}
         <Input type="color" value={color} onChange={(e) => setColor(e.target.value)} name="positionColor" />
       </Field>
-      <Actions>
-        <Button type="button" $variant="ghost" onClick={onClose}>
-          {t('booking.actions.close')}
-        </Button>
-        <Button type="button" onClick={save} disabled={busy}>
-          {t('booking.actions.save')}
-        </Button>
-      </Actions>
+      <CloseSave onClose={onClose} onSave={save} busy={busy} />
     </Pane>
+  );
+}
+
+// A copy of set with keys added (on) or taken out (off).
+function withKeys(set: Set<string>, keys: string[], on: boolean): Set<string> {
+  const next = new Set(set);
+  for (const k of keys) {
+    if (on) next.add(k);
+    else next.delete(k);
+  }
+  return next;
+}
+
+// The Close and Save buttons that end the Recurso and Grelha tabs.
+function CloseSave({ onClose, onSave, busy }: { onClose: () => void; onSave: () => void; busy: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Actions>
+      <Button type="button" $variant="ghost" onClick={onClose}>
+        {t('booking.actions.close')}
+      </Button>
+      <Button type="button" onClick={onSave} disabled={busy}>
+        {t('booking.actions.save')}
+      </Button>
+    </Actions>
   );
 }
 
@@ -334,14 +352,7 @@ function GridPane({
           ))}
         </tbody>
       </GridTable>
-      <Actions>
-        <Button type="button" $variant="ghost" onClick={onClose}>
-          {t('booking.actions.close')}
-        </Button>
-        <Button type="button" onClick={save} disabled={busy}>
-          {t('booking.actions.save')}
-        </Button>
-      </Actions>
+      <CloseSave onClose={onClose} onSave={save} busy={busy} />
     </Pane>
   );
 }
@@ -381,44 +392,20 @@ function AgendaPane({ userId, position, onClose, version }: { userId: ID; positi
   );
   const availableDays = useMemo(() => [...new Set(available.map((k) => k.slice(0, 10)))], [available]);
 
-  const pick = (key: string) =>
-    setPicked((s) => {
-      const next = new Set(s);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
+  const pick = (key: string) => setPicked((s) => withKeys(s, [key], !s.has(key)));
   // The switches select in the available grade: all of it, or one day, or the mornings
   // (before 12:30) or afternoons (from 12:30) of the chosen day (of every day when none).
-  const select = (keep: (k: string) => boolean, checked: boolean) =>
-    setPicked((s) => {
-      const next = new Set(s);
-      for (const k of available.filter(keep)) {
-        if (checked) next.add(k);
-        else next.delete(k);
-      }
-      return next;
-    });
+  const select = (keep: (k: string) => boolean, checked: boolean) => setPicked((s) => withKeys(s, available.filter(keep), checked));
   const inDay = (k: string) => !day || k.startsWith(day);
+  // A move to the future slots adds the keys the server does not have yet and takes
+  // back pending removals; a move back does the mirror image.
   const move = (toFuture: boolean) => {
     const keys = [...picked].filter((k) => (toFuture ? available : future).includes(k) && !bookedKeys.has(k));
     const fromServerFuture = new Set(loaded.future.map(slotKey));
-    setAdded((a) => {
-      const next = new Set(a);
-      for (const k of keys) {
-        if (toFuture && !fromServerFuture.has(k)) next.add(k);
-        if (!toFuture) next.delete(k);
-      }
-      return next;
-    });
-    setRemoved((r) => {
-      const next = new Set(r);
-      for (const k of keys) {
-        if (!toFuture && fromServerFuture.has(k)) next.add(k);
-        if (toFuture) next.delete(k);
-      }
-      return next;
-    });
+    const pendingIn = toFuture ? setAdded : setRemoved;
+    const pendingOut = toFuture ? setRemoved : setAdded;
+    pendingIn((a) => withKeys(a, keys.filter((k) => fromServerFuture.has(k) !== toFuture), true));
+    pendingOut((r) => withKeys(r, keys, false));
     setPicked(new Set());
   };
   const save = async () => {

@@ -2,7 +2,8 @@
 // 07:00 to 19:00, the week starting on Monday in the tenant's zone. Dates are plain
 // 'YYYY-MM-DD' strings handled as UTC calendar days, so the browser's own zone never
 // shifts them.
-export const tenantTimeZone = 'America/Cuiaba';
+export { tenantTimeZone } from '../../app/format';
+import { tenantTimeZone } from '../../app/format';
 
 export const gridHours: string[] = Array.from({ length: 25 }, (_, i) => {
   const m = 7 * 60 + i * 30;

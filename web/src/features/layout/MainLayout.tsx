@@ -6,6 +6,7 @@ import { useTheme } from 'styled-components';
 import { useMediaQuery } from '../../app/hooks';
 import { useResource } from '../../app/resources';
 import { settingsApi } from '../../api/endpoints';
+import { setTenantTimeZone, tenantTimeZone } from '../../app/format';
 import { Drawer } from './Drawer';
 import { TopBar } from './TopBar';
 import { InvitationCenter } from '../invite/InvitationCenter';
@@ -16,6 +17,10 @@ export function MainLayout({ children }: { children: ReactNode }) {
   const temporary = useMediaQuery(`(max-width: ${theme.breakpoints.sideMenu - 1}px)`);
   const settings = useResource('settings', settingsApi.list);
   const sideMenu = settings.data?.find((s) => s.key === 'sideMenu')?.value;
+  // The tenant's zone, before the page renders: every date below is shown in it. A
+  // changed zone remounts the page (keyed by zone) so nothing keeps the old times.
+  const zone = settings.data?.find((s) => s.key === 'timeZone')?.value;
+  if (zone) setTenantTimeZone(zone);
   const [open, setOpen] = useState<boolean | null>(null);
   const [mobileOpen, setMobileOpen] = useState(false);
 
@@ -34,7 +39,7 @@ export function MainLayout({ children }: { children: ReactNode }) {
       {temporary && expanded && <Scrim onClick={() => setMobileOpen(false)} />}
       <Main>
         <TopBar onMenu={toggle} />
-        <Content>{children}</Content>
+        <Content key={tenantTimeZone}>{children}</Content>
       </Main>
       <InvitationCenter />
     </Frame>

@@ -4,6 +4,7 @@
 // superv and upward anybody's; a sent one is not changed. The realtime
 // "scheduledMessage" event keeps it current, a timer firing included.
 import { useMemo } from 'react';
+import { tenantTimeZone } from '../../app/format';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
 import type { RowComponentProps } from 'react-window';
@@ -78,7 +79,7 @@ export default function ScheduledMessagesPage() {
   });
 
   const rowProps = useMemo<RowData>(() => {
-    const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short', timeZone: 'America/Cuiaba' });
+    const fmt = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short', timeZone: tenantTimeZone });
     return {
       items,
       canChange: (s) =>

@@ -10,6 +10,7 @@ const stored = () => [
   { key: 'userCreation', value: 'enabled' },
   { key: 'sideMenu', value: 'enabled' },
   { key: 'acceptCalls', value: 'disabled' },
+  { key: 'timeZone', value: 'America/Cuiaba' },
 ];
 
 describe('SettingsPage', () => {
@@ -66,5 +67,22 @@ describe('SettingsPage', () => {
     await userEvent.click(await screen.findByRole('switch', { name: 'Aceitar chamadas' }));
     await waitFor(() => expect(toastStore.getSnapshot().map((x) => x.text)).toEqual(['Você não tem permissão para acessar este recurso.']));
     expect(screen.getByRole('switch', { name: 'Aceitar chamadas' })).not.toBeChecked();
+  });
+
+  it('saves the time zone from the list of IANA zones', async () => {
+    let list = stored();
+    const { calls } = mockFetch(
+      route('GET', '/settings', () => ({ body: list })),
+      route('PUT', '/settings/timeZone', (c) => {
+        list = list.map((s) => (s.key === 'timeZone' ? { key: 'timeZone', value: (c.body as { value: string }).value } : s));
+        return { body: { key: 'timeZone', value: (c.body as { value: string }).value } };
+      }),
+    );
+    renderPage(<SettingsPage />);
+    const zone = await screen.findByRole('combobox', { name: 'Fuso horário' });
+    expect(zone).toHaveValue('America/Cuiaba');
+    await userEvent.selectOptions(zone, 'Europe/Lisbon');
+    await waitFor(() => expect(calls.filter((c) => c.method === 'PUT')).toEqual([{ method: 'PUT', url: '/settings/timeZone', body: { value: 'Europe/Lisbon' } }]));
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Fuso horário' })).toHaveValue('Europe/Lisbon'));
   });
 });

@@ -1,5 +1,6 @@
 // /Settings (spec section 2): user creation (enabled/disabled), the initial side menu
-// (open/closed) and accept calls. Each control saves on change (PUT /settings/{key});
+// (open/closed), accept calls and the tenant's time zone (an IANA name, in which every
+// time of the tenant is shown and read; America/Cuiaba by default). Each control saves on change (PUT /settings/{key});
 // settings:manage holders may change them, everyone else sees them read-only. The
 // list is the shared 'settings' resource the layout reads too, reloaded after a change
 // and on the realtime "settings" event, so every browser follows.
@@ -15,6 +16,7 @@ import { toast } from '../../components/toast/toastStore';
 import { Muted, Select, Switch } from '../../components/primitives';
 import { Spinner } from '../../components/Splash';
 import type { SettingEvent } from '../../api/types';
+import { defaultTenantTimeZone } from '../../app/format';
 import { Header, Page, Title } from '../../components/pageStyle';
 import { Card, Item, Text } from './style';
 
@@ -26,7 +28,15 @@ export const settingKeys = [
   { key: 'userCreation', control: 'switch' },
   { key: 'sideMenu', control: 'select' },
   { key: 'acceptCalls', control: 'switch' },
+  { key: 'timeZone', control: 'zone' },
 ] as const;
+
+// The IANA zones the browser knows (the server checks the name against Go's zone
+// database); the stored zone is listed even if the browser lacks it.
+function zoneNames(current: string): string[] {
+  const names = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return names.includes(current) ? names : [current, ...names];
+}
 
 type Key = (typeof settingKeys)[number]['key'];
 
@@ -42,7 +52,8 @@ export default function SettingsPage() {
   useRealtimeEvent<SettingEvent>('settings', () => settings.reload());
   useResync(() => settings.reload());
 
-  const valueOf = (key: Key): string => pending[key] ?? settings.data?.find((s) => s.key === key)?.value ?? enabled;
+  const valueOf = (key: Key): string =>
+    pending[key] ?? settings.data?.find((s) => s.key === key)?.value ?? (key === 'timeZone' ? defaultTenantTimeZone : enabled);
 
   const save = async (key: Key, value: string) => {
     setPending((p) => ({ ...p, [key]: value }));
@@ -88,6 +99,21 @@ export default function SettingsPage() {
                     disabled={!manage || key in pending}
                     onChange={(e) => void save(key, e.target.checked ? enabled : disabled)}
                   />
+                ) : control === 'zone' ? (
+                  <Select
+                    id={id}
+                    name="timeZone"
+                    aria-describedby={`${id}-hint`}
+                    value={value}
+                    disabled={!manage || key in pending}
+                    onChange={(e) => void save(key, e.target.value)}
+                  >
+                    {zoneNames(value).map((z) => (
+                      <option key={z} value={z}>
+                        {z}
+                      </option>
+                    ))}
+                  </Select>
                 ) : (
                   <Select
                     id={id}
