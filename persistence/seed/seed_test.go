@@ -59,7 +59,7 @@ func TestDemoIsIdempotent(t *testing.T) {
 		var rows int
 		_ = d.SQL.QueryRow(`SELECT count(*) FROM settings WHERE company_id = 1`).Scan(&rows)
 		st, _ := deps.Settings.Get(ctx, seed.DemoCompanyID, engine.SettingSideMenu)
-		if rows != 3 || st.Value != engine.SettingDisabled {
+		if rows != len(engine.SettingDefaults) || st.Value != engine.SettingDisabled {
 			t.Fatalf("settings: %d rows, sideMenu %q", rows, st.Value)
 		}
 		// A company created later gets a fresh id, not 1.
