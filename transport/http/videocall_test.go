@@ -19,16 +19,17 @@ func (c callTokens) Invite(tenant, ticket, user engine.ID) (httpapi.VideoCallInv
 	return httpapi.VideoCallInvite{CallID: inv.Call, CustomerToken: inv.Customer, AttendantToken: inv.Attendant, ExpiresAt: inv.ExpiresAt}, err
 }
 
-var videoTokens *videocall.Tokens
-
-func testVideoCalls(t *testing.T) httpapi.VideoCalls {
+// testVideoTokens signs and checks call links with the tests' one secret: any two of
+// them verify each other's tokens, so parallel environments share no state.
+func testVideoTokens(t *testing.T) *videocall.Tokens {
 	tok, err := videocall.NewTokens([]byte("video call secret of the http tests"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	videoTokens = tok
-	return callTokens{tok}
+	return tok
 }
+
+func testVideoCalls(t *testing.T) httpapi.VideoCalls { return callTokens{testVideoTokens(t)} }
 
 func TestStartVideoCall(t *testing.T) {
 	eachTicketEnv(t, func(t *testing.T, e *ticketEnv) {
@@ -55,6 +56,7 @@ func TestStartVideoCall(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("link %q", got.URL)
 		}
+		videoTokens := testVideoTokens(t)
 		cust, err := videoTokens.Verify(got.URL[i+len("/call/"):])
 		if err != nil || cust.Role != videocall.Customer || cust.Call != got.CallID || cust.Ticket != tOpenAna || cust.Tenant != e.company("ana") {
 			t.Fatalf("customer token %+v, %v", cust, err)
