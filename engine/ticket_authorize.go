@@ -23,7 +23,8 @@ import (
 //     connection needs ticket-options:transferWhatsapp.
 //  6. Profiles without tickets-manager:showall (user, userplus) reach only tickets in
 //     one of their queues, tickets assigned to them, and tickets with no queue (those
-//     wait for anybody: nobody would see them otherwise). On an open ticket held by
+//     wait for anybody: nobody would see them otherwise) — SeesTicket's rule, closed
+//     tickets aside. On an open ticket held by
 //     someone else they may not resolve, return, transfer, reply or whisper — that is
 //     the holder's conversation. They may open a ticket only in one of their queues
 //     (or none) and only for themselves. Reading is not a command: the closed tab and
@@ -101,7 +102,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 		}
 		return nil
 	}
-	if !(t.QueueID == 0 || p.InQueue(t.QueueID) || t.UserID == p.UserID) {
+	if !reaches(p, t.QueueID, t.UserID) { // SeesTicket's rule for a profile without showall
 		return deny("queue %d is not the user's", t.QueueID)
 	}
 	if t.Status == StatusOpen && t.UserID != p.UserID {
