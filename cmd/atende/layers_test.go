@@ -19,12 +19,16 @@ import (
 // so are test-support packages (dbtest, channeltest, graphfake: a last path element
 // ending in "test" or "fake"), which only test files and other such packages may
 // import.
+//
+// goroutine (the one package that starts goroutines) imports nothing of ours, and every
+// layer but the pure domain may import it.
 var layerRules = map[string][]string{
 	"engine":      {},
-	"actors":      {"engine"},
-	"persistence": {"engine"},
-	"transport":   {"engine"},
-	"cluster":     {"engine", "actors"},
+	"goroutine":   {},
+	"actors":      {"engine", "goroutine"},
+	"persistence": {"engine", "goroutine"},
+	"transport":   {"engine", "goroutine"},
+	"cluster":     {"engine", "actors", "goroutine"},
 	"web":         {},
 }
 
@@ -101,6 +105,8 @@ func TestLayerRulesCatchViolations(t *testing.T) {
 		{"a channel adapter imports the REST API", "atende/transport/channel/meta atende/engine atende/transport/http", "no package under atende/transport/channel/"},
 		{"a channel adapter imports under the REST API", "atende/transport/channel/waba atende/transport/http/token", "no package under atende/transport/channel/"},
 		{"production code imports a fake", "atende/transport/channel/cloud atende/transport/channel/meta/graphfake", "only tests may import"},
+		{"the goroutine package imports the domain", "atende/goroutine atende/engine", "layer goroutine may import only"},
+		{"the domain imports the goroutine package", "atende/engine atende/goroutine", "layer engine may import only"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			violations, _ := layerViolations(tt.line)
