@@ -1,7 +1,8 @@
 package engine
 
 // SeesTicket is the one rule of who may see a ticket (spec section 6): its row in a
-// list, its live events on the socket, its chat. Profiles with tickets-manager:showall
+// list and its live events on the socket (a chat box opened by id is authorised at
+// join, docs/architecture.md). Profiles with tickets-manager:showall
 // (superv and upward) see every ticket of their tenant; the others see closed tickets
 // (the closed tab shows all), tickets with no queue (they wait for anybody), tickets in
 // one of their queues and tickets assigned to them. Nobody sees another tenant's
@@ -11,7 +12,7 @@ package engine
 // (persistence/readmodel, TestScopesAgreeWithSeesTicket, through ListsTicket), the
 // socket filter (transport/realtime calls it), AuthorizeTicket (reaches, below) and the
 // web's seesTicket (web/src/app/rules.ts, against the golden file written by
-// TestRulesGolden).
+// TestVisibilityGolden). docs/architecture.md ("One rule, its copies") lists them.
 func SeesTicket(p Principal, t Ticket) bool {
 	if !p.Valid() || t.CompanyID != p.CompanyID {
 		return false
