@@ -16,7 +16,7 @@ import (
 
 	"atende/actors/wire"
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // NodeConfig configures one member of the actor cluster.

@@ -15,7 +15,7 @@ import (
 	"atende/actors"
 	"atende/cluster"
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/redisstate"

@@ -40,7 +40,7 @@ var forbiddenImports = []struct{ from, to string }{
 }
 
 // goroutinePackage is the one package that may hold a `go` statement.
-const goroutinePackage = "engine/goroutine"
+const goroutinePackage = "goroutine"
 
 // layerViolations checks a `go list -f '{{.ImportPath}} {{join .Imports " "}}'`
 // listing against the rules above; checked counts the packages the layer rules ruled.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // metricsOffPublicPort reports whether /metrics stays off the public port: when it has

@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/transport/channel/whatsapp/fakewa"
 )
 

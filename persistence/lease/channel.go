@@ -11,7 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // Channels wraps a ChannelFactory so that each connection's channel runs only while

@@ -28,7 +28,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/rs/zerolog"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/persistence/db"
 )
 

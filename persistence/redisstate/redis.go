@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // DefaultPrefix starts every key when Config.Prefix is empty.

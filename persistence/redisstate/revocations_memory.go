@@ -7,7 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // memorySubQueue bounds the user ids waiting for one slow subscriber; beyond it new

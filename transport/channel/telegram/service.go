@@ -16,7 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
 	"atende/transport/jsonapi"

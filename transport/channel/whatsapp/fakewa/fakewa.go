@@ -37,7 +37,7 @@ import (
 	"go.mau.fi/whatsmeow/types/events"
 	waLog "go.mau.fi/whatsmeow/util/log"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/transport/channel/whatsapp"
 )
 

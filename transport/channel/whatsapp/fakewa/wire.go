@@ -40,7 +40,7 @@ import (
 	"golang.org/x/crypto/hkdf"
 	"google.golang.org/protobuf/proto"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // Server is a wire-level fake of WhatsApp Web's server: TLS websocket at /ws/chat,
