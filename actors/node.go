@@ -16,6 +16,7 @@ import (
 
 	"atende/actors/wire"
 	"atende/engine"
+	"atende/goroutine"
 )
 
 // NodeConfig configures one member of the actor cluster.
@@ -143,10 +144,10 @@ func (n *Node) request(identity, kind string, cmd *wire.Command, timeout time.Du
 		err error
 	}
 	done := make(chan result, 1) // the request ends on its own after at most timeout
-	go func() {
+	goroutine.Go(func() {
 		res, err := n.Cluster.Request(identity, kind, cmd, cluster.WithTimeout(timeout))
 		done <- result{res, err}
-	}()
+	})
 	select {
 	case r := <-done:
 		return r.res, r.err

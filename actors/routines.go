@@ -1,6 +1,6 @@
 package actors
 
-import "atende/engine/goroutine"
+import "atende/goroutine"
 
 // Routines starts goroutines that are tracked: Close refuses new ones and waits for
 // the running ones. No bare `go` in this package.

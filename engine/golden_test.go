@@ -11,7 +11,7 @@ import (
 
 // updateGolden rewrites golden files instead of comparing with them:
 // go test ./engine/ -run 'Golden|JSON' -update
-var updateGolden = flag.Bool("update", false, "rewrite golden files (engine/testdata, web/src/app/permissions.json, web/src/i18n/errorCodes.json)")
+var updateGolden = flag.Bool("update", false, "rewrite golden files (engine/testdata, web/src/app/permissions.json, web/src/app/golden, web/src/i18n/errorCodes.json)")
 
 // checkGolden compares got with the file at path, or rewrites the file under -update.
 func checkGolden(t *testing.T, path string, got []byte) {
@@ -54,3 +54,10 @@ func TestPermissionsJSON(t *testing.T) {
 func TestErrorCodesJSON(t *testing.T) {
 	checkGolden(t, filepath.Join("..", "web", "src", "i18n", "errorCodes.json"), indentJSON(t, Codes()))
 }
+
+// CheckGolden and IndentJSON are checkGolden and indentJSON for the golden tests of
+// package engine_test (those that need engine/visibilitytest, which imports engine).
+var (
+	CheckGolden = checkGolden
+	IndentJSON  = indentJSON
+)

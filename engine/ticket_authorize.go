@@ -28,7 +28,8 @@ import (
 //
 //  6. Profiles without tickets-manager:showall (user, userplus) reach only tickets in
 //     one of their queues, tickets assigned to them, and tickets with no queue (those
-//     wait for anybody: nobody would see them otherwise). On an open ticket held by
+//     wait for anybody: nobody would see them otherwise) — SeesTicket's rule, closed
+//     tickets aside. On an open ticket held by
 //     someone else they may not resolve, return, transfer, reply or whisper — that is
 //     the holder's conversation. They may open a ticket only in one of their queues
 //     (or none) and only for themselves. Reading is not a command: the closed tab and
@@ -126,7 +127,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 		return nil
 	}
 	guest := t.IsGuest(p.UserID)
-	if !(t.QueueID == 0 || p.InQueue(t.QueueID) || t.UserID == p.UserID || guest) {
+	if !reaches(p, t.QueueID, t.UserID) && !guest { // SeesTicket's rule for a profile without showall, and a guest
 		return deny("queue %d is not the user's", t.QueueID)
 	}
 	if t.Status == StatusOpen && t.UserID != p.UserID {

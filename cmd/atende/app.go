@@ -15,6 +15,7 @@ import (
 	"atende/actors"
 	"atende/cluster"
 	"atende/engine"
+	"atende/goroutine"
 	"atende/persistence/connection"
 	"atende/persistence/dashboard"
 	"atende/persistence/db"
@@ -221,7 +222,7 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	}
 	ev.Msg(msg)
 	errc := make(chan error, 1)
-	go func() { errc <- a.http.Serve(ln) }()
+	goroutine.Go(func() { errc <- a.http.Serve(ln) })
 	keepCtx, stopKeeping := context.WithCancel(context.Background())
 	a.onClose(func(context.Context) error { stopKeeping(); return nil })
 	if a.cfg.Cluster {

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"atende/goroutine"
 )
 
 // metricsOffPublicPort reports whether /metrics stays off the public port: when it has
@@ -36,11 +38,11 @@ func (a *app) startMetrics() error {
 	a.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	srv := a.metricsHTTP
-	go func() {
+	goroutine.Go(func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			a.log.Error().Err(err).Msg("metrics listener stopped")
 		}
-	}()
+	})
 	a.onClose(func(ctx context.Context) error { return srv.Shutdown(ctx) })
 	a.log.Info().Str("addr", ln.Addr().String()).Msg("serving /metrics")
 	return nil

@@ -11,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/persistence/db"
 	"atende/transport/channel/whatsapp"
 	"atende/transport/channel/whatsapp/fakewa"

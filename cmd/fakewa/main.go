@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"atende/goroutine"
 	"atende/transport/channel/whatsapp/fakewa"
 )
 
@@ -53,7 +54,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	go func() { _ = ctl.Serve(ln) }()
+	goroutine.Go(func() { _ = ctl.Serve(ln) })
 	fmt.Printf("--whatsapp-ws-url wss://%s/ws/chat --whatsapp-ca-file %s --whatsapp-cert-key %s\n", srv.Addr, *caOut, hex.EncodeToString(srv.RootKey[:]))
 	fmt.Printf("control: http://%s/scan\n", ln.Addr())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -14,7 +14,7 @@ import (
 
 // Migrations live in migrations/<dialect>/NNNN_name.sql, one file a version, applied in
 // version order, each in its own transaction together with its schema_migrations row.
-// Both dialects carry the same versions (a test checks). Version ranges by owner:
+// Both dialects carry the same versions (a test checks). Version ranges by subsystem:
 // 0001–0099 journal and core, 0100–0199 reference data and auth, 0200–0299 read models,
 // 0300– channels.
 //

@@ -1,6 +1,6 @@
 package journal
 
-import "atende/engine/goroutine"
+import "atende/goroutine"
 
 // routines starts the goroutines this package owns, so Close can wait for them; it
 // refuses to start one once closing began.

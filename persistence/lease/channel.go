@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/goroutine"
 )
 
 // Channels wraps a ChannelFactory so that each connection's channel runs only while
@@ -171,7 +172,7 @@ func (c *channel) Start(ctx context.Context, sink engine.ChannelSink) error {
 	c.lease, c.running = l, true
 	c.mu.Unlock()
 	c.op.Unlock()
-	go c.watch(l, sink, stop, done)
+	goroutine.Go(func() { c.watch(l, sink, stop, done) })
 	return nil
 }
 

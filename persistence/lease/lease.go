@@ -28,6 +28,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/rs/zerolog"
 
+	"atende/goroutine"
 	"atende/persistence/db"
 )
 
@@ -126,7 +127,7 @@ func NewPostgres(ctx context.Context, d *db.DB, cfg Config) (*Postgres, error) {
 	if p.every <= 0 {
 		p.every = DefaultCheckInterval
 	}
-	go p.watch()
+	goroutine.Go(p.watch)
 	return p, nil
 }
 

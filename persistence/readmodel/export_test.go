@@ -1,5 +1,11 @@
 package readmodel
 
+import (
+	"strings"
+
+	"atende/engine"
+)
+
 // ForceSearchPlan makes q read searches by walking the list ("walk") or from the
 // matching set ("driven") whatever the statistics say, so tests cover both plans.
 func ForceSearchPlan(q *Queries, plan string) {
@@ -11,4 +17,35 @@ func ForceSearchPlan(q *Queries, plan string) {
 	default:
 		q.searchMode = searchModeAuto
 	}
+}
+
+// VisibilityMatrixQuery is one SELECT over company p.CompanyID's live tickets that
+// answers, for each query of qs, whether the visibility scopes admit the ticket for p
+// (only the scopes and the unread filter: no tags, date or search text): a row per
+// ticket, its id and then two 0/1 columns per query, the first through the one
+// predicate the counts and the unread list use, the second through the index walks the
+// lists read (branches).
+func VisibilityMatrixQuery(p engine.Principal, qs []engine.TicketQuery, searching bool) (string, []any) {
+	var a args
+	cols := []string{"t.id"}
+	for _, q := range qs {
+		scs := scopes(p, q, searching)
+		unread := ""
+		if q.WithUnreadMessages {
+			unread = "t.unread_messages > 0 AND "
+		}
+		var parts []string
+		for _, b := range branches(scs) {
+			parts = append(parts, "("+b.where(&a)+")")
+		}
+		walks := "FALSE"
+		if len(parts) > 0 {
+			walks = "(" + strings.Join(parts, " OR ") + ")"
+		}
+		cols = append(cols,
+			"CASE WHEN "+unread+scopesPredicate(&a, scs)+" THEN 1 ELSE 0 END",
+			"CASE WHEN "+unread+walks+" THEN 1 ELSE 0 END")
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM tickets t WHERE t.company_id = " + a.add(p.CompanyID) +
+		" AND t.deleted = FALSE ORDER BY t.id", a.list
 }

@@ -94,8 +94,12 @@ func (sc statusScope) predicate(a *args) string {
 	return strings.Join(conj, " AND ")
 }
 
-// scopesPredicate is the disjunction of every scope's predicate.
+// scopesPredicate is the disjunction of every scope's predicate; FALSE for none (a
+// closed list of unread tickets admits nothing).
 func scopesPredicate(a *args, scs []statusScope) string {
+	if len(scs) == 0 {
+		return "FALSE"
+	}
 	parts := make([]string, len(scs))
 	for i, sc := range scs {
 		parts[i] = "(" + sc.predicate(a) + ")"

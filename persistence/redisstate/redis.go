@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/goroutine"
 )
 
 // DefaultPrefix starts every key when Config.Prefix is empty.
@@ -43,7 +44,7 @@ type Redis struct {
 	prefix string
 	log    zerolog.Logger
 
-	routines routines // subscription goroutines
+	routines goroutine.Group // subscription goroutines
 
 	mu     sync.Mutex                 // guards subs, closed
 	subs   map[*redis.PubSub]struct{} // open subscriptions, closed by Close
@@ -100,7 +101,7 @@ func (r *Redis) Close() error {
 	for ps := range subs {
 		_ = ps.Close() // ends its goroutine's range over the channel
 	}
-	r.routines.close()
+	r.routines.Close()
 	if err := r.client.Close(); err != nil {
 		return fmt.Errorf("redisstate: close: %w", err)
 	}
@@ -137,35 +138,4 @@ func millis(d time.Duration) int64 {
 		ms = 1
 	}
 	return ms
-}
-
-// routines tracks goroutines: go refuses after close, close waits for all.
-type routines struct {
-	mu     sync.Mutex // guards closed
-	closed bool
-	wg     sync.WaitGroup
-}
-
-// start runs fn in a tracked goroutine; false after close.
-func (r *routines) start(fn func()) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.closed {
-		return false
-	}
-	r.wg.Add(1)
-	go func() {
-		defer r.wg.Done()
-		fn()
-	}()
-	return true
-}
-
-// close refuses new goroutines and waits for the running ones; the caller must
-// first make them return (close their subscriptions).
-func (r *routines) close() {
-	r.mu.Lock()
-	r.closed = true
-	r.mu.Unlock()
-	r.wg.Wait()
 }

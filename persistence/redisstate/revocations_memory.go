@@ -7,6 +7,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/goroutine"
 )
 
 // memorySubQueue bounds the user ids waiting for one slow subscriber; beyond it new
@@ -19,7 +20,7 @@ const memorySubQueue = 1024
 type MemoryRevocations struct {
 	log zerolog.Logger // static after NewMemoryRevocations
 
-	routines routines
+	routines goroutine.Group
 
 	mu     sync.Mutex              // guards subs, closed
 	subs   map[*memorySub]struct{} // live subscriptions
@@ -80,7 +81,7 @@ func (m *MemoryRevocations) SubscribeAll(_ context.Context, fn func(Revocation))
 	if m.closed {
 		return nil, ErrClosed
 	}
-	if !m.routines.start(func() {
+	if !m.routines.Go(func() {
 		defer close(s.done)
 		for r := range s.queue {
 			fn(r)
@@ -113,5 +114,5 @@ func (m *MemoryRevocations) Close() {
 	}
 	m.subs = map[*memorySub]struct{}{}
 	m.mu.Unlock()
-	m.routines.close()
+	m.routines.Close()
 }

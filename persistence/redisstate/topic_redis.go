@@ -62,7 +62,7 @@ func (t Topic) subscribe(ctx context.Context, log zerolog.Logger, fn func(payloa
 
 	done := make(chan struct{})
 	ch := ps.ChannelWithSubscriptions(redis.WithChannelSize(1024))
-	started := t.r.routines.start(func() {
+	started := t.r.routines.Go(func() {
 		defer close(done)
 		for m := range ch {
 			switch m := m.(type) {

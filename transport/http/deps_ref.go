@@ -7,8 +7,8 @@ import (
 )
 
 // RefDeps holds the reference-data stores (contacts, queues, tags, quick answers),
-// whose interfaces live in engine/store_ref.go. It is embedded in Deps, so the lead
-// sets deps.Contacts, deps.Queues… directly. cmd/atende must set all four; a nil
+// whose interfaces live in engine/store_ref.go. It is embedded in Deps, so deps.Contacts,
+// deps.Queues… are set directly. cmd/atende must set all four; a nil
 // one is tolerated (so that tests of other routes need not build them) but its routes
 // answer 503 ERR_UNAVAILABLE, and New logs a warning naming it.
 //

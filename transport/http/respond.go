@@ -1,16 +1,15 @@
 package httpapi
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 
 	"atende/engine"
+	"atende/transport/jsonapi"
 )
 
 // authedFunc is a handler that needs a logged-in principal.
@@ -69,34 +68,8 @@ func firstFieldMessage(fields map[string]string) string {
 	return fields[keys[0]]
 }
 
-// WriteJSON is writeJSON for handlers outside this package (the channel adapters'
-// routes): the same headers, and a value that cannot be encoded is a 500, never a
-// truncated 200.
-func WriteJSON(w http.ResponseWriter, status int, v any) { writeJSON(w, status, v) }
-
-// DecodeJSON is decodeJSON for handlers outside this package, with their own limit.
-func DecodeJSON(r *http.Request, v any, limit int64) error { return decodeJSONLimit(r, v, limit) }
-
-// writeJSON answers v as JSON with status. A nil v with 204 writes no body.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	if status == http.StatusNoContent {
-		w.WriteHeader(status)
-		return
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(http.StatusInternalServerError)
-		_, _ = io.WriteString(w, `{"error":"ERR_INTERNAL","message":"ERR_INTERNAL"}`+"\n")
-		return
-	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
-}
+// writeJSON answers v as JSON with status (jsonapi.WriteJSON).
+func writeJSON(w http.ResponseWriter, status int, v any) { jsonapi.WriteJSON(w, status, v) }
 
 // decodeJSON reads one JSON value from the body into v. A body not declared
 // Content-Type: application/json is 415 ERR_UNSUPPORTED_MEDIA_TYPE (security.go,
@@ -109,35 +82,7 @@ func (s *Server) decodeJSON(r *http.Request, v any) error {
 }
 
 func decodeJSONLimit(r *http.Request, v any, limit int64) error {
-	if err := requireJSON(r); err != nil {
-		return err
-	}
-	if r.Body == nil {
-		return engine.E(engine.ErrInvalidJSON)
-	}
-	body := http.MaxBytesReader(nil, r.Body, limit)
-	dec := json.NewDecoder(body)
-	if err := dec.Decode(v); err != nil {
-		return jsonError(err)
-	}
-	// Anything but white space after the value is refused.
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		if err != nil {
-			if e := jsonError(err); engine.CodeOf(e) == engine.ErrBodyTooLarge {
-				return e
-			}
-		}
-		return engine.E(engine.ErrInvalidJSON)
-	}
-	return nil
-}
-
-func jsonError(err error) error {
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		return engine.Wrap(engine.ErrBodyTooLarge, err)
-	}
-	return engine.Wrap(engine.ErrInvalidJSON, err)
+	return jsonapi.DecodeJSON(r, v, limit)
 }
 
 // pathID reads the path value name as a positive id. Anything else answers the

@@ -3,13 +3,13 @@ package httpapi
 import (
 	"crypto/subtle"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 
 	"atende/engine"
+	"atende/transport/jsonapi"
 )
 
 // This file holds the browser-facing defences of the API: which other origins may call
@@ -222,16 +222,8 @@ func (s *Server) authOriginOK(r *http.Request) bool {
 	return true
 }
 
-// requireJSON refuses a body that is not declared application/json: a browser form on
-// another site can post text/plain, form-urlencoded or multipart without a preflight,
-// but not application/json, so this rule closes cross-site posts to JSON routes.
-func requireJSON(r *http.Request) error {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "application/json" {
-		return engine.E(engine.ErrUnsupportedMediaType)
-	}
-	return nil
-}
+// requireJSON is jsonapi.RequireJSON: JSON routes refuse other bodies.
+func requireJSON(r *http.Request) error { return jsonapi.RequireJSON(r) }
 
 // Hardening headers. The app is a single-page app whose scripts are all files under
 // /assets (Vite emits no inline script); styled-components injects <style> elements and

@@ -17,13 +17,11 @@ import (
 
 	"atende/engine"
 	"atende/transport/http/token"
+	"atende/transport/jsonapi"
 )
 
-// Publisher sends a realtime event to the sockets of a tenant (the socket gateway
-// implements it). Publish must not block on slow sockets.
-type Publisher interface {
-	Publish(companyID engine.ID, event string, payload any)
-}
+// Publisher sends a realtime event to the sockets of a tenant (jsonapi.Publisher).
+type Publisher = jsonapi.Publisher
 
 // Deps are the collaborators of the API. Required: Users, Settings, RefreshTokens,
 // Tokens, PairLimiter, AddressLimiter. The rest have defaults.

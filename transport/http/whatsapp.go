@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"atende/engine"
+	"atende/transport/jsonapi"
 )
 
 // ConnectionStore is what the connection routes need of the connection store
@@ -63,22 +64,8 @@ func (d ConnectionDeps) maxUpload() int64 {
 	return DefaultMaxConnectionUpload
 }
 
-// ConnectionCreated is the payload of the "whatsapp" event of a connection made
-// outside these routes (a provider's registration: WABA, Facebook, Telegram): action
-// update, as whaticket announces a new connection.
-func ConnectionCreated(c engine.Connection) any {
-	if c.Queues == nil {
-		c.Queues = []engine.Queue{}
-	}
-	return whatsappEvent{Action: "update", Whatsapp: &c}
-}
-
 // whatsappEvent is the payload of the realtime "whatsapp" event.
-type whatsappEvent struct {
-	Action     string             `json:"action"` // update (also on create, as whaticket) | delete
-	Whatsapp   *engine.Connection `json:"whatsapp,omitempty"`
-	WhatsappID engine.ID          `json:"whatsappId,omitempty"`
-}
+type whatsappEvent = jsonapi.ConnectionEvent
 
 // connectionRoutes registers the connection routes (spec section 7, Connections).
 // Reading needs a login to the tenant; every write needs connections:manage.

@@ -94,33 +94,32 @@ func (c *ticketCache) get(ctx context.Context, company, id engine.ID) (*engine.T
 	}
 }
 
-// holders are who may see a ticket event besides the ticket's current queue and user:
-// the previous holder and queue of a ticket that moved, so it leaves their lists.
+// holders are who may see a ticket event besides those who see the ticket as it now
+// is: the previous holder and queue of a ticket that moved, so it leaves their lists.
 type holders struct {
 	users  []engine.ID
 	queues []engine.ID
 }
 
-// visibility is the Filter of a ticket's events: spec section 6 — profiles with
-// tickets-manager:showall see every ticket; the others see the tickets of their
-// queues, tickets with no queue, tickets assigned to them, and closed tickets (the
-// closed tab shows all).
+// visibility is the Filter of a ticket's events: engine.SeesTicket of the ticket as it
+// now is, or of the ticket with a previous holder or queue (the status stays the
+// current one: a reopened ticket is not shown to all as a closed one would be).
 func visibility(t *engine.Ticket, h holders) socket.Filter {
-	status, queue, user := t.Status, t.QueueID, t.UserID
-	return socket.FilterFunc(func(p socket.Principal) bool {
-		if engine.Can(p.Profile, engine.ActShowAllTickets) || status == engine.StatusClosed {
+	now := engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: t.QueueID, UserID: t.UserID}
+	was := make([]engine.Ticket, 0, len(h.users)+len(h.queues))
+	for _, u := range h.users {
+		was = append(was, engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: t.QueueID, UserID: u})
+	}
+	for _, q := range h.queues {
+		was = append(was, engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: q, UserID: t.UserID})
+	}
+	return socket.FilterFunc(func(sp socket.Principal) bool {
+		p := engine.Principal{UserID: sp.UserID, CompanyID: sp.CompanyID, Profile: sp.Profile, QueueIDs: sp.QueueIDs}
+		if engine.SeesTicket(p, now) {
 			return true
 		}
-		if queue == 0 || p.InQueue(queue) || user == p.UserID {
-			return true
-		}
-		for _, u := range h.users {
-			if u == p.UserID {
-				return true
-			}
-		}
-		for _, q := range h.queues {
-			if q == 0 || p.InQueue(q) {
+		for _, w := range was {
+			if engine.SeesTicket(p, w) {
 				return true
 			}
 		}
@@ -151,7 +150,7 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 		if err != nil {
 			return nil, err
 		}
-		gone := &engine.Ticket{ID: id, Status: engine.StatusOpen, UserID: del.UserID, QueueID: del.QueueID}
+		gone := &engine.Ticket{ID: id, CompanyID: rec.CompanyID, Status: engine.StatusOpen, UserID: del.UserID, QueueID: del.QueueID}
 		return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
 			Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: visibility(gone, holders{})}, nil
 	}

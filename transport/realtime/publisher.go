@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/goroutine"
 	"atende/transport/socket"
 )
 
@@ -90,7 +91,7 @@ func New(cfg Config) (*Publisher, error) {
 func (p *Publisher) Start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	p.cancel, p.done = cancel, make(chan struct{})
-	go p.loop(ctx)
+	goroutine.Go(func() { p.loop(ctx) })
 }
 
 // Close stops the loop and waits for it.

@@ -16,7 +16,7 @@ import (
 	"github.com/gobwas/ws"
 	"github.com/rs/zerolog"
 
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/transport/netlimit"
 	"atende/transport/socket/sio"
 )

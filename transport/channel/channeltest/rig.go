@@ -62,7 +62,7 @@ type Rig struct {
 	Published *Published
 }
 
-// Published records realtime events (an httpapi.Publisher).
+// Published records realtime events (a jsonapi.Publisher).
 type Published struct {
 	mu     sync.Mutex
 	Events []PublishedEvent
@@ -75,7 +75,7 @@ type PublishedEvent struct {
 	Payload   any
 }
 
-// Publish implements httpapi.Publisher.
+// Publish implements jsonapi.Publisher.
 func (p *Published) Publish(companyID engine.ID, event string, payload any) {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -6,7 +6,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // Starter (re)starts a connection's actor (actors.Connections).
@@ -30,6 +30,6 @@ type Deps struct {
 	Actors      Actors
 	// Publisher announces the connections a registration creates (the "whatsapp"
 	// event), so every open connections screen shows them; nil announces nothing.
-	Publisher httpapi.Publisher
+	Publisher jsonapi.Publisher
 	Logger    zerolog.Logger
 }

@@ -4,7 +4,8 @@
 // media file, and the outbound side of a provider call whose outcome may be unknown
 // (a send written in full whose answer was lost).
 //
-// Only the adapters under transport/channel import it; it imports engine and the
-// standard library, never transport/http. Everything here is safe for concurrent use
-// and holds no state of its own.
+// Only the adapters under transport/channel import it. It imports engine,
+// transport/jsonapi (the Publisher of Deps), zerolog and the standard library — never
+// transport/http, which the layer test forbids to every channel adapter. Everything
+// here is safe for concurrent use and holds no state of its own.
 package cloud

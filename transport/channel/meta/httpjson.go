@@ -7,16 +7,16 @@ import (
 	"unicode"
 
 	"atende/engine"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // MaxRequest caps the JSON body of the adapters' authenticated routes.
 const MaxRequest = 64 << 10
 
 // DecodeJSON reads one JSON value of at most MaxRequest bytes into v with the REST
-// API's rules (httpapi.DecodeJSON): ERR_BODY_TOO_LARGE, or ERR_INVALID_JSON for an
+// API's rules (jsonapi.DecodeJSON): ERR_BODY_TOO_LARGE, or ERR_INVALID_JSON for an
 // empty, malformed or mistyped body, or anything after the value.
-func DecodeJSON(r *http.Request, v any) error { return httpapi.DecodeJSON(r, v, MaxRequest) }
+func DecodeJSON(r *http.Request, v any) error { return jsonapi.DecodeJSON(r, v, MaxRequest) }
 
 // Required answers ERR_VALIDATION naming the empty fields ('Required', spec section
 // 5), nil when every field has a value.

@@ -14,7 +14,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/channel/cloud"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // Config configures the Facebook and Instagram adapter. Zero values per field.
@@ -188,7 +188,7 @@ func (s *Service) connectPages(w http.ResponseWriter, r *http.Request, p engine.
 		}
 		out = append(out, conn)
 	}
-	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"connections": out})
+	jsonapi.WriteJSON(w, http.StatusOK, map[string]any{"connections": out})
 	return nil
 }
 
@@ -239,7 +239,7 @@ func (s *Service) hubRegister(w http.ResponseWriter, r *http.Request, p engine.P
 	if !ans.Success {
 		return engine.Wrap(engine.ErrChannelRefused, errors.New("subscribed_apps answered success false"))
 	}
-	httpapi.WriteJSON(w, http.StatusOK, map[string]bool{"success": true})
+	jsonapi.WriteJSON(w, http.StatusOK, map[string]bool{"success": true})
 	return nil
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/channel/cloud"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // Starter (re)starts a connection's actor (actors.Connections).
@@ -20,7 +20,7 @@ type UpsertDeps struct {
 	Connections engine.ConnectionStore
 	Credentials engine.CredentialStore
 	Starter     Starter
-	Publisher   httpapi.Publisher // announces a new connection; nil announces nothing
+	Publisher   jsonapi.Publisher // announces a new connection; nil announces nothing
 	Logger      zerolog.Logger
 }
 
@@ -68,7 +68,7 @@ func Upsert(ctx context.Context, d UpsertDeps, companyID engine.ID, cred engine.
 		return engine.Connection{}, fmt.Errorf("store credentials: %w", err)
 	}
 	if d.Publisher != nil {
-		d.Publisher.Publish(companyID, "whatsapp", httpapi.ConnectionCreated(conn))
+		d.Publisher.Publish(companyID, "whatsapp", jsonapi.ConnectionCreated(conn))
 	}
 	restart(ctx, d, conn.ID)
 	return conn, nil

@@ -16,10 +16,10 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // Inbound modes (Config.Mode).
@@ -196,7 +196,7 @@ func (s *Service) create(w http.ResponseWriter, r *http.Request, p engine.Princi
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, conn)
+	jsonapi.WriteJSON(w, http.StatusOK, conn)
 	return nil
 }
 

@@ -14,7 +14,7 @@ import (
 	"atende/engine"
 	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // registerRequest is POST /wacloudapi (spec section 7).
@@ -56,7 +56,7 @@ func (s *Service) register(w http.ResponseWriter, r *http.Request, p engine.Prin
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, conn)
+	jsonapi.WriteJSON(w, http.StatusOK, conn)
 	return nil
 }
 
@@ -179,7 +179,7 @@ func (s *Service) templates(w http.ResponseWriter, r *http.Request, p engine.Pri
 			out = append(out, Template{ID: t.ID, TemplateName: t.Name, Language: t.Language, Category: t.Category, ConnectionID: c.ConnectionID})
 		}
 	}
-	httpapi.WriteJSON(w, http.StatusOK, map[string]any{"templates": out})
+	jsonapi.WriteJSON(w, http.StatusOK, map[string]any{"templates": out})
 	return nil
 }
 
@@ -351,7 +351,7 @@ func (s *Service) sendTemplate(w http.ResponseWriter, r *http.Request, p engine.
 		return graphFailure("waba send template", err)
 	}
 	s.recordTemplate(ctx, cred, number, id, engine.SanitizeText(renderTemplate(t.Name, body, params)))
-	httpapi.WriteJSON(w, http.StatusOK, map[string]string{"providerId": id})
+	jsonapi.WriteJSON(w, http.StatusOK, map[string]string{"providerId": id})
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/channel/meta"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // embeddedRequest is POST /wacloudapi/embedded: what Meta's embedded signup pop-up
@@ -57,7 +57,7 @@ func (s *Service) embeddedConfig(w http.ResponseWriter, r *http.Request, p engin
 	if s.embeddedEnabled() {
 		out = EmbeddedConfig{AppID: strconv.FormatInt(s.cfg.AppID, 10), ConfigID: s.cfg.ConfigID, Enabled: true}
 	}
-	httpapi.WriteJSON(w, http.StatusOK, out)
+	jsonapi.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -111,7 +111,7 @@ func (s *Service) embedded(w http.ResponseWriter, r *http.Request, p engine.Prin
 	if err != nil {
 		return err
 	}
-	httpapi.WriteJSON(w, http.StatusOK, conn)
+	jsonapi.WriteJSON(w, http.StatusOK, conn)
 	return nil
 }
 

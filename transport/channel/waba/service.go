@@ -12,7 +12,7 @@ import (
 	"atende/engine"
 	"atende/transport/channel/cloud"
 	"atende/transport/channel/meta"
-	httpapi "atende/transport/http"
+	"atende/transport/jsonapi"
 )
 
 // Config configures the WABA adapter. Zero values are documented per field.
@@ -62,7 +62,7 @@ type Deps struct {
 	Media       engine.MediaStore
 	Actors      Actors
 	Tickets     Tickets
-	Publisher   httpapi.Publisher // announces the connections a registration creates; may be nil
+	Publisher   jsonapi.Publisher // announces the connections a registration creates; may be nil
 	Logger      zerolog.Logger
 }
 

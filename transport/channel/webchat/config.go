@@ -15,7 +15,7 @@ import (
 )
 
 // History answers the last messages of a visitor's conversation on a connection,
-// for the welcome frame. The lead implements it over the message read model: the
+// for the welcome frame, read from the message read model: the
 // messages of the tickets of the contact whose number is visitorNumber
 // ("webchat:<visitorId>") on connection connectionID, at most limit, oldest first.
 // It must be safe for concurrent use.

@@ -23,7 +23,7 @@ import (
 
 var testSecret = []byte("webchat-test-secret-0123456789abcdef")
 
-// journal is the test's stand-in for the lead's side: a sink that records inbound
+// journal is the test's stand-in for the server's side: a sink that records inbound
 // messages durably (de-duplicated on ProviderID), receipts and statuses, and a
 // History over what it recorded plus what the test sent.
 type journal struct {

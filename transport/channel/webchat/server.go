@@ -17,7 +17,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/transport/netlimit"
 )
 

@@ -20,7 +20,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 )
 
 // Channel is one WhatsApp connection: a whatsmeow client on the connection's device.

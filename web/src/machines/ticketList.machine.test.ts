@@ -326,7 +326,12 @@ describe('belongs', () => {
     ['someone else’s open ticket without showAll', t(1, { status: 'open', userId: 2 }), ctx, false],
     ['someone else’s with showAll', t(1, { status: 'open', userId: 2 }), { ...ctx, filters: { ...emptyFilters, showAll: true } }, true],
     ['other status', t(1, { status: 'closed', userId: me }), ctx, false],
-    ['queue filtered out', t(1, { status: 'open', userId: me, queueId: 4 }), { ...ctx, filters: { ...emptyFilters, queueIds: [3] } }, false],
+    ['queue filtered out', t(1, { status: 'open', userId: 2, queueId: 4 }), { ...ctx, filters: { ...emptyFilters, showAll: true, queueIds: [3] } }, false],
+    // The open tab without show-all is one's own tickets, whatever their queue (as the server lists it).
+    ['my open ticket in another queue', t(1, { status: 'open', userId: me, queueId: 4 }), { ...ctx, filters: { ...emptyFilters, queueIds: [3] } }, true],
+    ['every tag given', t(1, { status: 'open', userId: me, tags: [{ id: 7, name: 'x', color: '#000' }] }), { ...ctx, filters: { ...emptyFilters, tags: [7, 8] } }, false],
+    ['pending ticket moved to a queue the viewer is not in', t(1, { queueId: 4 }), { spec: { status: 'pending' as const }, filters: emptyFilters, userId: me, viewer: { userId: me, companyId: 1, profile: 'user', queueIds: [3] } }, false],
+    ['pending ticket in the viewer’s queue', t(1, { queueId: 3 }), { spec: { status: 'pending' as const }, filters: emptyFilters, userId: me, viewer: { userId: me, companyId: 1, profile: 'user', queueIds: [3] } }, true],
     ['no queue passes the queue filter', t(1, { status: 'open', userId: me }), { ...ctx, filters: { ...emptyFilters, queueIds: [3] } }, true],
     ['tag filter', t(1, { status: 'open', userId: me, tags: [{ id: 7, name: 'x', color: '#000' }] }), { ...ctx, filters: { ...emptyFilters, tags: [7] } }, true],
     ['user filter', t(1, { status: 'open', userId: me }), { ...ctx, filters: { ...emptyFilters, showAll: true, users: [9] } }, false],

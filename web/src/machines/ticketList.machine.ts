@@ -17,6 +17,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { AppMessageEvent, Contact, ID, Ticket, TicketEvent, TicketPage, TicketStatus } from '../api/types';
 import { ticketStore as defaultStore, type TicketStore } from './ticketStore';
+import { seesTicket, type Viewer } from '../app/rules';
+import { actions, can } from '../app/permissions';
 
 export interface TicketFilters {
   searchParam: string;
@@ -38,6 +40,9 @@ export interface TicketListContext {
   spec: ListSpec;
   filters: TicketFilters;
   userId: ID;
+  // viewer, when known, is who the list is for: a live ticket they may not see
+  // (engine.SeesTicket) leaves the list, as the server's next page would leave it out.
+  viewer?: Viewer;
   store: TicketStore;
   ids: ID[];
   count: number;
@@ -51,6 +56,7 @@ export interface TicketListInput {
   spec: ListSpec;
   filters?: TicketFilters;
   userId: ID;
+  viewer?: Viewer;
   store?: TicketStore;
 }
 
@@ -78,16 +84,26 @@ export type LiveListEvent =
   | { type: 'list.message'; event: AppMessageEvent }
   | { type: 'list.contact'; contact: Contact; action: 'update' };
 
-// belongs says whether the list, as filtered, shows the ticket.
-export function belongs(t: Ticket, ctx: Pick<TicketListContext, 'spec' | 'filters' | 'userId'>): boolean {
-  const { spec, filters } = ctx;
-  if (spec.withUnreadMessages) {
-    if (!(t.unreadMessages > 0) || t.status === 'closed') return false;
-  }
+// belongs says whether the list, as filtered, shows the ticket: engine.ListsTicket
+// (outside a search), checked against the golden file the Go tests write
+// (src/app/rules.test.ts). Without a viewer (the profile and queues unknown) the
+// visibility part is left to the server and showAll is taken as allowed.
+export function belongs(t: Ticket, ctx: Pick<TicketListContext, 'spec' | 'filters' | 'userId' | 'viewer'>): boolean {
+  const { spec, filters, viewer } = ctx;
+  if (spec.withUnreadMessages && (!(t.unreadMessages > 0) || t.status === 'closed')) return false;
   if (spec.status && t.status !== spec.status) return false;
-  if (spec.status === 'open' && !filters.showAll && t.userId !== ctx.userId) return false;
-  if (filters.queueIds.length && t.queueId != null && !filters.queueIds.includes(t.queueId)) return false;
-  if (filters.tags.length && !(t.tags ?? []).some((tag) => filters.tags.includes(tag.id))) return false;
+  if (viewer && !seesTicket(viewer, t)) return false;
+  const privileged = viewer ? can(viewer.profile, actions.showAllTickets) : true;
+  const queue = t.queueId ?? 0;
+  const mine = t.userId != null && t.userId !== 0 && t.userId === ctx.userId;
+  // The open tab without show-all is one's own tickets: the queue checkboxes change nothing there.
+  const pinned = t.status === 'open' && !(filters.showAll && privileged);
+  if (pinned && !mine) return false;
+  if (t.status === 'pending' && !privileged && viewer && queue !== 0 && !viewer.queueIds.includes(queue)) return false;
+  // Tickets with no queue pass the queue checkboxes, and so do one's own unless pending.
+  if (filters.queueIds.length && !pinned && queue !== 0 && !filters.queueIds.includes(queue) && !(mine && t.status !== 'pending')) return false;
+  // Every tag given, as the server filters (engine.TicketQuery.TagIDs).
+  if (filters.tags.length && !filters.tags.every((id) => (t.tags ?? []).some((tag) => tag.id === id))) return false;
   if (filters.users.length && (t.userId == null || !filters.users.includes(t.userId))) return false;
   return true;
 }
@@ -96,7 +112,7 @@ function newer(a: Ticket | undefined, b: Ticket): boolean {
   return !!a && a.updatedAt > b.updatedAt;
 }
 
-type LiveContext = Pick<TicketListContext, 'spec' | 'filters' | 'userId' | 'store' | 'ids' | 'count' | 'hasMore'>;
+type LiveContext = Pick<TicketListContext, 'spec' | 'filters' | 'userId' | 'viewer' | 'store' | 'ids' | 'count' | 'hasMore'>;
 
 // touch applies one live event to the store and says which ticket it concerns: the
 // ticket as it now is, or `deleted` when it is gone. Null: nothing for the list.
@@ -247,6 +263,7 @@ export const ticketListMachine = setup({
     spec: input.spec,
     filters: input.filters ?? emptyFilters,
     userId: input.userId,
+    viewer: input.viewer,
     store: input.store ?? defaultStore,
     ids: [],
     count: 0,

@@ -37,6 +37,7 @@ import (
 	"go.mau.fi/whatsmeow/types/events"
 	waLog "go.mau.fi/whatsmeow/util/log"
 
+	"atende/goroutine"
 	"atende/transport/channel/whatsapp"
 )
 
@@ -88,7 +89,7 @@ func (c *Client) Connect() error {
 	c.connected = true
 	if c.dev.ID != nil {
 		c.loggedIn = true
-		go c.DangerousInternals().DispatchEvent(&events.Connected{})
+		goroutine.Go(func() { c.DangerousInternals().DispatchEvent(&events.Connected{}) })
 		return nil
 	}
 	c.codes = make([]string, 3)
@@ -102,7 +103,7 @@ func (c *Client) Connect() error {
 	}
 	c.phone.mu.Unlock()
 	codes := append([]string(nil), c.codes...)
-	go c.DangerousInternals().DispatchEvent(&events.QR{Codes: codes})
+	goroutine.Go(func() { c.DangerousInternals().DispatchEvent(&events.QR{Codes: codes}) })
 	return nil
 }
 
@@ -149,7 +150,9 @@ func (c *Client) Logout(ctx context.Context) error {
 			return err
 		}
 	}
-	go c.DangerousInternals().DispatchEvent(&events.LoggedOut{Reason: events.ConnectFailureLoggedOut})
+	goroutine.Go(func() {
+		c.DangerousInternals().DispatchEvent(&events.LoggedOut{Reason: events.ConnectFailureLoggedOut})
+	})
 	return nil
 }
 

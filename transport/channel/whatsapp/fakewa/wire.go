@@ -39,6 +39,8 @@ import (
 	"golang.org/x/crypto/curve25519"
 	"golang.org/x/crypto/hkdf"
 	"google.golang.org/protobuf/proto"
+
+	"atende/goroutine"
 )
 
 // Server is a wire-level fake of WhatsApp Web's server: TLS websocket at /ws/chat,
@@ -96,7 +98,7 @@ func NewServer(addr string) (*Server, error) {
 	mux.HandleFunc("/ws/chat", s.serveWS)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second,
 		TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}}
-	go func() { _ = s.srv.ServeTLS(ln, "", "") }()
+	goroutine.Go(func() { _ = s.srv.ServeTLS(ln, "", "") })
 	return s, nil
 }
 

@@ -7,24 +7,11 @@ import { Avatar } from '../../components/Avatar';
 import { Icon, type IconName } from '../../components/Icon';
 import { IconButton, Muted } from '../../components/primitives';
 import { contactsApi } from '../../api/endpoints';
-import type { AppraisalData, Contact, SalesOpp } from '../../api/types';
+import type { Contact, SalesOpp } from '../../api/types';
 import { parseLocation, type LatLng } from '../clientmap/location';
 import { ContactLocationMap } from '../clientmap/ContactLocationMap';
+import { satisfactionScore, type SatisfactionLevel } from '../../app/rules';
 import { DrawerAside, DrawerSection, InfoList, OppCard, OppButtons, Satisfaction } from './style';
-
-// totalsum / (3 × totalcount) × 10 (spec section 9).
-export function satisfactionScore(a: AppraisalData | null | undefined): number | null {
-  if (!a || !a.totalcount) return null;
-  return (a.totalsum / (3 * a.totalcount)) * 10;
-}
-
-export type SatisfactionLevel = 'low' | 'medium' | 'high';
-
-export function satisfactionLevel(score: number): SatisfactionLevel {
-  if (score < 7) return 'low';
-  if (score < 9) return 'medium';
-  return 'high';
-}
 
 const levelIcon: Record<SatisfactionLevel, IconName> = { low: 'moodBad', medium: 'moodNeutral', high: 'mood' };
 
@@ -36,8 +23,9 @@ export function ContactDrawer({ contact, overlay, onClose }: { contact: Contact;
   const { t } = useTranslation();
   const [opps, setOpps] = useState<SalesOpp[]>(contact.salesOpps ?? []);
   useEffect(() => setOpps(contact.salesOpps ?? []), [contact.salesOpps]);
-  const score = satisfactionScore(contact.appraisalData);
-  const level = score === null ? null : satisfactionLevel(score);
+  const sat = satisfactionScore(contact.appraisalData); // spec section 9
+  const score = sat?.score ?? null;
+  const level = sat?.level ?? null;
 
   const mark = (opp: SalesOpp, status: 0 | 1) => {
     setOpps((list) => list.map((o) => (o.id === opp.id ? { ...o, closingStatus: status } : o)));

@@ -1,6 +1,6 @@
 import styled, { css } from 'styled-components';
 import { readableOn } from '../../theme/contrast';
-import type { SatisfactionLevel } from './ContactDrawer';
+import type { SatisfactionLevel } from '../../app/rules';
 
 export const ChatFrame = styled.div`
   flex: 1;

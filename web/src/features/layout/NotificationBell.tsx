@@ -13,6 +13,7 @@ import { Badge, IconButton, Muted } from '../../components/primitives';
 import { MenuItem, Popover } from '../../components/Popover';
 import { BellBadge, NotificationText } from './style';
 import type { ID } from '../../api/types';
+import { viewerOf } from '../../app/rules';
 
 const spec = { withUnreadMessages: true };
 const room = { kind: 'notification' as const };
@@ -24,7 +25,7 @@ export function NotificationBell() {
   const user = useUser();
   const [open, setOpen] = useState(false);
   useRoom(room);
-  const actor = useTicketListActor(spec, emptyFilters, user.id);
+  const actor = useTicketListActor(spec, emptyFilters, viewerOf(user));
   return (
     <Popover
       open={open}

@@ -22,6 +22,7 @@ import { useListCount, useListView, useTicketList, useTicketListActor, type Tick
 import { useRowActions } from './useRowActions';
 import type { ID } from '../../api/types';
 import { FilterBar, ManagerShell, SearchBox, SubTab, SubTabs, Tab, Tabs, ToggleLabel } from './style';
+import { viewerOf } from '../../app/rules';
 
 type TopTab = 'open' | 'closed' | 'search';
 type SubTabKey = 'assigned' | 'pending';
@@ -66,8 +67,8 @@ export function TicketManager({ selectedId }: { selectedId: ID | null }) {
   useRoom(useMemo(() => ({ kind: 'tickets' as const, status: 'pending' }), []));
   // The manager hosts the two open-tab lists but does not read them: the list and the
   // count badges subscribe themselves, so a ticket update re-renders only those.
-  const openList = useTicketListActor(openSpec, filters, user.id);
-  const pendingList = useTicketListActor(pendingSpec, filters, user.id);
+  const openList = useTicketListActor(openSpec, filters, viewerOf(user));
+  const pendingList = useTicketListActor(pendingSpec, filters, viewerOf(user));
 
   const tagChoices = useResource('tags', tagsApi.list);
   const userChoices = useResource(canShowAll ? 'users:list' : null, usersApi.list);
@@ -185,7 +186,7 @@ function ClosedTab({ filters, selectedId, actions }: { filters: TicketFilters; s
   const { t } = useTranslation();
   const user = useUser();
   useRoom(useMemo(() => ({ kind: 'tickets' as const, status: 'closed' }), []));
-  const list = useTicketList(closedSpec, { ...filters, showAll: true }, user.id);
+  const list = useTicketList(closedSpec, { ...filters, showAll: true }, viewerOf(user));
   return (
     <TicketList
       label={t('tickets.tabs.closed')}
@@ -245,7 +246,7 @@ function SearchTab({
 function SearchResults({ filters, selectedId, actions }: { filters: TicketFilters; selectedId: ID | null; actions: RowActs }) {
   const { t } = useTranslation();
   const user = useUser();
-  const list = useTicketList(searchSpec, filters, user.id);
+  const list = useTicketList(searchSpec, filters, viewerOf(user));
   return (
     <TicketList
       label={t('tickets.tabs.search')}

@@ -10,7 +10,8 @@ import { ticketListMachine, type ListSpec, type LiveListEvent, type TicketFilter
 import { liveBatcher, type LiveBatcher } from './liveBatch';
 import { ticketsApi } from '../../api/endpoints';
 import { useRealtimeEvent, useResync } from '../../app/realtime';
-import type { AppMessageEvent, ContactEvent, ID, TicketEvent } from '../../api/types';
+import type { AppMessageEvent, ContactEvent, TicketEvent } from '../../api/types';
+import type { Viewer } from '../../app/rules';
 
 export const liveTicketListMachine = ticketListMachine.provide({
   actors: {
@@ -36,8 +37,8 @@ export const liveTicketListMachine = ticketListMachine.provide({
 // useTicketListActor runs the machine and keeps it live, without subscribing the calling
 // component to the list: a component that only hosts lists (the ticket manager) does not
 // re-render on every ticket update. Read the list with useListView where it is drawn.
-export function useTicketListActor(spec: ListSpec, filters: TicketFilters, userId: ID): TicketListActor {
-  const actor = useActorRef(liveTicketListMachine, { input: { spec, filters, userId } });
+export function useTicketListActor(spec: ListSpec, filters: TicketFilters, viewer: Viewer): TicketListActor {
+  const actor = useActorRef(liveTicketListMachine, { input: { spec, filters, userId: viewer.userId, viewer } });
 
   const filtersKey = JSON.stringify(filters);
   useEffect(() => {
@@ -112,7 +113,7 @@ export function useListCount(actor: TicketListActor): number {
   return useListSelector(actor, selectCount);
 }
 
-export function useTicketList(spec: ListSpec, filters: TicketFilters, userId: ID) {
-  const actor = useTicketListActor(spec, filters, userId);
+export function useTicketList(spec: ListSpec, filters: TicketFilters, viewer: Viewer) {
+  const actor = useTicketListActor(spec, filters, viewer);
   return { actor, ...useListView(actor) };
 }

@@ -1,6 +1,7 @@
 // Package goroutine tracks the goroutines a component starts, so that its shutdown
 // can refuse new ones and wait for the running ones. Packages of this project start
-// goroutines only through a Group: no bare `go` outside this file.
+// goroutines only through this package (a Group, or Go): no bare `go` statement
+// outside it, which TestOnlyTheGoroutinePackageStartsGoroutines (cmd/atende) checks.
 package goroutine
 
 import (
@@ -81,3 +82,9 @@ func (g *Group) Running() int {
 	defer g.mu.Unlock()
 	return g.running
 }
+
+// Go runs fn in a new goroutine that no Group tracks: for a goroutine its starter
+// waits for by other means (a done channel fn closes, a server's Shutdown) or that
+// ends on its own (a request bounded by its timeout). Prefer a Group where the
+// starter has a shutdown that must wait.
+func Go(fn func()) { go fn() }

@@ -1,0 +1,7 @@
+package bad
+
+import "testing"
+
+func TestStart(t *testing.T) {
+	go func() {}()
+}
