@@ -6,6 +6,12 @@ import { toastStore } from '../../components/toast/toastStore';
 import { renderPage } from '../users/pageHarness';
 import type { InvitationEvent } from '../../api/types';
 import { InvitationCenter, foldInvitation } from './InvitationCenter';
+import { useLocation } from 'react-router';
+
+// Where shows the router's current path, for the tests that navigate.
+function Where() {
+  return <span data-testid="where">{useLocation().pathname}</span>;
+}
 
 const inv = (ticket: number, extra: Partial<InvitationEvent> = {}): InvitationEvent => ({
   action: 'create',
@@ -52,6 +58,24 @@ describe('InvitationCenter', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Recusar' }));
     await waitFor(() => expect(calls.map((c) => `${c.method} ${c.url}`)).toContain('POST /ticketinvite/43/decline'));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+  });
+
+  it('opens the ticket on the inviter\'s page when the invitee accepts', async () => {
+    mockFetch();
+    const server = renderPage(
+      <>
+        <InvitationCenter />
+        <Where />
+      </>,
+      { profile: 'user', userId: 7 },
+    );
+    await signedIn();
+    server.send('invitation', inv(45, { action: 'accept', to: 7, uTo: 'Bruno Atendente' }));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/tickets/45'));
+    // Another user's answer moves nobody.
+    server.send('invitation', inv(46, { action: 'accept', to: 9 }));
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.getByTestId('where')).toHaveTextContent('/tickets/45');
   });
 
   it('tells the inviter of an answer', async () => {

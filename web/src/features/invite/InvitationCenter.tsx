@@ -1,7 +1,8 @@
 // The invitations a user receives (spec section 3, Invitation; the socket event
 // "invitation"): each shows as a notice with the inviter, the customer and accept /
-// decline. Accepting opens the ticket (the server made the user its guest); declining
-// tells the inviter. The inviter is told of each answer by a toast. Pending notices
+// decline. Accepting opens the ticket for both: the invitee's page goes to it (the
+// server made the user its guest) and so does the inviter's when told of the accept;
+// declining tells the inviter. The inviter is told of each answer by a toast. Pending notices
 // live as long as the page: a reload drops them (the inviter can invite again).
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -35,7 +36,9 @@ export function InvitationCenter() {
       setPending((list) => foldInvitation(list, e, me.id));
       return;
     }
-    if (e.to === me.id) toast.info(t(`invite.answer.${e.action}`, { name: e.uTo, contact: e.contact }));
+    if (e.to !== me.id) return;
+    toast.info(t(`invite.answer.${e.action}`, { name: e.uTo, contact: e.contact }));
+    if (e.action === 'accept') navigate(`/tickets/${e.ticket}`);
   });
 
   const drop = (ticket: ID) => setPending((list) => list.filter((i) => i.ticket !== ticket));
