@@ -122,7 +122,8 @@ func recount(t *testing.T, j *journal.Store, loc *time.Location) (Deltas, map[en
 	put := func(at time.Time, metric string, q, u engine.ID, ch string, n int64) {
 		d, m, y := Periods(at, loc)
 		for _, k := range []Key{
-			{testCompany, GrainDay, d, metric, q, u, ch}, {testCompany, GrainMonth, m, metric, q, u, ch},
+			{testCompany, GrainDay, d, metric, q, u, ch}, {testCompany, GrainWeek, WeekNumber(d), metric, q, u, ch},
+			{testCompany, GrainMonth, m, metric, q, u, ch},
 			{testCompany, GrainYear, y, metric, q, u, ch},
 		} {
 			out[k] += n
@@ -362,22 +363,38 @@ func waitAll(t *testing.T, d *db.DB, last int64) {
 	}
 }
 
-// TestCover checks that the runs of periods cover every day of random ranges once.
+// TestCover checks that the runs of periods cover every day of random ranges once,
+// with at most nine runs and at most 6+6 days at each edge (whole weeks are read as
+// weeks), 24 day rows in all.
 func TestCover(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for k := 0; k < 3000; k++ {
 		from := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(4000))
 		to := from.AddDate(0, 0, r.IntN([]int{3, 40, 400, 4000}[r.IntN(4)]))
 		spans := Cover(from, to)
-		if len(spans) > 5 {
+		if len(spans) > 9 {
 			t.Fatalf("%v..%v: %d spans", from, to, len(spans))
 		}
 		seen := map[int]int{}
+		days := 0
 		for _, s := range spans {
+			if s.Grain == GrainDay {
+				if s.Hi-s.Lo+1 > 12 {
+					t.Fatalf("%v..%v: a run of %d days (%v)", from, to, s.Hi-s.Lo+1, spans)
+				}
+				days += s.Hi - s.Lo + 1
+			}
 			for p := s.Lo; p <= s.Hi; p++ {
 				switch s.Grain {
 				case GrainDay:
 					seen[p]++
+				case GrainWeek:
+					for d := WeekStart(p); d < WeekStart(p)+7; d++ {
+						if wd := time.Unix(int64(d)*86400, 0).UTC().Weekday(); d == WeekStart(p) && wd != time.Monday {
+							t.Fatalf("week %d starts on a %v", p, wd)
+						}
+						seen[d]++
+					}
 				case GrainMonth:
 					first := time.Date(p/12, time.Month(p%12+1), 1, 0, 0, 0, 0, time.UTC)
 					for d := first; d.Month() == first.Month(); d = d.AddDate(0, 0, 1) {
@@ -389,6 +406,9 @@ func TestCover(t *testing.T) {
 					}
 				}
 			}
+		}
+		if days > 24 {
+			t.Fatalf("%v..%v: %d day rows (%v)", from, to, days, spans)
 		}
 		lo, hi := DayNumber(from.Date()), DayNumber(to.Date())
 		if len(seen) != hi-lo+1 {

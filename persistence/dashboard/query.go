@@ -33,9 +33,49 @@ type Span struct {
 }
 
 // Cover splits the calendar days from..to (inclusive, as dates) into runs of whole
-// years, whole months and days: at most two runs of days, two of months and one of
-// years, whatever the length of the range.
+// years, whole months, whole ISO weeks and days: years in the middle, months around
+// them, and each of the (at most two) runs of days left at the edges split into at
+// most six leading days, whole weeks and at most six trailing days. That is at most
+// nine runs and 24 day rows per metric, whatever the length of the range.
 func Cover(from, to time.Time) []Span {
+	var out []Span
+	for _, s := range coverMonths(from, to) {
+		if s.Grain != GrainDay {
+			out = append(out, s)
+			continue
+		}
+		out = append(out, splitWeeks(s.Lo, s.Hi)...)
+	}
+	return out
+}
+
+// splitWeeks covers days lo..hi with leading days, whole weeks and trailing days.
+func splitWeeks(lo, hi int) []Span {
+	wlo := WeekNumber(lo)
+	if WeekStart(wlo) != lo {
+		wlo++
+	}
+	whi := WeekNumber(hi)
+	if WeekStart(whi)+6 != hi {
+		whi--
+	}
+	if wlo > whi {
+		return []Span{{GrainDay, lo, hi}}
+	}
+	var out []Span
+	if first := WeekStart(wlo); first > lo {
+		out = append(out, Span{GrainDay, lo, first - 1})
+	}
+	out = append(out, Span{GrainWeek, wlo, whi})
+	if last := WeekStart(whi) + 6; last < hi {
+		out = append(out, Span{GrainDay, last + 1, hi})
+	}
+	return out
+}
+
+// coverMonths splits the days from..to into runs of whole years, whole months and
+// days: at most two runs of days, two of months and one of years.
+func coverMonths(from, to time.Time) []Span {
 	day := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
 	cur, end := day(from), day(to)
 	dn := func(t time.Time) int { return DayNumber(t.Year(), t.Month(), t.Day()) }
