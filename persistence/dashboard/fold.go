@@ -110,12 +110,21 @@ type Ticket struct {
 	Version   int64
 }
 
-// Folder turns ticket events into counter deltas. Periods are calendar days, months
-// and years in Loc. It is pure computation: the projection feeds it the rows it
-// loaded, the benchmark feeds it synthetic tickets.
+// Folder turns ticket events into counter deltas. Periods are calendar days, ISO
+// weeks, months and years in each tenant's zone: Zones[company], Loc for a tenant
+// missing there. It is pure computation: the projection feeds it the rows it loaded,
+// the benchmark feeds it synthetic tickets.
 type Folder struct {
 	Loc    *time.Location
+	Zones  map[engine.ID]*time.Location
 	Deltas Deltas
+}
+
+func (f *Folder) zone(company engine.ID) *time.Location {
+	if l := f.Zones[company]; l != nil {
+		return l
+	}
+	return f.Loc
 }
 
 // NewFolder returns a Folder with empty deltas.
@@ -152,7 +161,7 @@ func (f *Folder) add(company engine.ID, at time.Time, metric string, queue, user
 	if n == 0 {
 		return
 	}
-	d, m, y := Periods(at, f.Loc)
+	d, m, y := Periods(at, f.zone(company))
 	for _, g := range [...]struct {
 		grain  string
 		period int
