@@ -493,6 +493,18 @@ func TestProjectionRezone(t *testing.T) {
 		q := NewQueries(d, nodes[1].BucketZone(d))
 		checkQueries(t, q, r, 1, want)
 		checkQueries(t, q, r, 2, want)
+
+		// A rebuild to Lisbon overtaken by a change back to Tokyo (made while it
+		// re-folds) gives way: the tenant stays in Tokyo's zone.
+		zones.set(2, mustZone(t, "Europe/Lisbon"))
+		rezoneRefolded = func() { zones.set(2, tokyo) }
+		if done, err := nodes[0].Rezone(ctx, d, j, 2); err != nil || done {
+			t.Errorf("overtaken rezone: rebuilt %v, %v; want nothing done", done, err)
+		}
+		if err := d.SQL.QueryRow(`SELECT zone FROM dash_zones WHERE company_id = 2`).Scan(&zone); err != nil || zone != "Asia/Tokyo" {
+			t.Errorf("dash_zones of tenant 2 after an overtaken rezone: %q, %v", zone, err)
+		}
+		diff(t, storedBuckets(t, d), want)
 	})
 }
 

@@ -127,8 +127,9 @@ const rezoneReadLimit = 5000
 // any lock; then, in one transaction holding the checkpoint (FOR UPDATE on
 // PostgreSQL, SQLite's single writer), the events the projection applied since are
 // folded too, the tenant's buckets are replaced and its dash_zones row is set. That
-// transaction first checks the row again, so when several nodes (or several
-// changes) ask at once, one rebuilds and the others find nothing to do. dash_tickets
+// transaction first checks the setting and the row again, so when several nodes (or
+// several changes) ask at once, one rebuilds, the others find nothing to do, and a
+// rebuild overtaken by a later change gives way to that change's. dash_tickets
 // holds no zone-dependent value and is kept.
 func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID engine.ID) (bool, error) {
 	loc, err := p.zoneOf(ctx, companyID)
@@ -176,6 +177,13 @@ func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID
 		var pos int64
 		if err := tx.QueryRowContext(ctx, q, ProjectionName).Scan(&pos); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
+		}
+		// The setting changed again since this rebuild began: the rebuild the later
+		// change asked for puts the tenant in the right zone.
+		if now, err := p.zoneOf(ctx, companyID); err != nil {
+			return err
+		} else if p.locs.load(now.String()).String() != want {
+			return nil
 		}
 		name, ok, err := current(tx)
 		switch {
