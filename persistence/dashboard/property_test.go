@@ -459,11 +459,12 @@ func TestProjectionRezone(t *testing.T) {
 		errs := make(chan error, 2)
 		for _, p := range nodes {
 			g.Go(func() {
-				done, err := p.Rezone(ctx, d, j, 2)
-				if done {
+				var err error
+				defer func() { errs <- err }() // also when the hook's helpers stop the goroutine
+				var done bool
+				if done, err = p.Rezone(ctx, d, j, 2); done {
 					rebuilt.Add(1)
 				}
-				errs <- err
 			})
 		}
 		g.Close()
