@@ -34,6 +34,7 @@ type live struct {
 	journal    *journal.Store
 	runner     *projection.Runner
 	dashboard  *dashboard.Projection
+	rezoner    *dashRezoner // rebuilds a tenant's dashboard after a zone change
 	queries    *readmodel.Queries
 	media      *media.Store
 	ids        *db.IDs
@@ -78,7 +79,9 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
-	if l.dashboard, err = dashboard.NewProjection(nil, log); err != nil {
+	if l.dashboard, err = dashboard.NewProjection(func(ctx context.Context, companyID engine.ID) (*time.Location, error) {
+		return engine.TenantZone(ctx, a.stores.settings, companyID)
+	}, log); err != nil {
 		return err
 	}
 	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log),
@@ -89,6 +92,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.onClose(func(context.Context) error { return l.runner.Close() })
+	l.rezoner = newDashRezoner(a, l)
+	l.rezoner.catchUp()
 	if l.media, err = media.New(media.Config{Dir: a.cfg.MediaDir, Secret: derive(a.cfg.JWTSecret, "media"), Logger: log,
 		BaseURL: a.cfg.mediaBaseURL()}); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/rs/zerolog"
 	"math/rand/v2"
 	"sort"
 	"sync"
@@ -28,6 +29,7 @@ func seedBench(b *testing.B, d *db.DB, loc *time.Location) int {
 	b.Helper()
 	benchOnce.Do(func() { benchDeltas = foldBench(loc) })
 	dbtest.MustExec(b, d, `INSERT INTO companies (id, name) VALUES (1, 'Bench')`)
+	dbtest.MustExec(b, d, `INSERT INTO dash_zones (company_id, zone) VALUES (1, $1)`, loc.String())
 	if err := d.Tx(context.Background(), func(tx *sql.Tx) error { return WriteDeltas(context.Background(), tx, d.Dialect, benchDeltas) }); err != nil {
 		b.Fatal(err)
 	}
@@ -95,7 +97,11 @@ func BenchmarkDashboardQuery(b *testing.B) {
 				dbtest.MustExec(b, d, `ANALYZE dash_buckets`)
 			}
 			b.Logf("%s: %d bucket rows seeded in %s", dialect, rows, time.Since(t0).Round(time.Second))
-			q := NewQueries(d, loc)
+			p, err := NewProjection(FixedZone(loc), zerolog.Nop())
+			if err != nil {
+				b.Fatal(err)
+			}
+			q := NewQueries(d, p.BucketZone(d)) // reads the tenant's zone as GET /dashboard does
 			day := func(y int, m time.Month, dd int) time.Time { return time.Date(y, m, dd, 0, 0, 0, 0, time.UTC) }
 			shapes := []struct {
 				name     string

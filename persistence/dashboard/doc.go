@@ -4,9 +4,10 @@
 // Projection folds the ticket streams into dash_tickets (what the fold must remember of
 // each ticket: when it opened, where it is counted, whether an attendant answered it)
 // and dash_buckets (counters per tenant, period, metric, queue, attendant and channel).
-// Each change is written at three grains — calendar day, month and year in the
-// projection's time zone — so Queries sums a range from at most five runs of periods
-// (Cover): a ten-year range reads about as many rows as a month. Latencies (first
+// Each change is written at four grains — calendar day, ISO week, month and year in
+// the tenant's time zone — so Queries sums a range from at most nine runs of periods
+// (Cover), at most 6+6 days at each edge: a ten-year range reads about as many rows
+// as a month. Latencies (first
 // response, resolution) are histograms with geometric buckets (Bucket), which add up
 // across periods and queues; the median and 90th percentile are read from the summed
 // buckets, within the buckets' precision (about 12%).

@@ -76,6 +76,7 @@ func bucketMetric(prefix string, i int) string {
 // Grains of dash_buckets.
 const (
 	GrainDay   = "d"
+	GrainWeek  = "w" // ISO weeks (Monday to Sunday); the period is WeekNumber of a day
 	GrainMonth = "m"
 	GrainYear  = "y"
 )
@@ -109,12 +110,21 @@ type Ticket struct {
 	Version   int64
 }
 
-// Folder turns ticket events into counter deltas. Periods are calendar days, months
-// and years in Loc. It is pure computation: the projection feeds it the rows it
-// loaded, the benchmark feeds it synthetic tickets.
+// Folder turns ticket events into counter deltas. Periods are calendar days, ISO
+// weeks, months and years in each tenant's zone: Zones[company], Loc for a tenant
+// missing there. It is pure computation: the projection feeds it the rows it loaded,
+// the benchmark feeds it synthetic tickets.
 type Folder struct {
 	Loc    *time.Location
+	Zones  map[engine.ID]*time.Location
 	Deltas Deltas
+}
+
+func (f *Folder) zone(company engine.ID) *time.Location {
+	if l := f.Zones[company]; l != nil {
+		return l
+	}
+	return f.Loc
 }
 
 // NewFolder returns a Folder with empty deltas.
@@ -128,21 +138,34 @@ func Periods(t time.Time, loc *time.Location) (day, month, year int) {
 	return DayNumber(y, m, d), y*12 + int(m) - 1, y
 }
 
+// WeekNumber is the number of the ISO week (Monday to Sunday) holding day number dn:
+// week 0 runs from Monday 1969-12-29 to Sunday 1970-01-04.
+func WeekNumber(dn int) int {
+	n := dn + 3
+	if n < 0 {
+		return (n - 6) / 7
+	}
+	return n / 7
+}
+
+// WeekStart is the day number of the Monday of week w.
+func WeekStart(w int) int { return w*7 - 3 }
+
 // DayNumber is the number of the calendar date y-m-d counted from 1970-01-01.
 func DayNumber(y int, m time.Month, d int) int {
 	return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
 }
 
-// add changes a counter at the three grains of the period of at.
+// add changes a counter at the four grains of the period of at.
 func (f *Folder) add(company engine.ID, at time.Time, metric string, queue, user engine.ID, channel string, n int64) {
 	if n == 0 {
 		return
 	}
-	d, m, y := Periods(at, f.Loc)
+	d, m, y := Periods(at, f.zone(company))
 	for _, g := range [...]struct {
 		grain  string
 		period int
-	}{{GrainDay, d}, {GrainMonth, m}, {GrainYear, y}} {
+	}{{GrainDay, d}, {GrainWeek, WeekNumber(d)}, {GrainMonth, m}, {GrainYear, y}} {
 		k := Key{Company: company, Grain: g.grain, Period: g.period, Metric: metric, Queue: queue, User: user, Channel: channel}
 		if v := f.Deltas[k] + n; v != 0 {
 			f.Deltas[k] = v

@@ -26,33 +26,35 @@ const ticketStreamPrefix = "ticket/"
 const DefaultZone = "America/Cuiaba"
 
 // Projection folds ticket events into dash_tickets and dash_buckets (projection
-// Runner's Projection and Resetter). Changing its time zone needs a Reset.
+// Runner's Projection and Resetter). Each tenant's buckets follow that tenant's zone
+// (dash_zones, see zone.go); Rezone rebuilds one tenant's after its zone changed.
 type Projection struct {
 	// static after construction
-	loc *time.Location
-	log zerolog.Logger
+	zoneOf ZoneFunc
+	log    zerolog.Logger
+	locs   *zoneCache
 }
 
-// NewProjection returns the projection; loc nil means DefaultZone.
-func NewProjection(loc *time.Location, log zerolog.Logger) (*Projection, error) {
-	if loc == nil {
-		var err error
-		if loc, err = time.LoadLocation(DefaultZone); err != nil {
+// NewProjection returns the projection. zoneOf gives a tenant's configured zone (in
+// cmd/atende, engine.TenantZone); it is asked the first time a tenant's events are
+// folded and when Rezone runs. nil means DefaultZone for every tenant.
+func NewProjection(zoneOf ZoneFunc, log zerolog.Logger) (*Projection, error) {
+	if zoneOf == nil {
+		loc, err := time.LoadLocation(DefaultZone)
+		if err != nil {
 			return nil, fmt.Errorf("dashboard zone: %w", err)
 		}
+		zoneOf = FixedZone(loc)
 	}
-	return &Projection{loc: loc, log: log}, nil
+	return &Projection{zoneOf: zoneOf, log: log, locs: &zoneCache{m: map[string]*time.Location{}}}, nil
 }
 
 // Name implements projection.Projection.
 func (p *Projection) Name() string { return ProjectionName }
 
-// Location is the time zone of the buckets' calendar.
-func (p *Projection) Location() *time.Location { return p.loc }
-
 // Reset implements projection.Resetter: it empties the read model before a replay.
 func (p *Projection) Reset(ctx context.Context, tx *sql.Tx, d *db.DB) error {
-	for _, s := range []string{`DELETE FROM dash_tickets`, `DELETE FROM dash_buckets`} {
+	for _, s := range []string{`DELETE FROM dash_tickets`, `DELETE FROM dash_buckets`, `DELETE FROM dash_zones`} {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("reset %s: %w", ProjectionName, err)
 		}
@@ -78,32 +80,28 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	if err != nil {
 		return err
 	}
-	f := NewFolder(p.loc)
+	companies := map[engine.ID]bool{}
+	for _, ev := range events {
+		if _, ok := ticketID(ev.StreamID); ok {
+			companies[ev.CompanyID] = true
+		}
+	}
+	for _, t := range tickets {
+		companies[t.Company] = true
+	}
+	f := NewFolder(p.locs.load(DefaultZone))
+	if f.Zones, err = p.batchZones(ctx, tx, d.Dialect, companies); err != nil {
+		return err
+	}
 	dirty := map[engine.ID]bool{}
 	for _, ev := range events {
-		id, ok := ticketID(ev.StreamID)
-		if !ok {
-			continue
-		}
-		t := tickets[id]
-		if t == nil {
-			t = &Ticket{ID: id}
-			tickets[id] = t
-		}
-		te, err := engine.DecodeTicketEvent(ev.Type, ev.Data)
-		if errors.Is(err, engine.ErrUnknownEventType) {
-			if ev.Version > t.Version {
-				t.Version, dirty[id] = ev.Version, true
-			}
-			continue
-		}
+		id, changed, err := foldEvent(f, tickets, ev)
 		if err != nil {
-			return fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
+			return err
 		}
-		if ev.Version > t.Version {
+		if changed {
 			dirty[id] = true
 		}
-		f.Fold(t, ev.CompanyID, ev.Version, te)
 	}
 	var changed []*Ticket
 	for id := range dirty {
@@ -116,6 +114,35 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		return err
 	}
 	return WriteDeltas(ctx, tx, d.Dialect, f.Deltas)
+}
+
+// foldEvent folds one journal event into its ticket of tickets (created when
+// missing) and f; changed says the ticket's row must be written. Events of other
+// streams are ignored, events of unknown types only move the ticket's version.
+func foldEvent(f *Folder, tickets map[engine.ID]*Ticket, ev engine.RecordedEvent) (engine.ID, bool, error) {
+	id, ok := ticketID(ev.StreamID)
+	if !ok {
+		return 0, false, nil
+	}
+	t := tickets[id]
+	if t == nil {
+		t = &Ticket{ID: id}
+		tickets[id] = t
+	}
+	te, err := engine.DecodeTicketEvent(ev.Type, ev.Data)
+	if errors.Is(err, engine.ErrUnknownEventType) {
+		if ev.Version > t.Version {
+			t.Version = ev.Version
+			return id, true, nil
+		}
+		return id, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
+	}
+	changed := ev.Version > t.Version
+	f.Fold(t, ev.CompanyID, ev.Version, te)
+	return id, changed, nil
 }
 
 func ticketID(stream string) (engine.ID, bool) {

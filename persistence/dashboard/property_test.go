@@ -3,21 +3,23 @@ package dashboard
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/engine/goroutine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/journal"
 	"atende/persistence/projection"
 )
-
-const testCompany = 1
 
 // randomCommand picks a ticket command with the mix a contact centre sees, plus
 // survey answers in and out of range.
@@ -58,7 +60,9 @@ func randomCommand(r *rand.Rand, next func() engine.ID) engine.TicketCommand {
 // writeRandomJournal appends random valid histories of n tickets, interleaved, with
 // times spread over three years in steps from seconds to days (so that counters fall on
 // many days, months and years, and some latencies on bucket edges).
-func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, n int) {
+// Tickets are company's, numbered first+1..first+n, and their contacts
+// company*100+0..6.
+func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, company engine.ID, first, n int) {
 	t.Helper()
 	ctx := context.Background()
 	var msg engine.ID = 1000
@@ -78,8 +82,8 @@ func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, n int) {
 		l := tickets[i]
 		var cmd engine.TicketCommand
 		if l.s.Status == "" {
-			cmd = engine.OpenTicket{TicketID: engine.ID(i + 1), UUID: fmt.Sprintf("u-%d", i+1), CompanyID: testCompany,
-				ContactID: engine.ID(100 + i%7), WhatsappID: 30, Channel: []string{engine.ChannelWhatsApp, engine.ChannelTelegram, engine.ChannelSocket}[r.IntN(3)],
+			cmd = engine.OpenTicket{TicketID: engine.ID(first + i + 1), UUID: fmt.Sprintf("u-%d", first+i+1), CompanyID: company,
+				ContactID: company*100 + engine.ID(i%7), WhatsappID: 30, Channel: []string{engine.ChannelWhatsApp, engine.ChannelTelegram, engine.ChannelSocket}[r.IntN(3)],
 				QueueID: engine.ID(r.IntN(3)), UserID: engine.ID(r.IntN(3)), Status: []string{engine.StatusOpen, engine.StatusPending, engine.StatusClosed}[r.IntN(3)],
 				Protocol: "p"}
 			if c := cmd.(engine.OpenTicket); c.Status == engine.StatusOpen && c.UserID == 0 {
@@ -102,7 +106,7 @@ func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, n int) {
 			}
 			data[k] = engine.EventData{Type: typ, Data: b}
 		}
-		if _, err := j.Append(ctx, testCompany, "ticket/"+strconv.Itoa(i+1), l.s.Version, data...); err != nil {
+		if _, err := j.Append(ctx, company, "ticket/"+strconv.Itoa(first+i+1), l.s.Version, data...); err != nil {
 			t.Fatalf("append: %v", err)
 		}
 		l.s = engine.FoldTicket(l.s, evs)
@@ -110,25 +114,28 @@ func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, n int) {
 }
 
 // recount computes every counter from the journal directly, ticket by ticket, without
-// the Folder: what happened is placed on the day it happened; the status cells come
-// from each ticket's final state.
-func recount(t *testing.T, j *journal.Store, loc *time.Location) (Deltas, map[engine.ID][2]int) {
+// the Folder: what happened is placed on the day it happened in its tenant's zone
+// (zones); the status cells come from each ticket's final state.
+func recount(t *testing.T, j *journal.Store, zones map[engine.ID]*time.Location) (Deltas, map[engine.ID][2]int) {
 	t.Helper()
 	events, err := j.ReadAll(context.Background(), 0, 1_000_000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := Deltas{}
+	var company engine.ID
 	put := func(at time.Time, metric string, q, u engine.ID, ch string, n int64) {
-		d, m, y := Periods(at, loc)
+		d, m, y := Periods(at, zones[company])
 		for _, k := range []Key{
-			{testCompany, GrainDay, d, metric, q, u, ch}, {testCompany, GrainMonth, m, metric, q, u, ch},
-			{testCompany, GrainYear, y, metric, q, u, ch},
+			{company, GrainDay, d, metric, q, u, ch}, {company, GrainWeek, WeekNumber(d), metric, q, u, ch},
+			{company, GrainMonth, m, metric, q, u, ch},
+			{company, GrainYear, y, metric, q, u, ch},
 		} {
 			out[k] += n
 		}
 	}
 	type hist struct {
+		company          engine.ID
 		s                engine.TicketState
 		cycle            time.Time
 		responded, rated bool
@@ -138,8 +145,12 @@ func recount(t *testing.T, j *journal.Store, loc *time.Location) (Deltas, map[en
 	for _, ev := range events {
 		h := byTicket[ev.StreamID]
 		if h == nil {
-			h = &hist{}
+			h = &hist{company: ev.CompanyID}
 			byTicket[ev.StreamID] = h
+		}
+		company = h.company
+		if zones[company] == nil {
+			t.Fatalf("no zone for tenant %d", company)
 		}
 		te, err := engine.DecodeTicketEvent(ev.Type, ev.Data)
 		if err != nil {
@@ -177,6 +188,7 @@ func recount(t *testing.T, j *journal.Store, loc *time.Location) (Deltas, map[en
 		h.s = engine.EvolveTicket(h.s, te)
 	}
 	for _, h := range byTicket {
+		company = h.company
 		if h.s.Exists() {
 			put(h.s.CreatedAt, MetricStatusPrefix+h.s.Status, h.s.QueueID, h.s.UserID, h.s.Channel, 1)
 		}
@@ -230,23 +242,141 @@ func diff(t *testing.T, got, want Deltas) {
 	}
 }
 
-// TestProjectionEqualsRecount is the property: after a random history of tickets,
-// applied in small batches by two runners at once (two nodes sharing the database),
-// every counter equals a recount from the journal, the contacts' appraisalData holds
+// tenantZones is the tenants' configured zones, changed by the tests as an admin's
+// PUT /settings/timeZone would.
+type tenantZones struct {
+	mu sync.Mutex
+	m  map[engine.ID]*time.Location // guarded by mu
+}
+
+func (z *tenantZones) set(c engine.ID, loc *time.Location) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	z.m[c] = loc
+}
+
+func (z *tenantZones) snapshot() map[engine.ID]*time.Location {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return maps.Clone(z.m)
+}
+
+func (z *tenantZones) zoneOf(_ context.Context, c engine.ID) (*time.Location, error) {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	if l := z.m[c]; l != nil {
+		return l, nil
+	}
+	return nil, fmt.Errorf("tenant %d has no zone", c)
+}
+
+func mustZone(t *testing.T, name string) *time.Location {
+	t.Helper()
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loc
+}
+
+// twoTenants creates tenants 1 and 2 with contacts 100..106 and 200..206.
+func twoTenants(t *testing.T, d *db.DB) {
+	t.Helper()
+	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Acme'), (2, 'Kaisha')`)
+	for _, c := range []int{100, 101, 102, 103, 104, 105, 106, 200, 201, 202, 203, 204, 205, 206} {
+		dbtest.MustExec(t, d, `INSERT INTO contacts (id, company_id, name, name_norm, search, created_at, updated_at)
+			VALUES ($1, $2, 'c', 'c', 'c', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`, c, c/100)
+	}
+}
+
+// startNodes starts two runners of the projections over d: the nodes of a cluster.
+// It returns their dashboard projections.
+func startNodes(t *testing.T, d *db.DB, j *journal.Store, zones *tenantZones) [2]*Projection {
+	t.Helper()
+	var out [2]*Projection
+	for node := 0; node < 2; node++ {
+		p, err := NewProjection(zones.zoneOf, zerolog.Nop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[node] = p
+		run, err := projection.New(d, j, projection.Config{BatchSize: 7 + node*6, MinBackoff: time.Millisecond,
+			MaxBackoff: 20 * time.Millisecond}, p, AppraisalProjection{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := run.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { run.Close() })
+	}
+	return out
+}
+
+func head(t *testing.T, j *journal.Store) int64 {
+	t.Helper()
+	h, err := j.Head(context.Background())
+	if err != nil || h == 0 {
+		t.Fatalf("journal head %d, %v", h, err)
+	}
+	return h
+}
+
+// checkQueries queries random ranges of company and compares them with the sum of the
+// recount's days.
+func checkQueries(t *testing.T, q *Queries, r *rand.Rand, company engine.ID, want Deltas) {
+	t.Helper()
+	ctx := context.Background()
+	for k := 0; k < 25; k++ {
+		from := time.Date(2024, 12, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(1300))
+		to := from.AddDate(0, 0, r.IntN(900))
+		got, err := q.Dashboard(ctx, company, engine.DashboardFilter{From: from, To: to})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := DayNumber(from.Date()), DayNumber(to.Date())
+		var opened, resolved, in, out, st, rs, rn int64
+		for key, n := range want {
+			if key.Company != company || key.Grain != GrainDay || key.Period < lo || key.Period > hi {
+				continue
+			}
+			switch {
+			case key.Metric == MetricOpened:
+				opened += n
+			case key.Metric == MetricResolved:
+				resolved += n
+			case key.Metric == MetricMessagesIn:
+				in += n
+			case key.Metric == MetricMessagesOut:
+				out += n
+			case key.Metric == MetricRateSum:
+				rs += n
+			case key.Metric == MetricRateCount:
+				rn += n
+			case len(key.Metric) > 3 && key.Metric[:3] == MetricStatusPrefix:
+				st += n
+			}
+		}
+		total := got.ByStatus[engine.StatusOpen] + got.ByStatus[engine.StatusPending] + got.ByStatus[engine.StatusClosed]
+		if got.Opened != opened || got.Resolved != resolved || got.MessagesIn != in || got.MessagesOut != out ||
+			total != st || got.Satisfaction.TotalSum != rs || got.Satisfaction.TotalCount != rn {
+			t.Errorf("tenant %d %s..%s: query %d/%d/%d/%d status %d rate %d/%d; days say %d/%d/%d/%d status %d rate %d/%d",
+				company, got.From, got.To, got.Opened, got.Resolved, got.MessagesIn, got.MessagesOut, total,
+				got.Satisfaction.TotalSum, got.Satisfaction.TotalCount, opened, resolved, in, out, st, rs, rn)
+		}
+	}
+}
+
+// TestProjectionEqualsRecount is the property: after a random history of tickets of
+// two tenants, one in Cuiabá's zone and one in Tokyo's, applied in small batches by
+// two runners at once (two nodes sharing the database), every counter equals a
+// recount from the journal in its tenant's zone, the contacts' appraisalData holds
 // each rated ticket's answer once, and the query over random ranges equals the sum
 // of the recount's days.
 func TestProjectionEqualsRecount(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		ctx := context.Background()
-		loc, err := time.LoadLocation(DefaultZone)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Acme')`)
-		for c := 100; c < 107; c++ {
-			dbtest.MustExec(t, d, `INSERT INTO contacts (id, company_id, name, name_norm, search, created_at, updated_at)
-				VALUES ($1, 1, 'c', 'c', 'c', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`, c)
-		}
+		twoTenants(t, d)
+		zones := &tenantZones{m: map[engine.ID]*time.Location{1: mustZone(t, DefaultZone), 2: mustZone(t, "Asia/Tokyo")}}
 		j, err := journal.New(d, journal.Config{})
 		if err != nil {
 			t.Fatal(err)
@@ -255,40 +385,20 @@ func TestProjectionEqualsRecount(t *testing.T) {
 		seed := uint64(time.Now().UnixNano())
 		t.Logf("seed %d", seed)
 		r := rand.New(rand.NewPCG(seed, 14))
-		writeRandomJournal(t, j, r, 80)
+		writeRandomJournal(t, j, r, 1, 0, 80)
+		writeRandomJournal(t, j, r, 2, 1000, 50)
 
-		var last int64
-		if evs, err := j.ReadAll(ctx, 0, 1_000_000); err != nil || len(evs) == 0 {
-			t.Fatalf("journal: %d events, %v", len(evs), err)
-		} else {
-			last = evs[len(evs)-1].Position
-		}
-		// Two runners over one database: the nodes of a cluster.
-		for node := 0; node < 2; node++ {
-			p, err := NewProjection(loc, zerolog.Nop())
-			if err != nil {
-				t.Fatal(err)
-			}
-			run, err := projection.New(d, j, projection.Config{BatchSize: 7 + node*6, MinBackoff: time.Millisecond,
-				MaxBackoff: 20 * time.Millisecond}, p, AppraisalProjection{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := run.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { run.Close() })
-		}
-		waitAll(t, d, last)
+		nodes := startNodes(t, d, j, zones)
+		waitAll(t, d, head(t, j))
 
-		want, appraisal := recount(t, j, loc)
+		want, appraisal := recount(t, j, zones.snapshot())
 		if len(want) == 0 {
 			t.Fatal("the random history produced no counters")
 		}
 		diff(t, storedBuckets(t, d), want)
 
 		rated := 0
-		for c := engine.ID(100); c < 107; c++ {
+		for _, c := range []engine.ID{100, 101, 102, 103, 104, 105, 106, 200, 201, 202, 203, 204, 205, 206} {
 			var sum, n int
 			if err := d.SQL.QueryRow(`SELECT appraisal_sum, appraisal_count FROM contacts WHERE id = $1`, c).Scan(&sum, &n); err != nil {
 				t.Fatal(err)
@@ -300,45 +410,102 @@ func TestProjectionEqualsRecount(t *testing.T) {
 		}
 		t.Logf("%d counters, %d answers", len(want), rated)
 
-		q := NewQueries(d, loc)
-		for k := 0; k < 25; k++ {
-			from := time.Date(2024, 12, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(1300))
-			to := from.AddDate(0, 0, r.IntN(900))
-			got, err := q.Dashboard(ctx, testCompany, engine.DashboardFilter{From: from, To: to})
-			if err != nil {
+		q := NewQueries(d, nodes[0].BucketZone(d))
+		checkQueries(t, q, r, 1, want)
+		checkQueries(t, q, r, 2, want)
+	})
+}
+
+// TestProjectionRezone changes tenant 2's zone from Cuiabá's to Tokyo's while both
+// tenants keep writing tickets and both nodes ask for the rebuild at once: exactly one
+// rebuilds, and afterwards tenant 2's counters equal a recount in Tokyo's zone while
+// tenant 1's (untouched) still equal the recount in Cuiabá's; later events of tenant 2
+// are folded in Tokyo's zone.
+func TestProjectionRezone(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		twoTenants(t, d)
+		cuiaba, tokyo := mustZone(t, DefaultZone), mustZone(t, "Asia/Tokyo")
+		zones := &tenantZones{m: map[engine.ID]*time.Location{1: cuiaba, 2: cuiaba}}
+		j, err := journal.New(d, journal.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { j.Close() })
+		seed := uint64(time.Now().UnixNano())
+		t.Logf("seed %d", seed)
+		r := rand.New(rand.NewPCG(seed, 15))
+		writeRandomJournal(t, j, r, 1, 0, 40)
+		writeRandomJournal(t, j, r, 2, 1000, 40)
+		nodes := startNodes(t, d, j, zones)
+		waitAll(t, d, head(t, j))
+		before, _ := recount(t, j, zones.snapshot())
+		diff(t, storedBuckets(t, d), before)
+
+		zones.set(2, tokyo)
+		// The first node to finish its re-fold outside the lock waits for the runners
+		// to apply more of tenant 2's tickets (still in the old zone): the rebuild
+		// must fold those too when it takes the lock.
+		var once sync.Once
+		rezoneRefolded = func() {
+			once.Do(func() {
+				writeRandomJournal(t, j, r, 2, 1300, 10)
+				waitAll(t, d, head(t, j))
+			})
+		}
+		t.Cleanup(func() { rezoneRefolded = nil })
+		var g goroutine.Group
+		var rebuilt atomic.Int32
+		errs := make(chan error, 2)
+		for _, p := range nodes {
+			g.Go(func() {
+				var err error
+				defer func() { errs <- err }() // also when the hook's helpers stop the goroutine
+				var done bool
+				if done, err = p.Rezone(ctx, d, j, 2); done {
+					rebuilt.Add(1)
+				}
+			})
+		}
+		g.Close()
+		// Both tenants go on writing after the rebuild.
+		writeRandomJournal(t, j, r, 1, 100, 20)
+		writeRandomJournal(t, j, r, 2, 1100, 20)
+		for range 2 {
+			if err := <-errs; err != nil {
 				t.Fatal(err)
 			}
-			lo, hi := DayNumber(from.Date()), DayNumber(to.Date())
-			var opened, resolved, in, out, st, rs, rn int64
-			for key, n := range want {
-				if key.Grain != GrainDay || key.Period < lo || key.Period > hi {
-					continue
-				}
-				switch {
-				case key.Metric == MetricOpened:
-					opened += n
-				case key.Metric == MetricResolved:
-					resolved += n
-				case key.Metric == MetricMessagesIn:
-					in += n
-				case key.Metric == MetricMessagesOut:
-					out += n
-				case key.Metric == MetricRateSum:
-					rs += n
-				case key.Metric == MetricRateCount:
-					rn += n
-				case len(key.Metric) > 3 && key.Metric[:3] == MetricStatusPrefix:
-					st += n
-				}
-			}
-			total := got.ByStatus[engine.StatusOpen] + got.ByStatus[engine.StatusPending] + got.ByStatus[engine.StatusClosed]
-			if got.Opened != opened || got.Resolved != resolved || got.MessagesIn != in || got.MessagesOut != out ||
-				total != st || got.Satisfaction.TotalSum != rs || got.Satisfaction.TotalCount != rn {
-				t.Errorf("%s..%s: query %d/%d/%d/%d status %d rate %d/%d; days say %d/%d/%d/%d status %d rate %d/%d",
-					got.From, got.To, got.Opened, got.Resolved, got.MessagesIn, got.MessagesOut, total,
-					got.Satisfaction.TotalSum, got.Satisfaction.TotalCount, opened, resolved, in, out, st, rs, rn)
-			}
 		}
+		if n := rebuilt.Load(); n != 1 {
+			t.Errorf("%d nodes rebuilt tenant 2, want exactly 1", n)
+		}
+		if done, err := nodes[0].Rezone(ctx, d, j, 2); err != nil || done {
+			t.Errorf("a third rezone: rebuilt %v, %v; want nothing to do", done, err)
+		}
+		writeRandomJournal(t, j, r, 2, 1200, 10)
+		waitAll(t, d, head(t, j))
+
+		want, _ := recount(t, j, zones.snapshot())
+		diff(t, storedBuckets(t, d), want)
+		var zone string
+		if err := d.SQL.QueryRow(`SELECT zone FROM dash_zones WHERE company_id = 2`).Scan(&zone); err != nil || zone != "Asia/Tokyo" {
+			t.Errorf("dash_zones of tenant 2: %q, %v", zone, err)
+		}
+		q := NewQueries(d, nodes[1].BucketZone(d))
+		checkQueries(t, q, r, 1, want)
+		checkQueries(t, q, r, 2, want)
+
+		// A rebuild to Lisbon overtaken by a change back to Tokyo (made while it
+		// re-folds) gives way: the tenant stays in Tokyo's zone.
+		zones.set(2, mustZone(t, "Europe/Lisbon"))
+		rezoneRefolded = func() { zones.set(2, tokyo) }
+		if done, err := nodes[0].Rezone(ctx, d, j, 2); err != nil || done {
+			t.Errorf("overtaken rezone: rebuilt %v, %v; want nothing done", done, err)
+		}
+		if err := d.SQL.QueryRow(`SELECT zone FROM dash_zones WHERE company_id = 2`).Scan(&zone); err != nil || zone != "Asia/Tokyo" {
+			t.Errorf("dash_zones of tenant 2 after an overtaken rezone: %q, %v", zone, err)
+		}
+		diff(t, storedBuckets(t, d), want)
 	})
 }
 
@@ -362,22 +529,38 @@ func waitAll(t *testing.T, d *db.DB, last int64) {
 	}
 }
 
-// TestCover checks that the runs of periods cover every day of random ranges once.
+// TestCover checks that the runs of periods cover every day of random ranges once,
+// with at most nine runs and at most 6+6 days at each edge (whole weeks are read as
+// weeks), 24 day rows in all.
 func TestCover(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for k := 0; k < 3000; k++ {
 		from := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, r.IntN(4000))
 		to := from.AddDate(0, 0, r.IntN([]int{3, 40, 400, 4000}[r.IntN(4)]))
 		spans := Cover(from, to)
-		if len(spans) > 5 {
+		if len(spans) > 9 {
 			t.Fatalf("%v..%v: %d spans", from, to, len(spans))
 		}
 		seen := map[int]int{}
+		days := 0
 		for _, s := range spans {
+			if s.Grain == GrainDay {
+				if s.Hi-s.Lo+1 > 12 {
+					t.Fatalf("%v..%v: a run of %d days (%v)", from, to, s.Hi-s.Lo+1, spans)
+				}
+				days += s.Hi - s.Lo + 1
+			}
 			for p := s.Lo; p <= s.Hi; p++ {
 				switch s.Grain {
 				case GrainDay:
 					seen[p]++
+				case GrainWeek:
+					for d := WeekStart(p); d < WeekStart(p)+7; d++ {
+						if wd := time.Unix(int64(d)*86400, 0).UTC().Weekday(); d == WeekStart(p) && wd != time.Monday {
+							t.Fatalf("week %d starts on a %v", p, wd)
+						}
+						seen[d]++
+					}
 				case GrainMonth:
 					first := time.Date(p/12, time.Month(p%12+1), 1, 0, 0, 0, 0, time.UTC)
 					for d := first; d.Month() == first.Month(); d = d.AddDate(0, 0, 1) {
@@ -389,6 +572,9 @@ func TestCover(t *testing.T) {
 					}
 				}
 			}
+		}
+		if days > 24 {
+			t.Fatalf("%v..%v: %d day rows (%v)", from, to, days, spans)
 		}
 		lo, hi := DayNumber(from.Date()), DayNumber(to.Date())
 		if len(seen) != hi-lo+1 {

@@ -17,13 +17,14 @@ import (
 // opportunities.
 type Queries struct {
 	// static after construction
-	d   *db.DB
-	loc *time.Location
+	d     *db.DB
+	zones ZoneFunc
 }
 
-// NewQueries reads d; loc must be the projection's (Projection.Location).
-func NewQueries(d *db.DB, loc *time.Location) *Queries {
-	return &Queries{d: d, loc: loc}
+// NewQueries reads d; zones gives the zone of a tenant's buckets (in cmd/atende,
+// Projection.BucketZone): the range's dates are days of that zone.
+func NewQueries(d *db.DB, zones ZoneFunc) *Queries {
+	return &Queries{d: d, zones: zones}
 }
 
 // Span is a run of periods of one grain, Lo to Hi inclusive.
@@ -33,9 +34,49 @@ type Span struct {
 }
 
 // Cover splits the calendar days from..to (inclusive, as dates) into runs of whole
-// years, whole months and days: at most two runs of days, two of months and one of
-// years, whatever the length of the range.
+// years, whole months, whole ISO weeks and days: years in the middle, months around
+// them, and each of the (at most two) runs of days left at the edges split into at
+// most six leading days, whole weeks and at most six trailing days. That is at most
+// nine runs and 24 day rows per metric, whatever the length of the range.
 func Cover(from, to time.Time) []Span {
+	var out []Span
+	for _, s := range coverMonths(from, to) {
+		if s.Grain != GrainDay {
+			out = append(out, s)
+			continue
+		}
+		out = append(out, splitWeeks(s.Lo, s.Hi)...)
+	}
+	return out
+}
+
+// splitWeeks covers days lo..hi with leading days, whole weeks and trailing days.
+func splitWeeks(lo, hi int) []Span {
+	wlo := WeekNumber(lo)
+	if WeekStart(wlo) != lo {
+		wlo++
+	}
+	whi := WeekNumber(hi)
+	if WeekStart(whi)+6 != hi {
+		whi--
+	}
+	if wlo > whi {
+		return []Span{{GrainDay, lo, hi}}
+	}
+	var out []Span
+	if first := WeekStart(wlo); first > lo {
+		out = append(out, Span{GrainDay, lo, first - 1})
+	}
+	out = append(out, Span{GrainWeek, wlo, whi})
+	if last := WeekStart(whi) + 6; last < hi {
+		out = append(out, Span{GrainDay, last + 1, hi})
+	}
+	return out
+}
+
+// coverMonths splits the days from..to into runs of whole years, whole months and
+// days: at most two runs of days, two of months and one of years.
+func coverMonths(from, to time.Time) []Span {
 	day := func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC) }
 	cur, end := day(from), day(to)
 	dn := func(t time.Time) int { return DayNumber(t.Year(), t.Month(), t.Day()) }
@@ -121,8 +162,11 @@ func (q *Queries) Dashboard(ctx context.Context, companyID engine.ID, f engine.D
 	if err := q.series(ctx, &out, companyID, from, to, f.QueueIDs); err != nil {
 		return out, err
 	}
-	var err error
-	if out.Opportunities, err = q.opportunities(ctx, companyID, from, to); err != nil {
+	loc, err := q.zones(ctx, companyID)
+	if err != nil {
+		return out, err
+	}
+	if out.Opportunities, err = q.opportunities(ctx, companyID, from, to, loc); err != nil {
 		return out, err
 	}
 	return out, nil
@@ -329,12 +373,12 @@ func (q *Queries) series(ctx context.Context, out *engine.Dashboard, companyID e
 }
 
 // opportunities sums the tenant's sales opportunities: those won or lost in the range
-// (by their closing time, in the dashboard's zone) and every open one. Values are the
+// (by their closing time, in the zone of the tenant's buckets) and every open one. Values are the
 // text typed on the contact ("R$ 1.200,00"); ParseMoney reads them.
-func (q *Queries) opportunities(ctx context.Context, companyID engine.ID, from, to time.Time) (engine.DashboardOpportunities, error) {
+func (q *Queries) opportunities(ctx context.Context, companyID engine.ID, from, to time.Time, loc *time.Location) (engine.DashboardOpportunities, error) {
 	var out engine.DashboardOpportunities
-	start := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, q.loc).UTC()
-	end := time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, q.loc).AddDate(0, 0, 1).UTC()
+	start := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, loc).UTC()
+	end := time.Date(to.Year(), to.Month(), to.Day(), 0, 0, 0, 0, loc).AddDate(0, 0, 1).UTC()
 	var lo, hi any = start, end
 	if q.d.Dialect == db.SQLite {
 		// SQLite keeps times as fixed-width UTC text, which sorts in time order.

@@ -22,7 +22,7 @@ func dashEnv(t *testing.T, d *db.DB) *env {
 	t.Helper()
 	e := newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
 		deps.RefDeps = httpapi.RefDeps{Queues: store.NewQueues(d, e.clock),
-			Dashboard: dashboard.NewQueries(d, time.UTC)}
+			Dashboard: dashboard.NewQueries(d, dashboard.FixedZone(time.UTC))}
 	}))
 	f := dashboard.NewFolder(time.UTC)
 	at := time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)
