@@ -8,7 +8,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/persistence/dashboard"
 	"atende/persistence/db"
 	"atende/persistence/journal"

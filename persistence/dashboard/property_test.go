@@ -14,7 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/engine/goroutine"
+	"atende/goroutine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/journal"
