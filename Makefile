@@ -83,10 +83,14 @@ lint:
 GO_TEST_TIMEOUT ?= 5m
 GO_TEST_TIMEOUT_LONG ?= 20m
 SLOW_PKGS_RE := /(actors|cluster|cmd/atende)(/|$$)
+# The slow packages run even when a fast one failed, so one run reports every failure;
+# the target fails at the end if either half did.
 test-go:
-	$(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -v -E '$(SLOW_PKGS_RE)')
-	@pkgs=$$($(GO) list ./... | grep -E '$(SLOW_PKGS_RE)' || true); \
-	 if [ -n "$$pkgs" ]; then $(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT_LONG) $$pkgs; fi
+	@status=0; \
+	 $(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT) $$($(GO) list ./... | grep -v -E '$(SLOW_PKGS_RE)') || status=1; \
+	 pkgs=$$($(GO) list ./... | grep -E '$(SLOW_PKGS_RE)' || true); \
+	 if [ -n "$$pkgs" ]; then $(GO) test -race -count=1 -timeout $(GO_TEST_TIMEOUT_LONG) $$pkgs || status=1; fi; \
+	 exit $$status
 
 test-web:
 	@if [ -f web/package.json ]; then $(MAKE) web/node_modules && \
