@@ -94,6 +94,9 @@ const (
 	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
 	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
+	// ErrNoCalendarFeed: a calendar subscription link that was never issued, was
+	// replaced by a newer one, or whose user or tenant is gone or disabled.
+	ErrNoCalendarFeed Code = "ERR_NO_CALENDAR_FEED"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -162,6 +165,7 @@ var statusOf = map[Code]int{
 	ErrTenantNameDuplicated:  http.StatusConflict,
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
+	ErrNoCalendarFeed:        http.StatusNotFound,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked
