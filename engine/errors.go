@@ -94,6 +94,8 @@ const (
 	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
 	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
+	// ErrNoAPITokenFound: no API token of the tenant has the id (engine/apitoken.go).
+	ErrNoAPITokenFound Code = "ERR_NO_API_TOKEN_FOUND"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -162,6 +164,7 @@ var statusOf = map[Code]int{
 	ErrTenantNameDuplicated:  http.StatusConflict,
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
+	ErrNoAPITokenFound:       http.StatusNotFound,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked
