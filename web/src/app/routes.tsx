@@ -32,6 +32,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
+const MessagingApiPage = lazy(() => import('../features/messagingApi/MessagingApiPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -45,7 +46,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
-  ['MessagingAPI', 'messagingApi'],
   ['newticket', 'newTicket'],
   ['googlecalendar', 'googleCalendar'],
   ['iaconfig', 'iaConfig'],
@@ -142,6 +142,7 @@ export const routes: RouteObject[] = [
               ['Super', SuperPage],
               ['Support', SupportPage],
               ['tableaux', DashboardPage],
+              ['MessagingAPI', MessagingApiPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
