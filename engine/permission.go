@@ -92,6 +92,10 @@ const (
 	// read and write it, and only its owner edits or deletes it (engine/chat.go).
 	ActUseChat       = "chats:use"
 	ActViewClientMap = "client-map:view"
+	// api-tokens:manage — list, create and revoke the tenant's messaging-API tokens
+	// (the /MessagingAPI page, in the business section of the drawer): admin and
+	// super. A token sends messages as the tenant, so it is an administrator's call.
+	ActManageAPITokens = "api-tokens:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -134,6 +138,7 @@ var (
 		ActManageSettings,
 		ActManageCatalog,
 		ActViewCluster,
+		ActManageAPITokens,
 	}
 	// Hosting operator: the super profile only.
 	superGrants = []string{

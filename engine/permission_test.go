@@ -37,14 +37,15 @@ var wantGrants = map[string][]string{
 	// the 'super' menu item: not admin
 	ActViewSuperMenu: {"superv", "manager", "super"},
 	// admin and super
-	ActImportTickets:  {"admin", "super"},
-	ActViewAdminMenu:  {"admin", "super"},
-	ActEditUserQueues: {"admin", "super"},
-	ActDeleteTicket:   {"admin", "super"},
-	ActDeleteContact:  {"admin", "super"},
-	ActManageSettings: {"admin", "super"},
-	ActManageCatalog:  {"admin", "super"},
-	ActViewCluster:    {"admin", "super"},
+	ActImportTickets:   {"admin", "super"},
+	ActViewAdminMenu:   {"admin", "super"},
+	ActEditUserQueues:  {"admin", "super"},
+	ActDeleteTicket:    {"admin", "super"},
+	ActDeleteContact:   {"admin", "super"},
+	ActManageSettings:  {"admin", "super"},
+	ActManageCatalog:   {"admin", "super"},
+	ActViewCluster:     {"admin", "super"},
+	ActManageAPITokens: {"admin", "super"},
 	// the hosting operator only
 	ActManageTenants: {"super"},
 }

@@ -149,12 +149,17 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err != nil {
 		return nil, err
 	}
+	apiLimiter, err := a.apiLimiter(cfg.Limits.APISendsPerMinute)
+	if err != nil {
+		return nil, err
+	}
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
 		SignupCompany: cfg.SignupCompany, RefuseCommonPasswords: cfg.Production(),
 		TrustForwardedFor: cfg.Limits.TrustForwardedFor,
-		MapTileURL:        cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution},
+		MapTileURL:        cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution,
+		APISendsPerMinute: cfg.Limits.APISendsPerMinute},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner, VideoCalls: callInvites{live: l, app: a}},
@@ -173,7 +178,11 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Actors: actors.Connections{Node: l.node}},
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
 			ChatDeps:   httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(a.db)},
-			Tokens:     a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
+			MessagingDeps: httpapi.MessagingDeps{APITokens: store.NewAPITokens(a.db, clock),
+				APISender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
+					Connections: l.conns},
+				APILimiter: apiLimiter},
+			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: a.readyCheck,
 		})

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"atende/transport/channel/webchat"
+	httpapi "atende/transport/http"
 	"atende/transport/netlimit"
 )
 
@@ -36,6 +37,7 @@ type Limits struct {
 	WebchatNewBurst         int     // WEBCHAT_NEW_VISITOR_BURST: 10 per client address
 	WebchatNewPerConnection float64 // WEBCHAT_NEW_VISITORS_PER_CONNECTION: 120 a minute (and at once) per web chat connection
 	WebchatProofBits        int     // WEBCHAT_PROOF_OF_WORK_BITS: 0 (off); a new visitor's proof of work, in zero bits
+	APISendsPerMinute       int     // API_SENDS_PER_MINUTE: 60; messaging-API calls per token per minute, as many at once
 }
 
 // GateLimits shape one websocket endpoint's netlimit.Gate.
@@ -140,6 +142,7 @@ func (l *Limits) flags(fs *flag.FlagSet, env func(key, def string) string) func(
 		}
 		return nil
 	})
+	add("api-sends-per-minute", "API_SENDS_PER_MINUTE", "60", "messaging-API calls one token may make per minute, as many at once (0: 60)", count("api-sends-per-minute", &l.APISendsPerMinute))
 	return func() error {
 		for _, s := range all {
 			if err := s.parse(*s.v); err != nil {
@@ -180,6 +183,19 @@ func (a *app) sharedNewVisitorLimits(perAddress, perConnection netlimit.Rate) (b
 		}
 	}
 	return byAddress, byConnection, nil
+}
+
+// apiLimiter is the messaging API's per-token limiter kept in Redis, so that every
+// node of a cluster holds one limit; nil without REDIS_URL, where each node counts on
+// its own.
+func (a *app) apiLimiter(perMinute int) (httpapi.APILimiter, error) {
+	if a.redis == nil {
+		return nil, nil
+	}
+	if perMinute <= 0 {
+		perMinute = httpapi.DefaultAPISendsPerMinute
+	}
+	return a.redis.TokenBuckets("api-sends", float64(perMinute)/60, perMinute, nil)
 }
 
 // limitCollectors expose on /metrics what the limits refused, so an operator sees an

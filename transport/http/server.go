@@ -40,6 +40,8 @@ type Deps struct {
 	TenantDeps
 	// ChatDeps are the collaborators of the internal chat routes (chats.go).
 	ChatDeps
+	// MessagingDeps are the collaborators of the messaging API (apitokens.go).
+	MessagingDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.
@@ -115,6 +117,9 @@ type Config struct {
 	MapTileURL string
 	// MapTileAttribution is the credit the tile server asks for (shown on the map).
 	MapTileAttribution string
+	// APISendsPerMinute is how many messages one messaging-API token may send per
+	// minute, as many at once; 0 means DefaultAPISendsPerMinute.
+	APISendsPerMinute int
 }
 
 // Default values of Config.
@@ -145,6 +150,9 @@ type Server struct {
 
 	origins *OriginPolicy // own and allowed front-end origins
 	cspApp  string        // the web app's Content-Security-Policy
+	// apiLimiter counts each messaging-API token's sends (Deps.APILimiter or an
+	// in-process one).
+	apiLimiter APILimiter
 }
 
 // New validates cfg and deps, fills defaults and registers every route.
@@ -166,6 +174,12 @@ func New(cfg Config, deps Deps) (*Server, error) {
 	}
 	if cfg.ReadyTimeout == 0 {
 		cfg.ReadyTimeout = DefaultReadyTimeout
+	}
+	if cfg.APISendsPerMinute < 0 {
+		return nil, errors.New("httpapi: negative APISendsPerMinute")
+	}
+	if cfg.APISendsPerMinute == 0 {
+		cfg.APISendsPerMinute = DefaultAPISendsPerMinute
 	}
 	if err := checkTileURL(cfg.MapTileURL); err != nil {
 		return nil, fmt.Errorf("httpapi: %w", err)
@@ -218,6 +232,10 @@ func New(cfg Config, deps Deps) (*Server, error) {
 		apiPrefixes: map[string]bool{},
 		origins:     origins,
 		cspApp:      cspFor(origins.public, tileOrigin(cfg.MapTileURL)),
+		apiLimiter:  deps.APILimiter,
+	}
+	if s.apiLimiter == nil {
+		s.apiLimiter = localAPILimiter(cfg.APISendsPerMinute, deps.Clock)
 	}
 	s.routes()
 	s.handler = s.middleware(http.HandlerFunc(s.dispatch))

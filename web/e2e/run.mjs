@@ -29,6 +29,7 @@ import { announcementsFlow, inviteFlow } from './flows/invite.mjs';
 import { clientMapFlow, waitPanelFlow } from './flows/supervision.mjs';
 import { timeZoneFlow } from './flows/timezone.mjs';
 import { calendarFlow } from './flows/calendar.mjs';
+import { messagingApiFlow } from './flows/messagingApi.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -62,6 +63,7 @@ const tests = [
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `messaging API (${lng}): admin creates a token on /MessagingAPI; curl sends with it to a web chat customer, live in the chat, once; revoked is refused`, run: (ctx) => messagingApiFlow({ ...ctx, lng }) })),
   // The browser half needs the connections screen (web/src/features/connections).
   ...(existsSync(new URL('../src/features/connections', import.meta.url))
     ? [{ name: 'whatsapp flow (pt-BR): add a connection, QR dialog, the fake scans, card CONNECTED', run: (ctx) => whatsappFlow({ ...ctx, lng: 'pt-BR' }) }]

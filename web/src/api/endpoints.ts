@@ -29,6 +29,8 @@ import type {
   Tag,
   TagPage,
   Tenant,
+  ApiToken,
+  CreatedApiToken,
   TenantInput,
   Ticket,
   TicketPage,
@@ -383,6 +385,13 @@ export const tenantsApi = {
   create: (body: TenantInput): Promise<{ tenant: Tenant; admin: User }> =>
     http.post<{ tenant: Tenant; admin: User }>('/tenants', { body }),
   setDisabled: (id: ID, disabled: boolean): Promise<Tenant> => http.put<Tenant>(`/tenants/${id}`, { body: { disabled } }),
+};
+
+// The messaging API's tokens (docs/messaging-api.md): admin and super only.
+export const apiTokensApi = {
+  list: (): Promise<ApiToken[]> => http.get<ApiToken[]>('/apiTokens'),
+  create: (name: string): Promise<CreatedApiToken> => http.post<CreatedApiToken>('/apiTokens', { body: { name } }),
+  revoke: (id: ID): Promise<ApiToken> => http.delete<ApiToken>(`/apiTokens/${id}`),
 };
 
 export const supportApi = {

@@ -32,6 +32,8 @@ export const serverEvents = [
   'slots',
   // The tenant list of /Super (docs/api.md, tenants): tenants:manage holders only.
   'tenant',
+  // The messaging API's tokens, to api-tokens:manage holders (docs/messaging-api.md).
+  'apiToken',
   // The internal chat, to its participants only (docs/api.md section 4.4).
   'chat',
   // Who is online changed (supervision screens only; docs/api.md, "Supervision").

@@ -564,3 +564,25 @@ export type InternalChatEvent =
   | { action: 'create' | 'update'; record?: InternalChat; chat: InternalChat }
   | { action: 'new-message'; newMessage: InternalChatMessage; chat: InternalChat }
   | { action: 'delete'; id: ID };
+
+// Messaging-API tokens (GET /apiTokens, docs/messaging-api.md): never the secret,
+// which only the create answer carries (token).
+export interface ApiToken {
+  id: ID;
+  companyId: ID;
+  name: string;
+  prefix: string;
+  userId: ID;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedApiToken extends ApiToken {
+  token: string;
+}
+
+export interface ApiTokenEvent {
+  action: 'create' | 'update';
+  apiToken: ApiToken;
+}

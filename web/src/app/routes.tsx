@@ -33,6 +33,8 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
+const MessagingApiPage = lazy(() => import('../features/messagingApi/MessagingApiPage'));
+const NewTicketPage = lazy(() => import('../features/tickets/NewTicketPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -46,8 +48,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
-  ['MessagingAPI', 'messagingApi'],
-  ['newticket', 'newTicket'],
   ['iaconfig', 'iaConfig'],
 ];
 
@@ -143,6 +143,8 @@ export const routes: RouteObject[] = [
               ['Support', SupportPage],
               ['tableaux', DashboardPage],
               ['googlecalendar', GoogleCalendarPage],
+              ['MessagingAPI', MessagingApiPage],
+              ['newticket', NewTicketPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
