@@ -41,16 +41,17 @@ type BotInput struct {
 // it would have been, and the ticket records it at most once (see BotStep).
 func DecideBot(in BotInput) (BotStep, bool) {
 	s := in.Ticket
-	if s.IsGroup || s.Status != StatusPending || in.ProviderID == "" || s.BotReplyTo == in.ProviderID ||
+	if s.Status != StatusPending || in.ProviderID == "" || s.BotReplyTo == in.ProviderID ||
 		s.LastInbound != in.ProviderID {
 		return BotStep{}, false
 	}
-	step := BotStep{ReplyTo: in.ProviderID, FromLevel: s.BotLevel, Level: s.BotLevel, Done: s.BotDone}
+	step := BotStep{ReplyTo: in.ProviderID, FromLevel: s.BotLevel, Level: s.BotLevel, Done: s.BotDone, At: in.Now}
 	tree := in.Levels
 	if len(tree) == 0 && len(in.QueueMenu) >= 2 {
 		tree = in.QueueMenu
 	}
-	menuActive := len(tree) > 0 && !s.BotDone && s.QueueID == 0 && s.UserID == 0
+	// Groups get the greeting only: every member's chatter would get the menu again.
+	menuActive := len(tree) > 0 && !s.IsGroup && !s.BotDone && s.QueueID == 0 && s.UserID == 0
 	if !menuActive {
 		if in.First {
 			step.Body = in.Greeting

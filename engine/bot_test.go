@@ -158,8 +158,11 @@ func TestBotQueueMenuWithoutLevels(t *testing.T) {
 	if !ok || step.Body != "Oi" || !step.Done {
 		t.Fatalf("%+v", step)
 	}
-	// Groups are never answered.
+	// Groups get the greeting, never the menu.
 	s.IsGroup = true
+	if step, ok := DecideBot(BotInput{Ticket: s, ProviderID: "a", Body: "oi", First: true, QueueMenu: menu, Greeting: "Oi"}); !ok || step.Body != "Oi" {
+		t.Fatalf("group greeting %+v", step)
+	}
 	if _, ok := DecideBot(BotInput{Ticket: s, ProviderID: "a", Body: "2", QueueMenu: menu}); ok {
 		t.Fatal("group answered")
 	}

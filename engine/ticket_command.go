@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // TicketCommand is a request to change a ticket, judged by DecideTicket. Commands are
 // plain values; every id and every time a decision needs comes in the command or in
 // `now`, so a decision replays identically.
@@ -162,10 +164,13 @@ type BotStep struct {
 	ReplyTo   string
 	MessageID ID
 	Body      string
+	MediaType string // the connection's greeting image (MediaURL), Body its caption
+	MediaURL  string
 	FromLevel ID
 	Level     ID
 	Done      bool
-	Absent    bool // Body carries the queue's absence message
+	Absent    bool      // Body carries the queue's absence message
+	At        time.Time // when the bot decided (its clock): the absence message's time
 	QueueID   ID
 	UserID    ID
 }

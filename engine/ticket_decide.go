@@ -544,8 +544,8 @@ func decideBotStep(s TicketState, c BotStep, at time.Time) ([]TicketEvent, error
 	f.id("fromLevel", c.FromLevel, false)
 	f.id("queueId", c.QueueID, false)
 	f.id("userId", c.UserID, false)
-	if c.Body != "" {
-		checkMessage(f, c.MessageID, c.Body, "", "", outboundMediaTypes)
+	if c.Body != "" || c.MediaType != "" || c.MediaURL != "" {
+		checkMessage(f, c.MessageID, c.Body, c.MediaType, c.MediaURL, outboundMediaTypes)
 	}
 	if err := f.err(); err != nil {
 		return nil, err
@@ -555,8 +555,9 @@ func decideBotStep(s TicketState, c BotStep, at time.Time) ([]TicketEvent, error
 		return nil, nil
 	}
 	var out []TicketEvent
-	if c.Body != "" {
-		out = append(out, TicketMessageSent{MessageID: c.MessageID, Automatic: true, Body: c.Body, At: at})
+	if c.Body != "" || c.MediaURL != "" {
+		out = append(out, TicketMessageSent{MessageID: c.MessageID, Automatic: true, Body: c.Body,
+			MediaType: c.MediaType, MediaURL: c.MediaURL, At: at})
 	}
 	if c.QueueID != 0 || c.UserID != 0 {
 		moved, err := decideTransfer(s, Transfer{UserID: c.UserID, QueueID: c.QueueID}, at)
@@ -565,5 +566,9 @@ func decideBotStep(s TicketState, c BotStep, at time.Time) ([]TicketEvent, error
 		}
 		out = append(out, moved...)
 	}
-	return append(out, TicketBotStepped{ReplyTo: c.ReplyTo, Level: c.Level, Done: c.Done, Absent: c.Absent, At: at}), nil
+	stepped := TicketBotStepped{ReplyTo: c.ReplyTo, Level: c.Level, Done: c.Done, Absent: c.Absent, At: at}
+	if c.Absent {
+		stepped.AbsentAt = c.At.UTC().Truncate(time.Microsecond)
+	}
+	return append(out, stepped), nil
 }

@@ -201,11 +201,14 @@ type TicketRated struct {
 // was the queue's absence message. The message and any move are recorded by the
 // TicketMessageSent and TicketTransferred before it, in the same append.
 type TicketBotStepped struct {
-	ReplyTo string    `json:"replyTo"`
-	Level   ID        `json:"level"`
-	Done    bool      `json:"done,omitempty"`
-	Absent  bool      `json:"absent,omitempty"`
-	At      time.Time `json:"at"`
+	ReplyTo string `json:"replyTo"`
+	Level   ID     `json:"level"`
+	Done    bool   `json:"done,omitempty"`
+	Absent  bool   `json:"absent,omitempty"`
+	// AbsentAt is the bot's time of an absence message (the bot reads business hours
+	// and the repeat interval on its own clock).
+	AbsentAt time.Time `json:"absentAt,omitzero"`
+	At       time.Time `json:"at"`
 }
 
 func (TicketBotStepped) Type() string            { return EvTicketBotStepped }

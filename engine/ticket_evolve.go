@@ -78,7 +78,10 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 	case TicketBotStepped:
 		s.BotReplyTo, s.BotLevel, s.BotDone = e.ReplyTo, e.Level, e.Done
 		if e.Absent {
-			s.AbsenceAt = e.At
+			s.AbsenceAt = e.AbsentAt
+			if s.AbsenceAt.IsZero() {
+				s.AbsenceAt = e.At
+			}
 		}
 	case TicketRated:
 		// The answer is not work for anybody: a closed ticket keeps nothing unread.
