@@ -92,6 +92,9 @@ const (
 	// read and write it, and only its owner edits or deletes it (engine/chat.go).
 	ActUseChat       = "chats:use"
 	ActViewClientMap = "client-map:view"
+	// bots:manage — read and change the reception-menu bot levels (the /Bots page,
+	// in the business section of the drawer): admin and super.
+	ActManageBots = "bots:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -134,6 +137,7 @@ var (
 		ActManageSettings,
 		ActManageCatalog,
 		ActViewCluster,
+		ActManageBots,
 	}
 	// Hosting operator: the super profile only.
 	superGrants = []string{

@@ -40,6 +40,8 @@ type RefDeps struct {
 	WaitPanel engine.WaitPanelQueries
 	// Locations reads the client maps' contacts (maps.go); nil answers 503.
 	Locations engine.LocationStore
+	// Bots keeps the reception-menu bot levels (bots.go); nil answers 503.
+	Bots engine.BotStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).
