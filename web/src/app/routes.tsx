@@ -32,6 +32,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
+const BotsPage = lazy(() => import('../features/bots/BotsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -39,7 +40,6 @@ function Lazy({ children }: { children: ReactNode }) {
 
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['Bots', 'bots'],
   ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
@@ -137,6 +137,7 @@ export const routes: RouteObject[] = [
               ['connections', ConnectionsPage],
               ['announcements', AnnouncementsPage],
               ['catalog', CatalogPage],
+              ['Bots', BotsPage],
               ['Categories', CategoriesPage],
               ['scheduledMessages', ScheduledMessagesPage],
               ['Super', SuperPage],
