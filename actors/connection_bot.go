@@ -54,6 +54,22 @@ func (a *connActor) botLevels(companyID engine.ID) ([]engine.BotLevel, error) {
 	return levels, nil
 }
 
+// singleQueue is the queue a ticket the connection opens itself starts in: the
+// connection's only queue — unless the tenant has a reception menu, which then routes
+// the customer (0: no queue yet). A failed read of the levels keeps the only queue, so
+// that the customer still reaches attendants.
+func (a *connActor) singleQueue() engine.ID {
+	if len(a.conn.Queues) != 1 {
+		return 0
+	}
+	if levels, err := a.botLevels(a.conn.CompanyID); err != nil {
+		a.log.Warn().Err(err).Msg("bot: read levels")
+	} else if len(levels) > 0 {
+		return 0
+	}
+	return a.conn.Queues[0].ID
+}
+
 // botQueue reads a queue for its greeting, hours and absence message: from the
 // store when there is one, else the connection's own copy of its queues.
 func (a *connActor) botQueue(companyID, id engine.ID) (engine.Queue, bool) {

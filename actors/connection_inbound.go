@@ -233,8 +233,8 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 	}
 	a.tickets[contactID] = tid
 	a.since[contactID] = opened{ticket: tid, at: a.cfg.Clock.Now()}
-	if queueID == 0 && len(a.conn.Queues) == 1 {
-		queueID = a.conn.Queues[0].ID
+	if queueID == 0 {
+		queueID = a.singleQueue()
 	}
 	open := newTicketCommand(tid, a.conn.CompanyID, contactID, a.id, a.conn.Channel, queueID, userID, status, a.cfg.Clock.Now())
 	res, err := a.ticketCall(ctx, tid, p, open)
