@@ -207,3 +207,24 @@ func TestBotRestartResumesMenu(t *testing.T) {
 		}
 	})
 }
+
+// A connection with one queue puts tickets straight into it — unless the tenant has a
+// reception menu, which then routes them.
+func TestBotSingleQueueConnection(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		b := newBotRig(t, d, time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC))
+		_, ch := b.createConnection(t, engine.ConnectionInput{Name: "Loja", Channel: engine.ChannelSocket,
+			GreetingMessage: "Loja!", QueueIDs: []engine.ID{b.vendas.ID}}, "", "")
+		num := "webchat:single"
+		if err := ch.sink.Inbound(context.Background(), inbound(num, "sa", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "menu", func() bool { return len(ch.sentTo(num)) == 1 })
+		if got := ch.sentTo(num)[0].Body; got != "Loja!\n\n"+botRoot {
+			t.Fatalf("greeting %q", got)
+		}
+		if st := b.onlyTicket(t); st.QueueID != 0 {
+			t.Fatalf("ticket started in queue %d", st.QueueID)
+		}
+	})
+}
