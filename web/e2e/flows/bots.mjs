@@ -28,13 +28,13 @@ export async function botsFlow({ browser, server, lng, runId, onActors }) {
     await button.click();
     const dialog = page.getByRole('dialog', { name: t('bots.form.addTitle') });
     await visible(dialog);
-    await dialog.getByLabel(t('bots.form.descriptionBot')).fill(description);
-    await dialog.getByLabel(t('bots.form.commandType')).selectOption(type);
+    await dialog.locator('input[name="descriptionBot"]').fill(description);
+    await dialog.locator('select[name="commandType"]').selectOption(type);
     if (queue) {
       await until(async () => (await dialog.locator('option').filter({ hasText: queue }).count()) === 1, 'the queues in the select');
-      await dialog.getByLabel(t('bots.form.queue'), { exact: true }).selectOption({ label: queue });
+      await dialog.locator('select[name="queueId"]').selectOption({ label: queue });
     }
-    if (heading) await dialog.getByLabel(t('bots.form.menuHeading')).fill(heading);
+    if (heading) await dialog.locator('textarea[name="showMessage"]').fill(heading);
     await dialog.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
     await visible(page.locator('[data-testid^="bot-"]').filter({ hasText: description }).first());

@@ -160,7 +160,7 @@ export default function BotsPage() {
       empty={all.length === 0}
       emptyText={t('bots.empty')}
       content={
-        <Tree aria-label={t('bots.title')} data-testid="bot-tree">
+        <Tree aria-label={t('bots.title')} data-testid="bots-tree">
           {branch(0)}
         </Tree>
       }
