@@ -12,10 +12,11 @@ export async function botsFlow({ browser, server, lng, runId, onActors }) {
   const base = server.base;
   const shot = screenshots(`bots-${lng}`);
   // Menu texts are content, not interface text: unique per run.
-  const general = `Atendimento geral ${runId}`;
-  const more = `Mais opções ${runId}`;
-  const tech = `Suporte técnico ${runId}`;
-  const customerName = `Cliente menu ${runId}`;
+  const tag = `${runId}-${lng}`;
+  const general = `Atendimento geral ${tag}`;
+  const more = `Mais opções ${tag}`;
+  const tech = `Suporte técnico ${tag}`;
+  const customerName = `Cliente menu ${tag}`;
 
   const admin = await newActor(browser, { name: `admin/${lng}`, lng });
   const customer = await newActor(browser, { name: `customer/${lng}`, lng });
@@ -90,14 +91,23 @@ export async function botsFlow({ browser, server, lng, runId, onActors }) {
     // Remove the menu (its submenu goes with it), whatever happened above.
     await page.goto(`${base}/Bots`);
     for (const name of [general, more]) {
+      // The tree loads after the page: wait for the option, if it was made at all.
+      const made = await page
+        .locator('[data-testid^="bot-"]')
+        .filter({ hasText: name })
+        .first()
+        .waitFor({ timeout: 5_000 })
+        .then(() => true, () => false);
+      if (!made) continue;
       const del = page.getByRole('button', { name: t('bots.actions.delete', { name }) });
-      if ((await del.count().catch(() => 0)) === 0) continue;
       await del.click();
       const confirm = page.getByRole('dialog', { name: t('bots.delete.title') });
       await confirm.getByRole('button', { name: t('common.actions.delete'), exact: true }).click();
       await page.locator('[data-testid^="bot-"]').filter({ hasText: name }).first().waitFor({ state: 'detached' });
     }
   }
+  // Gone: the flows after this one meet no menu.
+  await visible(page.getByText(t('bots.empty')));
   await assertClean(actors);
   await Promise.all(actors.map((a) => a.close()));
 }
