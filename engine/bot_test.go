@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -253,6 +254,56 @@ func FuzzParseMenuAnswer(f *testing.F) {
 		core := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), ".)"))
 		if core == "" || strings.TrimLeft(core, "0123456789") != "" {
 			t.Fatalf("%q accepted as %d", s, n)
+		}
+	})
+}
+
+// FuzzValidateBotLevel: whatever the form holds, an accepted level is clean — a
+// canonical option number, a one-line description within bounds, a known type with
+// exactly the ids it uses — and a refused one names only fields of the form.
+func FuzzValidateBotLevel(f *testing.F) {
+	f.Add("1", "Vendas", "queue", "", int64(0), int64(3), int64(0))
+	f.Add(" 007 ", " Suporte ", "menu", "Escolha:", int64(2), int64(0), int64(9))
+	f.Add("0", "a\x00", "user", "x", int64(-1), int64(-5), int64(7))
+	f.Add("99999", "", "shell", "\u2028", int64(0), int64(0), int64(0))
+	fields := map[string]bool{"parentId": true, "commandBot": true, "descriptionBot": true, "commandType": true,
+		"showMessage": true, "userId": true, "queueId": true}
+	f.Fuzz(func(t *testing.T, cmd, desc, typ, msg string, parent, queue, user int64) {
+		out, err := ValidateBotLevel(BotLevelInput{ParentID: ID(parent), CommandBot: cmd, DescriptionBot: desc,
+			CommandType: typ, ShowMessage: msg, QueueID: ID(queue), UserID: ID(user)})
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok || e.Code != ErrValidation || len(e.Fields) == 0 {
+				t.Fatalf("refusal %v", err)
+			}
+			for k := range e.Fields {
+				if !fields[k] {
+					t.Fatalf("unknown field %q", k)
+				}
+			}
+			return
+		}
+		n, ok := ParseMenuAnswer(out.CommandBot)
+		if !ok || n < 1 || strconv.Itoa(n) != out.CommandBot {
+			t.Fatalf("commandBot %q", out.CommandBot)
+		}
+		if out.DescriptionBot == "" || !singleLine(out.DescriptionBot) || runeLen(out.DescriptionBot) > BotDescriptionMax {
+			t.Fatalf("descriptionBot %q", out.DescriptionBot)
+		}
+		switch out.CommandType {
+		case BotQueue:
+			ok = out.QueueID > 0 && out.UserID == 0
+		case BotUser:
+			ok = out.UserID > 0 && out.QueueID >= 0
+		case BotMessage:
+			ok = out.ShowMessage != "" && out.QueueID == 0 && out.UserID == 0
+		case BotMenu:
+			ok = out.QueueID == 0 && out.UserID == 0
+		default:
+			ok = false
+		}
+		if !ok || out.ParentID < 0 {
+			t.Fatalf("accepted %+v", out)
 		}
 	})
 }
