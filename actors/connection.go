@@ -88,7 +88,13 @@ type ConnectionConfig struct {
 	// Queues, when set, is read for the satisfaction survey: a ticket resolved in a
 	// queue with the nps flag gets the rating question after the farewell, and the
 	// customer's answer gets the queue's encouraging message. Nil: no survey.
-	Queues   engine.QueueStore
+	Queues engine.QueueStore
+	// Bots, when set, holds the tenant's reception-menu bot levels; nil (or a tenant
+	// without levels) leaves the connection's queues as the only menu. Settings, when
+	// set, gives the tenant's time zone for the queues' business hours (the default
+	// zone when nil).
+	Bots     engine.BotStore
+	Settings engine.SettingStore
 	Guard    engine.TicketGuard
 	IDs      engine.IDAllocator
 	Channels engine.ChannelFactory

@@ -487,13 +487,18 @@ func TestConnectionQueueMenu(t *testing.T) {
 		if st := r.ticketStates(t)[tid]; st.Status != engine.StatusPending || st.UserID != 0 {
 			t.Fatalf("after the choice %+v", st)
 		}
+		// Entering the queue, the customer gets the queue's greeting.
+		eventually(t, "queue greeting", func() bool { return len(ch.sentTo(num)) == 4 })
+		if g := ch.sentTo(num)[3].Body; g != "s" {
+			t.Fatalf("queue greeting %q", g)
+		}
 		// Once in a queue, numbers are just messages.
 		say("u5", "1")
 		time.Sleep(100 * time.Millisecond)
 		if st := r.ticketStates(t)[tid]; st.QueueID != suporte.ID {
 			t.Fatalf("second answer moved the ticket to %d", st.QueueID)
 		}
-		if n := len(ch.sentTo(num)); n != 3 {
+		if n := len(ch.sentTo(num)); n != 4 {
 			t.Fatalf("%d automatic messages after the choice", n)
 		}
 		// A group's chatter does not get the menu again and again.
@@ -514,11 +519,11 @@ func TestConnectionQueueMenu(t *testing.T) {
 }
 
 func TestMenuChoice(t *testing.T) {
-	for in, want := range map[string]int{"1": 1, " 2\n": 2, "2.": 2, "1)": 1, "0": 0, "3": 0, "-1": 0, "+1": 0,
-		"": 0, "um": 0, "1 2": 0, "01": 1, "9999999999999999999": 0, "１": 0} {
-		n, ok := menuChoice(in, 2)
-		if (want == 0) == ok || (ok && n != want) {
-			t.Errorf("menuChoice(%q) = %d %v, want %d", in, n, ok, want)
+	for in, want := range map[string]int{"1": 1, " 2\n": 2, "2.": 2, "1)": 1, "0": 0, "3": 3, "-1": -1, "+1": -1,
+		"": -1, "um": -1, "1 2": -1, "01": 1, "9999999999999999999": -1, "１": -1} {
+		n, ok := engine.ParseMenuAnswer(in)
+		if (want == -1) == ok || (ok && n != want) {
+			t.Errorf("ParseMenuAnswer(%q) = %d %v, want %d", in, n, ok, want)
 		}
 	}
 }

@@ -116,18 +116,19 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 			if !r.Ticket.CreatedAt.IsZero() && a.tickets[job.contactID] == tid {
 				a.since[job.contactID] = opened{ticket: tid, at: r.Ticket.CreatedAt}
 			}
-			a.answer(ctx, nil)
 			switch {
 			case m.FromMe:
 			case r.Events > 0 && r.Ticket.Status == engine.StatusClosed && r.Ticket.Rated:
 				// A closed ticket takes a message only as the answer to its rating.
 				a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
-			case job.opened == tid:
-				// The greeting answers the customer's first message, so it comes after it.
-				a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)
-			case r.Events > 0:
-				a.queueChoice(ctx, r.Ticket, m)
+			default:
+				// The greeting, menu or absence message answers the customer's message
+				// (a redelivered one too, if its answer was never recorded); the sink
+				// hears back once that answer is durable.
+				a.automate(ctx, r.Ticket, m, func(err error) { a.answer(ctx, err) })
+				return
 			}
+			a.answer(ctx, nil)
 			return
 		}
 		code := engine.CodeOf(err)
@@ -232,8 +233,8 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 	}
 	a.tickets[contactID] = tid
 	a.since[contactID] = opened{ticket: tid, at: a.cfg.Clock.Now()}
-	if queueID == 0 && len(a.conn.Queues) == 1 {
-		queueID = a.conn.Queues[0].ID
+	if queueID == 0 {
+		queueID = a.singleQueue()
 	}
 	open := newTicketCommand(tid, a.conn.CompanyID, contactID, a.id, a.conn.Channel, queueID, userID, status, a.cfg.Clock.Now())
 	res, err := a.ticketCall(ctx, tid, p, open)

@@ -59,9 +59,7 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 	}
 	in := newcomerInput{m: msg.m, connID: a.id, companyID: a.conn.CompanyID, channel: a.conn.Channel,
 		system: ctx.ActorSystem()}
-	if len(a.conn.Queues) == 1 {
-		in.queueID = a.conn.Queues[0].ID
-	}
+	in.queueID = a.singleQueue()
 	f := actor.NewFuture(ctx.ActorSystem(), 3*a.cfg.CallTimeout)
 	a.resolving[num] = f
 	pid := f.PID()

@@ -123,6 +123,8 @@ type liveRig struct {
 	guard    *connection.Guard
 	contacts *store.Contacts
 	factory  *recFactory
+	opts     []func(*ConnectionConfig)
+	stopNode func()
 }
 
 func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRig {
@@ -135,24 +137,42 @@ func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRi
 	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Demo'), (2, 'Outra')`)
 	r := &liveRig{d: d, journal: j, conns: connection.New(d, nil), guard: connection.NewGuard(d),
 		contacts: store.NewContacts(d, nil), factory: &recFactory{chs: map[engine.ID]*recChannel{}}}
+	r.opts = opts
+	r.startNode(t)
+	return r
+}
+
+// startNode starts a node holding the ticket and connection kinds on the rig's
+// database and journal.
+func (r *liveRig) startNode(t testing.TB) {
+	t.Helper()
 	routines := &Routines{}
 	cc := ConnectionConfig{Connections: r.conns, Contacts: r.contacts, Guard: r.guard,
-		IDs: db.NewIDs(d, 100), Channels: r.factory, Journal: j, Logger: zerolog.Nop(),
+		IDs: db.NewIDs(r.d, 100), Channels: r.factory, Journal: r.journal, Logger: zerolog.Nop(),
 		SendBackoff: 5 * time.Millisecond, Routines: routines}
-	for _, o := range opts {
+	for _, o := range r.opts {
 		o(&cc)
 	}
 	kinds := []*cluster.Kind{
-		TicketKind(TicketConfig{Journal: j, Logger: zerolog.Nop(), Dispatch: DispatchToConnections}),
+		TicketKind(TicketConfig{Journal: r.journal, Logger: zerolog.Nop(), Dispatch: DispatchToConnections}),
 		ConnectionKind(cc),
 	}
 	n, err := StartNode(NodeConfig{Kinds: kinds, Logger: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { n.Stop(false); routines.Close() })
+	var once sync.Once
+	r.stopNode = func() { once.Do(func() { n.Stop(false); routines.Close() }) }
+	t.Cleanup(r.stopNode)
 	r.node, r.tickets = n, Tickets{Node: n}
-	return r
+}
+
+// restart stops the node (its actors and their memory gone) and starts a fresh one
+// on the same database and journal, as after a crash and a restart of the process.
+func (r *liveRig) restart(t testing.TB) {
+	t.Helper()
+	r.stopNode()
+	r.startNode(t)
 }
 
 // startConnection creates a connection row, activates its actor and returns its channel.

@@ -71,6 +71,7 @@ var ticketCommands = map[string]ticketCommandDecoder{
 	engine.MarkRead{}.CommandName():             decodeAs[engine.MarkRead],
 	engine.SetTags{}.CommandName():              decodeAs[engine.SetTags],
 	engine.AskRating{}.CommandName():            decodeAs[engine.AskRating],
+	engine.BotStep{}.CommandName():              decodeAs[engine.BotStep],
 	engine.Invite{}.CommandName():               decodeAs[engine.Invite],
 	engine.AcceptInvite{}.CommandName():         decodeAs[engine.AcceptInvite],
 	engine.DeclineInvite{}.CommandName():        decodeAs[engine.DeclineInvite],

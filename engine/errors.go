@@ -56,6 +56,7 @@ const (
 	ErrNoQueueFound        Code = "ERR_NO_QUEUE_FOUND"
 	ErrNoTagFound          Code = "ERR_NO_TAG_FOUND"
 	ErrNoQuickAnswerFound  Code = "ERR_NO_QUICK_ANSWER_FOUND"
+	ErrNoBotFound          Code = "ERR_NO_BOT_FOUND"
 	ErrNoMessageFound      Code = "ERR_NO_MESSAGE_FOUND"
 	ErrEmailAlreadyExists  Code = "ERR_EMAIL_ALREADY_EXISTS"
 	ErrMediaTooLarge       Code = "ERR_MEDIA_TOO_LARGE"
@@ -146,6 +147,7 @@ var statusOf = map[Code]int{
 	ErrNoQueueFound:          http.StatusNotFound,
 	ErrNoTagFound:            http.StatusNotFound,
 	ErrNoQuickAnswerFound:    http.StatusNotFound,
+	ErrNoBotFound:            http.StatusNotFound,
 	ErrNoMessageFound:        http.StatusNotFound,
 	ErrEmailAlreadyExists:    http.StatusConflict,
 	ErrMediaTooLarge:         http.StatusRequestEntityTooLarge,

@@ -96,6 +96,9 @@ const (
 	// (the /MessagingAPI page, in the business section of the drawer): admin and
 	// super. A token sends messages as the tenant, so it is an administrator's call.
 	ActManageAPITokens = "api-tokens:manage"
+	// bots:manage — read and change the reception-menu bot levels (the /Bots page,
+	// in the business section of the drawer): admin and super.
+	ActManageBots = "bots:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -139,6 +142,7 @@ var (
 		ActManageCatalog,
 		ActViewCluster,
 		ActManageAPITokens,
+		ActManageBots,
 	}
 	// Hosting operator: the super profile only.
 	superGrants = []string{

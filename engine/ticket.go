@@ -51,6 +51,17 @@ type TicketState struct {
 	RatingAsked bool `json:"ratingAsked,omitempty"`
 	Rated       bool `json:"rated,omitempty"`
 
+	// The reception bot (engine/bot_decide.go): LastInbound is the provider id of the
+	// latest customer message, BotReplyTo the one the bot last answered, BotLevel the
+	// menu the customer is in (0: the first), BotDone whether the bot has finished
+	// with the ticket; AbsenceAt is when the last absence message went out, cleared
+	// when an attendant writes or accepts.
+	LastInbound string    `json:"lastInbound,omitempty"`
+	BotReplyTo  string    `json:"botReplyTo,omitempty"`
+	BotLevel    ID        `json:"botLevel,omitempty"`
+	BotDone     bool      `json:"botDone,omitempty"`
+	AbsenceAt   time.Time `json:"absenceAt,omitzero"`
+
 	// Messages indexes the ticket's messages by id: enough to de-duplicate and to
 	// judge acks and deletions, not the messages themselves (those live in the
 	// journal's events and the message read model).

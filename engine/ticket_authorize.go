@@ -70,7 +70,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 	}
 
 	switch c := cmd.(type) {
-	case ReceiveMessage, SendAutomaticMessage, AckMessage, RevokeMessage, FailMessage, AskRating:
+	case ReceiveMessage, SendAutomaticMessage, AckMessage, RevokeMessage, FailMessage, AskRating, BotStep:
 		return deny("channel-side command")
 	case Accept:
 		if c.UserID != p.UserID {

@@ -1,5 +1,7 @@
 package engine
 
+import "time"
+
 // TicketCommand is a request to change a ticket, judged by DecideTicket. Commands are
 // plain values; every id and every time a decision needs comes in the command or in
 // `now`, so a decision replays identically.
@@ -151,6 +153,28 @@ type AskRating struct {
 	Body      string
 }
 
+// BotStep records the reception bot's answer to the customer message ReplyTo (its
+// provider id: the idempotency key) — an automatic message Body (id MessageID), a
+// move to QueueID and/or UserID, and the bot's new menu Level (Done: the bot has
+// finished with this ticket). FromLevel is the level the step was decided on. The
+// ticket records a step at most once per customer message and only while it still
+// stands: for its latest customer message, at FromLevel, on a pending ticket; any
+// other step is a no-op (engine/bot_decide.go decides steps, docs/bots.md).
+type BotStep struct {
+	ReplyTo   string
+	MessageID ID
+	Body      string
+	MediaType string // the connection's greeting image (MediaURL), Body its caption
+	MediaURL  string
+	FromLevel ID
+	Level     ID
+	Done      bool
+	Absent    bool      // Body carries the queue's absence message
+	At        time.Time // when the bot decided (its clock): the absence message's time
+	QueueID   ID
+	UserID    ID
+}
+
 func (OpenTicket) CommandName() string           { return "ticket.open" }
 func (Accept) CommandName() string               { return "ticket.accept" }
 func (Resolve) CommandName() string              { return "ticket.resolve" }
@@ -169,6 +193,7 @@ func (FailMessage) CommandName() string          { return "ticket.fail_message" 
 func (MarkRead) CommandName() string             { return "ticket.mark_read" }
 func (SetTags) CommandName() string              { return "ticket.set_tags" }
 func (AskRating) CommandName() string            { return "ticket.ask_rating" }
+func (BotStep) CommandName() string              { return "ticket.bot_step" }
 
 func (OpenTicket) isTicketCommand()           {}
 func (Accept) isTicketCommand()               {}
@@ -188,6 +213,7 @@ func (FailMessage) isTicketCommand()          {}
 func (MarkRead) isTicketCommand()             {}
 func (SetTags) isTicketCommand()              {}
 func (AskRating) isTicketCommand()            {}
+func (BotStep) isTicketCommand()              {}
 
 // knownCommand reports whether cmd is one of the command values above (not a pointer
 // to one, nor some other type).
@@ -195,7 +221,7 @@ func knownCommand(cmd TicketCommand) bool {
 	switch cmd.(type) {
 	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
 		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags, AskRating,
-		Invite, AcceptInvite, DeclineInvite:
+		BotStep, Invite, AcceptInvite, DeclineInvite:
 		return true
 	}
 	return false

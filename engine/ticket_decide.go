@@ -125,6 +125,8 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 		return decideSetTags(s, c, at)
 	case AskRating:
 		return decideAskRating(s, c, at)
+	case BotStep:
+		return decideBotStep(s, c, at)
 	case Invite:
 		return decideInvite(s, c, at)
 	case AcceptInvite:
@@ -526,4 +528,47 @@ func NormalizeIDs(ids []ID) []ID {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// decideBotStep records a bot step once: a step for a message already answered, for
+// a message that is no longer the latest, decided on another level, or for a ticket
+// that left pending (an attendant took it) is a no-op, not an error, since the
+// connection decides steps concurrently with everything else that reaches the ticket.
+func decideBotStep(s TicketState, c BotStep, at time.Time) ([]TicketEvent, error) {
+	f := fieldErrors{}
+	checkProviderID(f, c.ReplyTo)
+	if c.ReplyTo == "" {
+		f.add("replyTo", MsgRequired)
+	}
+	f.id("level", c.Level, false)
+	f.id("fromLevel", c.FromLevel, false)
+	f.id("queueId", c.QueueID, false)
+	f.id("userId", c.UserID, false)
+	if c.Body != "" || c.MediaType != "" || c.MediaURL != "" {
+		checkMessage(f, c.MessageID, c.Body, c.MediaType, c.MediaURL, outboundMediaTypes)
+	}
+	if err := f.err(); err != nil {
+		return nil, err
+	}
+	if s.BotReplyTo == c.ReplyTo || s.LastInbound != c.ReplyTo || s.BotLevel != c.FromLevel ||
+		s.Status != StatusPending || s.HasMessage(c.MessageID) {
+		return nil, nil
+	}
+	var out []TicketEvent
+	if c.Body != "" || c.MediaURL != "" {
+		out = append(out, TicketMessageSent{MessageID: c.MessageID, Automatic: true, Body: c.Body,
+			MediaType: c.MediaType, MediaURL: c.MediaURL, At: at})
+	}
+	if c.QueueID != 0 || c.UserID != 0 {
+		moved, err := decideTransfer(s, Transfer{UserID: c.UserID, QueueID: c.QueueID}, at)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, moved...)
+	}
+	stepped := TicketBotStepped{ReplyTo: c.ReplyTo, Level: c.Level, Done: c.Done, Absent: c.Absent, At: at}
+	if c.Absent {
+		stepped.AbsentAt = c.At.UTC().Truncate(time.Microsecond)
+	}
+	return append(out, stepped), nil
 }

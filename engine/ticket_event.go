@@ -37,6 +37,7 @@ const (
 	EvTicketTagsSet         = "ticket.tags_set"
 	EvTicketRatingAsked     = "ticket.rating_asked"
 	EvTicketRated           = "ticket.rated"
+	EvTicketBotStepped      = "ticket.bot_stepped"
 )
 
 // TicketOpened: the ticket was created.
@@ -195,6 +196,25 @@ type TicketRated struct {
 	At        time.Time `json:"at"`
 }
 
+// TicketBotStepped: the reception bot answered customer message ReplyTo (a provider
+// id) and is now at menu Level (Done: finished with the ticket); Absent: its message
+// was the queue's absence message. The message and any move are recorded by the
+// TicketMessageSent and TicketTransferred before it, in the same append.
+type TicketBotStepped struct {
+	ReplyTo string `json:"replyTo"`
+	Level   ID     `json:"level"`
+	Done    bool   `json:"done,omitempty"`
+	Absent  bool   `json:"absent,omitempty"`
+	// AbsentAt is the bot's time of an absence message (the bot reads business hours
+	// and the repeat interval on its own clock).
+	AbsentAt time.Time `json:"absentAt,omitzero"`
+	At       time.Time `json:"at"`
+}
+
+func (TicketBotStepped) Type() string            { return EvTicketBotStepped }
+func (e TicketBotStepped) OccurredAt() time.Time { return e.At }
+func (TicketBotStepped) isTicketEvent()          {}
+
 func (TicketRatingAsked) Type() string            { return EvTicketRatingAsked }
 func (TicketRated) Type() string                  { return EvTicketRated }
 func (e TicketRatingAsked) OccurredAt() time.Time { return e.At }
@@ -269,6 +289,7 @@ var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
 	EvTicketTagsSet:         decodeAs[TicketTagsSet],
 	EvTicketRatingAsked:     decodeAs[TicketRatingAsked],
 	EvTicketRated:           decodeAs[TicketRated],
+	EvTicketBotStepped:      decodeAs[TicketBotStepped],
 	EvTicketInvited:         decodeAs[TicketInvited],
 	EvTicketInviteAccepted:  decodeAs[TicketInviteAccepted],
 	EvTicketInviteDeclined:  decodeAs[TicketInviteDeclined],

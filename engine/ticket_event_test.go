@@ -36,6 +36,7 @@ func sampleTicketEvents() []TicketEvent {
 		TicketRead{Count: 3, At: goldenAt},
 		TicketTagsSet{TagIDs: []ID{2, 5}, At: goldenAt},
 		TicketRatingAsked{MessageID: 103, At: goldenAt},
+		TicketBotStepped{ReplyTo: "3EB0C767D26A1D2E", Level: 12, Done: true, Absent: true, AbsentAt: goldenAt, At: goldenAt},
 		TicketRated{Score: 3, ContactID: 20, QueueID: 40, UserID: 7, At: goldenAt},
 		TicketInvited{UserID: 8, ByUserID: 7, ToName: "Bruno", FromName: "Ana Lúcia", At: goldenAt},
 		TicketInviteAccepted{UserID: 8, ByUserID: 7, Name: "Bruno", At: goldenAt},

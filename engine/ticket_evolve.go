@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"strings"
+	"time"
 )
 
 // EvolveTicket folds one event into the state and returns the new state, with Version
@@ -24,6 +25,7 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		}
 	case TicketAccepted:
 		s.Status, s.UserID, s.UpdatedAt = StatusOpen, e.UserID, e.At
+		s.AbsenceAt = time.Time{}
 	case TicketResolved:
 		s.Status, s.UnreadMessages, s.UpdatedAt = StatusClosed, 0, e.At
 	case TicketReturned:
@@ -38,11 +40,15 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		s.Deleted, s.UpdatedAt = true, e.At
 	case TicketMessageReceived:
 		s.putMessage(e.MessageID, e.ProviderID, TicketMessageMeta{})
+		s.LastInbound = e.ProviderID
 		s.UnreadMessages++
 		s.LastMessage = lastMessagePreview(e.Body, e.MediaType)
 		s.UpdatedAt = e.At
 	case TicketMessageSent:
 		s.putMessage(e.MessageID, e.ProviderID, TicketMessageMeta{FromMe: true, SenderID: e.SenderID})
+		if e.SenderID != 0 {
+			s.AbsenceAt = time.Time{} // an attendant answered: the next burst is told again
+		}
 		s.LastMessage = lastMessagePreview(e.Body, e.MediaType)
 		s.UpdatedAt = e.At
 	case TicketWhisperAdded:
@@ -69,6 +75,14 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		s.UnreadMessages = 0
 	case TicketRatingAsked:
 		s.RatingAsked = true
+	case TicketBotStepped:
+		s.BotReplyTo, s.BotLevel, s.BotDone = e.ReplyTo, e.Level, e.Done
+		if e.Absent {
+			s.AbsenceAt = e.AbsentAt
+			if s.AbsenceAt.IsZero() {
+				s.AbsenceAt = e.At
+			}
+		}
 	case TicketRated:
 		// The answer is not work for anybody: a closed ticket keeps nothing unread.
 		s.Rated, s.RatingAsked, s.UnreadMessages = true, false, 0

@@ -50,6 +50,10 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 	case 9:
 		return SendMessage{MessageID: msg(), SenderID: user(), Body: body()}
 	case 10:
+		if r.IntN(2) == 0 {
+			return BotStep{ReplyTo: provider(), MessageID: msg(), Body: body(), FromLevel: ID(r.IntN(2)),
+				Level: ID(r.IntN(3)), Done: r.IntN(2) == 0, Absent: r.IntN(2) == 0, QueueID: queue(), UserID: user()}
+		}
 		return SendAutomaticMessage{MessageID: msg(), ProviderID: provider(), Body: body()}
 	case 11:
 		return AddWhisper{MessageID: msg(), SenderID: user(), Body: body()}

@@ -67,6 +67,7 @@ type stores struct {
 	queues        *store.Queues
 	tags          *store.Tags
 	quickAnswers  *store.QuickAnswers
+	bots          *store.Bots
 	connections   *connection.Store
 	slots         *store.Slots
 }
@@ -81,6 +82,7 @@ func newStores(d *db.DB, clock engine.Clock) stores {
 		queues:        store.NewQueues(d, clock),
 		tags:          store.NewTags(d, clock),
 		quickAnswers:  store.NewQuickAnswers(d, clock),
+		bots:          store.NewBots(d, clock),
 		connections:   connection.New(d, clock),
 		slots:         newSlots(d, clock),
 	}
@@ -172,7 +174,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Bookings: store.NewBookings(a.db, clock), Slots: a.stores.slots,
 				Catalog: store.NewCatalog(a.db, clock), Schedules: sched,
 				Dashboard: dashboard.NewQueries(a.db, l.dashboard.BucketZone(a.db)),
-				WaitPanel: l.queries, Locations: store.NewLocations(a.db),
+				WaitPanel: l.queries, Locations: store.NewLocations(a.db), Bots: a.stores.bots,
 				CalendarFeeds: store.NewCalendarFeeds(a.db, clock)},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},

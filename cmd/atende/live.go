@@ -155,8 +155,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
 		actors.ChatKind(actors.ChatConfig{Journal: l.journal, Logger: log}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
-			Queues: a.stores.queues,
-			IDs:    l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
+			Queues: a.stores.queues, Bots: a.stores.bots, Settings: a.stores.settings,
+			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
 			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines}),
 	}

@@ -43,6 +43,8 @@ type RefDeps struct {
 	// CalendarFeeds keeps the calendar subscription links (calendarfeed.go); nil
 	// answers 503.
 	CalendarFeeds CalendarFeeds
+	// Bots keeps the reception-menu bot levels (bots.go); nil answers 503.
+	Bots engine.BotStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).

@@ -30,6 +30,7 @@ func (s *Server) routes() {
 	s.route("PUT /settings/{key}", s.authed(s.updateSetting))
 
 	s.refRoutes()
+	s.botRoutes()
 	s.bookingRoutes()
 	s.scheduleRoutes()
 	s.connectionRoutes()

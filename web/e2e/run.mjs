@@ -30,6 +30,7 @@ import { clientMapFlow, waitPanelFlow } from './flows/supervision.mjs';
 import { timeZoneFlow } from './flows/timezone.mjs';
 import { calendarFlow } from './flows/calendar.mjs';
 import { messagingApiFlow } from './flows/messagingApi.mjs';
+import { botsFlow } from './flows/bots.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -68,6 +69,8 @@ const tests = [
   ...(existsSync(new URL('../src/features/connections', import.meta.url))
     ? [{ name: 'whatsapp flow (pt-BR): add a connection, QR dialog, the fake scans, card CONNECTED', run: (ctx) => whatsappFlow({ ...ctx, lng: 'pt-BR' }) }]
     : []),
+  // Last: the bot is the demo tenant's while the flow runs (it deletes it at the end).
+  ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `bots flow (${lng}): the admin builds a two-level reception menu on /Bots; a web chat customer answers it and lands in the chosen queue`, run: (ctx) => botsFlow({ ...ctx, lng }) })),
 ];
 
 process.on('exit', killAll);

@@ -38,6 +38,8 @@ export const serverEvents = [
   'chat',
   // Who is online changed (supervision screens only; docs/api.md, "Supervision").
   'presence',
+  // The reception menu's bot levels, to bots:manage holders (docs/api.md, bots).
+  'bot',
   'resync',
 ] as const;
 

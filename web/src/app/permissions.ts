@@ -31,6 +31,7 @@ export const actions = {
   manageAllBookings: 'agenda:manageAll',
   managePlaces: 'places:manage', // the booking scheduler's places (user modal, Recurso tab)
   manageCatalog: 'catalog:manage',
+  manageBots: 'bots:manage', // the reception menu (/Bots)
   createScheduledMessage: 'scheduled-messages:create',
   editOwnScheduledMessage: 'scheduled-messages:editOwn',
   deleteOwnScheduledMessage: 'scheduled-messages:deleteOwn',

@@ -35,6 +35,7 @@ const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
 const MessagingApiPage = lazy(() => import('../features/messagingApi/MessagingApiPage'));
 const NewTicketPage = lazy(() => import('../features/tickets/NewTicketPage'));
+const BotsPage = lazy(() => import('../features/bots/BotsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -42,7 +43,6 @@ function Lazy({ children }: { children: ReactNode }) {
 
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['Bots', 'bots'],
   ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
@@ -137,6 +137,7 @@ export const routes: RouteObject[] = [
               ['connections', ConnectionsPage],
               ['announcements', AnnouncementsPage],
               ['catalog', CatalogPage],
+              ['Bots', BotsPage],
               ['Categories', CategoriesPage],
               ['scheduledMessages', ScheduledMessagesPage],
               ['Super', SuperPage],

@@ -4,6 +4,7 @@ import type agenda from './locales/pt-BR/agenda.json';
 import type announcements from './locales/pt-BR/announcements.json';
 import type backendErrors from './locales/pt-BR/backendErrors.json';
 import type booking from './locales/pt-BR/booking.json';
+import type bots from './locales/pt-BR/bots.json';
 import type call from './locales/pt-BR/call.json';
 import type catalog from './locales/pt-BR/catalog.json';
 import type chat from './locales/pt-BR/chat.json';
@@ -40,6 +41,7 @@ declare module 'i18next' {
         announcements: typeof announcements;
         backendErrors: typeof backendErrors;
         booking: typeof booking;
+        bots: typeof bots;
         call: typeof call;
         catalog: typeof catalog;
         chat: typeof chat;

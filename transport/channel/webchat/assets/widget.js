@@ -89,6 +89,8 @@
   var log = el('div', 'log', '', panel);
   log.setAttribute('role', 'log');
   log.setAttribute('aria-live', 'polite');
+  // A long conversation (a bot's menus) scrolls: keyboard users reach it with Tab.
+  log.tabIndex = 0;
   var note = el('div', 'note', '', panel);
   var form = el('form', '', '', panel);
   var ta = el('textarea', '', '', form, { rows: 1, maxLength: MAX, placeholder: t.placeholder, ariaLabel: t.placeholder });
