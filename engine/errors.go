@@ -94,6 +94,10 @@ const (
 	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
 	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
+	// Bizflow (engine/flow.go): a flow document refused on save, its fields naming
+	// the faulty nodes ("nodes.<id>"); no flow of the tenant has the id.
+	ErrFlowInvalid Code = "ERR_FLOW_INVALID"
+	ErrNoFlowFound Code = "ERR_NO_FLOW_FOUND"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -162,6 +166,8 @@ var statusOf = map[Code]int{
 	ErrTenantNameDuplicated:  http.StatusConflict,
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
+	ErrFlowInvalid:           http.StatusBadRequest,
+	ErrNoFlowFound:           http.StatusNotFound,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked
@@ -187,7 +193,7 @@ func (c Code) HTTPStatus() int {
 // messages of spec section 5, and the underlying cause for the logs (never shown).
 type Error struct {
 	Code   Code
-	Fields map[string]string // field name -> 'Required', 'Too Short!', …; only for ErrValidation
+	Fields map[string]string // field name -> 'Required', 'Too Short!', …; only for ErrValidation and ErrFlowInvalid
 	Cause  error
 }
 
