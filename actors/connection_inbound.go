@@ -124,9 +124,9 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 				a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
 			case job.opened == tid:
 				// The greeting answers the customer's first message, so it comes after it.
-				a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)
+				a.withFlow(ctx, r.Ticket, m, true, func() { a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia) })
 			case r.Events > 0:
-				a.queueChoice(ctx, r.Ticket, m)
+				a.withFlow(ctx, r.Ticket, m, false, func() { a.queueChoice(ctx, r.Ticket, m) })
 			}
 			return
 		}
