@@ -174,7 +174,9 @@ type waker struct{ n **Node }
 func (w waker) Timeout(ctx context.Context, c, tid engine.ID, seq int64) error {
 	return Flows{Node: *w.n}.Timeout(ctx, c, tid, seq)
 }
-func (w waker) Wake(ctx context.Context, c, tid engine.ID) error { return Flows{Node: *w.n}.Wake(ctx, c, tid) }
+func (w waker) Wake(ctx context.Context, c, tid engine.ID) error {
+	return Flows{Node: *w.n}.Wake(ctx, c, tid)
+}
 
 // connect creates a web chat connection with a greeting (which the flow silences)
 // and the flow starting on it.
