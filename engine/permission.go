@@ -92,6 +92,10 @@ const (
 	// read and write it, and only its owner edits or deletes it (engine/chat.go).
 	ActUseChat       = "chats:use"
 	ActViewClientMap = "client-map:view"
+	// flows:manage — the Bizflow page (/BizFlow): list, create, edit, delete flows
+	// and choose where they start. It sits in the supervision section: superv and
+	// upward.
+	ActManageFlows = "flows:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -124,6 +128,7 @@ var (
 		ActManagePlaces,
 		ActViewDashboard,
 		ActViewClientMap,
+		ActManageFlows,
 	}
 	administrationGrants = []string{
 		ActImportTickets,
