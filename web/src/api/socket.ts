@@ -36,6 +36,8 @@ export const serverEvents = [
   'chat',
   // Who is online changed (supervision screens only; docs/api.md, "Supervision").
   'presence',
+  // Bizflow flows changed (flows:manage holders only; docs/api.md section 21).
+  'flow',
   'resync',
 ] as const;
 

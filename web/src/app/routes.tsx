@@ -32,6 +32,7 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
+const BizFlowPage = lazy(() => import('../features/bizflow/BizFlowPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -43,7 +44,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
-  ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
   ['newticket', 'newTicket'],
@@ -142,6 +142,7 @@ export const routes: RouteObject[] = [
               ['Super', SuperPage],
               ['Support', SupportPage],
               ['tableaux', DashboardPage],
+              ['BizFlow', BizFlowPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
