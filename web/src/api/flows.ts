@@ -1,4 +1,4 @@
-// Bizflow (GET/POST /flows, GET/PUT/DELETE /flows/{id}; docs/api.md section 21 and
+// Bizflow (GET/POST /flows, GET/PUT/DELETE /flows/{id}; docs/api.md, "Bizflow flows" and
 // docs/flows.md): types and calls. dataJson is the editor's React Flow document.
 import { http } from './client';
 import type { ID } from './types';

@@ -36,7 +36,7 @@ export const serverEvents = [
   'chat',
   // Who is online changed (supervision screens only; docs/api.md, "Supervision").
   'presence',
-  // Bizflow flows changed (flows:manage holders only; docs/api.md section 21).
+  // Bizflow flows changed (flows:manage holders only; docs/api.md, "Bizflow flows").
   'flow',
   'resync',
 ] as const;
