@@ -14,9 +14,14 @@ export async function bizflowFlow({ browser, server, lng, runId, onActors }) {
   const shot = screenshots(`bizflow-${lng}`);
   const admin = await newActor(browser, { name: `admin/${lng}`, lng });
   const customer = await newActor(browser, { name: `customer/${lng}`, lng });
-  const actors = [admin, customer];
+  // A second supervisor's browser on the list: the saved flow arrives there live.
+  const watcher = await newActor(browser, { name: `watcher/${lng}`, lng });
+  const actors = [admin, customer, watcher];
   onActors?.(actors);
-  await login(admin, base, demo.admin);
+  await Promise.all([login(admin, base, demo.admin), login(watcher, base, demo.admin)]);
+  await watcher.page.goto(`${base}/BizFlow`);
+  await visible(watcher.page.getByRole('heading', { name: t('bizflow.title') }));
+  const watched = watcher.page.locator('[data-testid^="flow-"]').filter({ hasText: `Fluxo ${runId}` });
   const page = admin.page;
   await page.goto(`${base}/BizFlow`);
   await visible(page.getByRole('heading', { name: t('bizflow.title') }));
@@ -71,13 +76,17 @@ export async function bizflowFlow({ browser, server, lng, runId, onActors }) {
   await until(async () => (await page.locator('.react-flow__edge').count()) === 6, 'six edges on the canvas');
 
   // It starts on the web chat connection.
+  // (Every connection of the demo tenant: the flow is deleted at the end.)
   await page.getByRole('button', { name: t('bizflow.connections') }).click();
-  await page.locator('label').filter({ has: page.locator('input[type="checkbox"]') }).first().locator('input').check();
+  const choices = page.getByRole('dialog', { name: t('bizflow.connections') }).getByRole('checkbox');
+  await until(async () => (await choices.count()) > 0, 'the connections to choose from');
+  for (const box of await choices.all()) await box.check();
   await page.keyboard.press('Escape');
   await shot(page, 'editor');
   await page.getByTestId('flow-save').click();
   await visible(page.getByRole('status').filter({ hasText: t('bizflow.saved') }));
   check((await page.getByTestId('flow-errors').count()) === 0, 'the saved flow shows errors');
+  await visible(watched);
   await assertAccessible(page, '/BizFlow editor');
 
   try {
@@ -96,6 +105,7 @@ export async function bizflowFlow({ browser, server, lng, runId, onActors }) {
     await row.getByRole('button', { name: t('bizflow.delete') }).click();
     await page.getByRole('dialog').getByRole('button', { name: t('bizflow.delete') }).click();
     await until(async () => (await row.count()) === 0, 'the flow deleted');
+    await until(async () => (await watched.count()) === 0, "the flow gone from the other supervisor's list");
   }
   await assertClean(actors);
 }

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { connectionsApi, queuesApi, tagsApi, usersApi } from '../../api/endpoints';
 import { flowsApi, type Flow } from '../../api/flows';
-import { useResource, invalidateResource } from '../../app/resources';
+import { useResource } from '../../app/resources';
 import { useRealtimeEvent } from '../../app/realtime';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
@@ -28,7 +28,7 @@ export default function BizFlowPage() {
   const connections = useResource(allowed ? 'bizflow:connections' : null, connectionsApi.list);
   const [editing, setEditing] = useState<Flow | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Flow | null>(null);
-  useRealtimeEvent('flow', () => invalidateResource('bizflow:flows'));
+  useRealtimeEvent('flow', () => flows.reload());
 
   if (editing !== null) {
     return (
@@ -40,7 +40,7 @@ export default function BizFlowPage() {
         users={users.data ?? []}
         connections={connections.data ?? []}
         onSaved={(f) => {
-          invalidateResource('bizflow:flows');
+          flows.reload();
           setEditing(f);
         }}
         onBack={() => setEditing(null)}
@@ -90,7 +90,7 @@ export default function BizFlowPage() {
           if (!deleting) return;
           try {
             await flowsApi.remove(deleting.id);
-            invalidateResource('bizflow:flows');
+            flows.reload();
           } catch (err) {
             toastError(err);
           }

@@ -35,7 +35,7 @@ export function FlowNodeView({ id, type, data, selected }: NodeProps<EditorNode>
   const line = summary(kind, data);
   return (
     <NodeBox $error={!!data.error} $selected={!!selected} data-testid={`flow-node-${id}`} data-kind={kind}>
-      {kind !== 'start' && <Handle type="target" position={Position.Left} aria-label={t(`bizflow.kinds.${kind}`)} />}
+      {kind !== 'start' && <Handle type="target" position={Position.Left} />}
       <strong>{t(`bizflow.kinds.${kind}`)}</strong>
       {line && <NodeSummary title={line}>{line}</NodeSummary>}
       {data.error && <NodeError role="alert">{t(`bizflow.validation.${validationKey(data.error)}` as 'bizflow.validation.invalid')}</NodeError>}
