@@ -128,6 +128,9 @@ type ConnectionConfig struct {
 	// Routines tracks the goroutines that run channel calls; the wiring closes it on
 	// shutdown. Required.
 	Routines *Routines
+	// Flows, when set, hands customer messages of pending tickets to their Bizflow
+	// run where flows start on the connection (connection_flow.go). Nil: no flows.
+	Flows FlowStarts
 }
 
 func (c *ConnectionConfig) fill() {
@@ -189,6 +192,10 @@ type connActor struct {
 	resolving map[string]*actor.Future
 	// lanes: recipients with a send in flight -> the sends waiting behind it.
 	lanes map[string][]queuedSend
+	// flowHere: whether flows start on this connection, as read at flowCheckedAt
+	// (connection_flow.go).
+	flowHere      bool
+	flowCheckedAt time.Time
 }
 
 func (a *connActor) Receive(ctx actor.Context) {

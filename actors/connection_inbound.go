@@ -122,6 +122,21 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 				// A closed ticket takes a message only as the answer to its rating.
 				a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
 			default:
+				if a.flowMayRun(r.Ticket, m) {
+					// A Bizflow flow of the connection or queue takes the message first
+					// (docs/flows.md); it journals its own steps, so the sink hears back
+					// at once. Without a flow to start or feed, the reception menu answers
+					// as below; its failure is logged, as the message is already stored.
+					a.answer(ctx, nil)
+					a.withFlow(ctx, r.Ticket, m, job.opened == tid, func() {
+						a.automate(ctx, r.Ticket, m, func(err error) {
+							if err != nil {
+								a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("reception menu after a flow declined")
+							}
+						})
+					})
+					return
+				}
 				// The greeting, menu or absence message answers the customer's message
 				// (a redelivered one too, if its answer was never recorded); the sink
 				// hears back once that answer is durable.

@@ -100,6 +100,10 @@ const (
 	ErrNoCalendarFeed Code = "ERR_NO_CALENDAR_FEED"
 	// ErrNoAPITokenFound: no API token of the tenant has the id (engine/apitoken.go).
 	ErrNoAPITokenFound Code = "ERR_NO_API_TOKEN_FOUND"
+	// Bizflow (engine/flow.go): a flow document refused on save, its fields naming
+	// the faulty nodes ("nodes.<id>"); no flow of the tenant has the id.
+	ErrFlowInvalid Code = "ERR_FLOW_INVALID"
+	ErrNoFlowFound Code = "ERR_NO_FLOW_FOUND"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -171,6 +175,8 @@ var statusOf = map[Code]int{
 	ErrTenantOwn:             http.StatusConflict,
 	ErrNoCalendarFeed:        http.StatusNotFound,
 	ErrNoAPITokenFound:       http.StatusNotFound,
+	ErrFlowInvalid:           http.StatusBadRequest,
+	ErrNoFlowFound:           http.StatusNotFound,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked
@@ -196,7 +202,7 @@ func (c Code) HTTPStatus() int {
 // messages of spec section 5, and the underlying cause for the logs (never shown).
 type Error struct {
 	Code   Code
-	Fields map[string]string // field name -> 'Required', 'Too Short!', …; only for ErrValidation
+	Fields map[string]string // field name -> 'Required', 'Too Short!', …; only for ErrValidation and ErrFlowInvalid
 	Cause  error
 }
 

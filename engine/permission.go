@@ -99,6 +99,10 @@ const (
 	// bots:manage — read and change the reception-menu bot levels (the /Bots page,
 	// in the business section of the drawer): admin and super.
 	ActManageBots = "bots:manage"
+	// flows:manage — the Bizflow page (/BizFlow): list, create, edit, delete flows
+	// and choose where they start. It sits in the supervision section: superv and
+	// upward.
+	ActManageFlows = "flows:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -131,6 +135,7 @@ var (
 		ActManagePlaces,
 		ActViewDashboard,
 		ActViewClientMap,
+		ActManageFlows,
 	}
 	administrationGrants = []string{
 		ActImportTickets,

@@ -33,6 +33,7 @@ var wantGrants = map[string][]string{
 	ActManagePlaces:            {"superv", "manager", "admin", "super"},
 	ActViewDashboard:           {"superv", "manager", "admin", "super"},
 	ActViewClientMap:           {"superv", "manager", "admin", "super"},
+	ActManageFlows:             {"superv", "manager", "admin", "super"},
 	ActManageScheduledMessages: {"superv", "manager", "admin", "super"},
 	// the 'super' menu item: not admin
 	ActViewSuperMenu: {"superv", "manager", "super"},
@@ -46,6 +47,7 @@ var wantGrants = map[string][]string{
 	ActManageCatalog:   {"admin", "super"},
 	ActViewCluster:     {"admin", "super"},
 	ActManageAPITokens: {"admin", "super"},
+	ActManageBots:      {"admin", "super"},
 	// the hosting operator only
 	ActManageTenants: {"super"},
 }

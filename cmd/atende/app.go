@@ -195,6 +195,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
 	l.channelRoutes(a.api)
+	a.flowRoutes()
 	bodiesCut := prometheus.NewCounter(prometheus.CounterOpts{Name: "atende_http_slow_bodies_cut_total",
 		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
 	a.metrics.MustRegister(bodiesCut)
@@ -204,6 +205,9 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	a.onClose(sched.Stop)
+	if err := a.startFlows(ctx); err != nil {
+		return nil, err
+	}
 	return a, nil
 }
 

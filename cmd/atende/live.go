@@ -53,6 +53,7 @@ type live struct {
 	commander  actors.Commander
 	callTokens *call.Tokens // video call links (calls.go)
 	calls      *call.Relay  // video call signalling
+	flows      *liveFlows   // Bizflow (flows.go)
 }
 
 // derive gives each use of the master secret its own key.
@@ -151,14 +152,19 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	flowKind, err := l.newFlows(a, log)
+	if err != nil {
+		return err
+	}
 	kinds := []*cluster.Kind{
-		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.DispatchToConnections}),
+		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.StopFlows(actors.DispatchToConnections)}),
 		actors.ChatKind(actors.ChatConfig{Journal: l.journal, Logger: log}),
 		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
 			Queues: a.stores.queues, Bots: a.stores.bots, Settings: a.stores.settings,
 			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
-			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines}),
+			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines, Flows: l.flows.store}),
+		flowKind,
 	}
 	nc, prov, err := a.nodeConfig(kinds)
 	if err != nil {

@@ -31,6 +31,7 @@ import { timeZoneFlow } from './flows/timezone.mjs';
 import { calendarFlow } from './flows/calendar.mjs';
 import { messagingApiFlow } from './flows/messagingApi.mjs';
 import { botsFlow } from './flows/bots.mjs';
+import { bizflowFlow } from './flows/bizflow.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -61,6 +62,10 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `wait panel (${lng}): ana's presence and a web chat customer's pending ticket arrive live; wall screen`, run: (ctx) => waitPanelFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `client map (${lng}): a contact's location is a marker whose popup opens its ticket`, run: (ctx) => clientMapFlow({ ...ctx, lng }) })),
   { name: 'calendar link (pt-BR): made on /googlecalendar, fetched without a session as an iCalendar holding a booking, replaced and the old one refused', run: (ctx) => calendarFlow({ ...ctx, lng: 'pt-BR' }) },
+  ...['pt-BR', 'en', 'es'].map((lng) => ({
+    name: `bizflow (${lng}): a flow built by dragging nodes and saved, live in another supervisor's list; a web chat customer walks it`,
+    run: (ctx) => bizflowFlow({ ...ctx, lng }),
+  })),
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

@@ -40,6 +40,8 @@ export const serverEvents = [
   'presence',
   // The reception menu's bot levels, to bots:manage holders (docs/api.md, bots).
   'bot',
+  // Bizflow flows changed (flows:manage holders only; docs/api.md, "Bizflow flows").
+  'flow',
   'resync',
 ] as const;
 

@@ -43,6 +43,7 @@ export const actions = {
   useChat: 'chats:use', // the internal chat: its page and the top bar popover
   viewClientMap: 'client-map:view', // the client maps (/ClientMap, /LeafletMap)
   manageApiTokens: 'api-tokens:manage', // the messaging API's tokens (/MessagingAPI)
+  manageFlows: 'flows:manage', // the Bizflow page (/BizFlow)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

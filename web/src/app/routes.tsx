@@ -36,6 +36,7 @@ const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
 const MessagingApiPage = lazy(() => import('../features/messagingApi/MessagingApiPage'));
 const NewTicketPage = lazy(() => import('../features/tickets/NewTicketPage'));
 const BotsPage = lazy(() => import('../features/bots/BotsPage'));
+const BizFlowPage = lazy(() => import('../features/bizflow/BizFlowPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -46,7 +47,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
-  ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
   ['iaconfig', 'iaConfig'],
 ];
@@ -146,6 +146,7 @@ export const routes: RouteObject[] = [
               ['googlecalendar', GoogleCalendarPage],
               ['MessagingAPI', MessagingApiPage],
               ['newticket', NewTicketPage],
+              ['BizFlow', BizFlowPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

@@ -3,6 +3,7 @@ import 'i18next';
 import type agenda from './locales/pt-BR/agenda.json';
 import type announcements from './locales/pt-BR/announcements.json';
 import type backendErrors from './locales/pt-BR/backendErrors.json';
+import type bizflow from './locales/pt-BR/bizflow.json';
 import type booking from './locales/pt-BR/booking.json';
 import type bots from './locales/pt-BR/bots.json';
 import type call from './locales/pt-BR/call.json';
@@ -40,6 +41,7 @@ declare module 'i18next' {
         agenda: typeof agenda;
         announcements: typeof announcements;
         backendErrors: typeof backendErrors;
+        bizflow: typeof bizflow;
         booking: typeof booking;
         bots: typeof bots;
         call: typeof call;

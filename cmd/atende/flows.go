@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/rs/zerolog"
+
+	"atende/actors"
+	"atende/engine"
+	"atende/persistence/flow"
+	"atende/transport/flowapi"
+	"atende/transport/realtime"
+)
+
+// Bizflow wiring (docs/flows.md): the flow store, the hint table of unfinished runs,
+// the River client of wait timeouts and the sweep, the flow actor kind and the
+// /flows routes.
+type liveFlows struct {
+	store  *flow.Store
+	runs   *flow.Runs
+	timers *flow.Timers
+}
+
+// flowWaker hands the flow jobs to the flow actors through this node, once started.
+type flowWaker struct{ l *live }
+
+func (w flowWaker) Timeout(ctx context.Context, companyID, ticketID engine.ID, seq int64) error {
+	return actors.Flows{Node: w.l.node}.Timeout(ctx, companyID, ticketID, seq)
+}
+
+func (w flowWaker) Wake(ctx context.Context, companyID, ticketID engine.ID) error {
+	return actors.Flows{Node: w.l.node}.Wake(ctx, companyID, ticketID)
+}
+
+// newFlows builds the flow collaborators and the flow actor kind. The timers do
+// not run before startFlows.
+func (l *live) newFlows(a *app, log zerolog.Logger) (*cluster.Kind, error) {
+	s := flow.NewStore(a.db, nil)
+	f := &liveFlows{store: s, runs: flow.NewRuns(s)}
+	var err error
+	if f.timers, err = flow.NewTimers(a.db, f.runs, flowWaker{l: l}, flow.TimersConfig{}); err != nil {
+		return nil, err
+	}
+	l.flows = f
+	return actors.FlowKind(actors.FlowConfig{Journal: l.journal, Flows: s, IDs: l.ids, Timers: f.timers, Runs: f.runs,
+		AI: flowAI, Logger: log.With().Str("component", "flow").Logger()}), nil
+}
+
+// flowAI answers the flows' ai nodes; nil until an AI client is wired, so ai nodes
+// take their error branch with "AI not configured".
+var flowAI engine.FlowAI
+
+// flowRoutes serves the /flows routes; called before the API serves.
+func (a *app) flowRoutes() {
+	l := a.live
+	(&flowapi.Service{Flows: l.flows.store, Publisher: realtime.Bus{Journal: l.journal, Logger: a.log}}).Routes(a.api)
+}
+
+// startFlows starts this node's flow jobs: wait timeouts and the sweep.
+func (a *app) startFlows(ctx context.Context) error {
+	l := a.live
+	if err := l.flows.timers.Start(ctx); err != nil {
+		return err
+	}
+	a.onClose(l.flows.timers.Stop)
+	return nil
+}
