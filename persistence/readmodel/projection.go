@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -68,6 +69,9 @@ type ticketRow struct {
 	counted     bool // whether it counted anywhere before the batch
 	dirty       bool // an event was folded in
 	tagsChanged bool
+	// pendingSince is when the ticket last entered pending, zero unless it is
+	// pending (column pending_since).
+	pendingSince time.Time
 }
 
 // cell is a key of ticket_counts.
@@ -140,7 +144,9 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		if err := msgs.apply(ctx, id, company, row.state.ContactID, ev.Version, te); err != nil {
 			return fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
 		}
+		wasPending := row.state.Status == engine.StatusPending
 		row.state = engine.EvolveTicket(row.state, te)
+		row.pendingSince = nextPendingSince(row.pendingSince, wasPending, row.state)
 		// The read model keeps the ticket row only; the aggregate's message index is
 		// not needed here.
 		row.state.Messages, row.state.ProviderIDs = nil, nil
@@ -158,6 +164,21 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		}
 	}
 	return writeTickets(ctx, tx, d.Dialect, rows)
+}
+
+// nextPendingSince is pending_since after an event: the event's time (the state's
+// updatedAt, which every status change sets) when the ticket has just entered
+// pending, unchanged while it stays pending (a customer's new message, a transfer to
+// another queue: the customer is still waiting), zero once it is not pending.
+func nextPendingSince(since time.Time, wasPending bool, s engine.TicketState) time.Time {
+	switch {
+	case s.Status != engine.StatusPending:
+		return time.Time{}
+	case !wasPending || since.IsZero():
+		return s.UpdatedAt
+	default:
+		return since
+	}
 }
 
 // ticketStreamID parses "ticket/<id>".
