@@ -145,10 +145,12 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
+		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job()}},
 		Log:      log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return nil, err
 	}
+	l.rezoner.jobs = sched
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
@@ -192,6 +194,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	a.onClose(sched.Stop)
+	l.rezoner.catchUp(ctx)
 	return a, nil
 }
 
