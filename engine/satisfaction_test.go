@@ -99,3 +99,25 @@ func TestRatingOncePerTicket(t *testing.T) {
 		t.Fatalf("answer after reopen and resolve: err %v", err)
 	}
 }
+
+func TestQueueRatingQuestion(t *testing.T) {
+	if got := QueueRatingQuestion(Queue{NPS: true}); got != RatingQuestion {
+		t.Errorf("no question of its own: %q, want the pt-BR default", got)
+	}
+	if got := QueueRatingQuestion(Queue{RatingQuestion: " Nota de 1 a 3? "}); got != "Nota de 1 a 3?" {
+		t.Errorf("own question: %q", got)
+	}
+	for lang, q := range RatingQuestions {
+		// Every default shows the three answers ParseRating reads, and passes the
+		// queue form's own check.
+		if _, err := ValidateQueue(QueueInput{Name: "Fila", Color: "#ffffff", RatingQuestion: q}); err != nil {
+			t.Errorf("%s default refused by the form: %v", lang, err)
+		}
+		if RatingQuestionDefault(lang) != q {
+			t.Errorf("RatingQuestionDefault(%q)", lang)
+		}
+	}
+	if len(RatingQuestions) != 3 || RatingQuestionDefault("fr") != RatingQuestion || RatingQuestionDefault("") != RatingQuestion {
+		t.Errorf("defaults %v: want pt-BR, en, es, and pt-BR for any other language", RatingQuestions)
+	}
+}
