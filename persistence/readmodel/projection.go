@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -20,9 +18,8 @@ import (
 // use Runner.Reset("tickets") instead.
 const ProjectionName = "tickets"
 
-// TicketStreamPrefix starts the journal stream of every ticket: "ticket/<id>", id in
-// decimal.
-const TicketStreamPrefix = "ticket/"
+// TicketStreamPrefix starts the journal stream of every ticket (engine.TicketStream).
+const TicketStreamPrefix = engine.TicketStreamPrefix
 
 // Projection folds ticket events into the ticket and message read models. It
 // implements the projection Runner's Projection and Resetter interfaces.
@@ -94,7 +91,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	var ids []engine.ID
 	seen := map[engine.ID]bool{}
 	for _, ev := range events {
-		if id, ok := ticketStreamID(ev.StreamID); ok && !seen[id] {
+		if id, ok := engine.ParseTicketStream(ev.StreamID); ok && !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
 		}
@@ -111,7 +108,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		msgs.words = newWordIndex(tx)
 	}
 	for _, ev := range events {
-		id, ok := ticketStreamID(ev.StreamID)
+		id, ok := engine.ParseTicketStream(ev.StreamID)
 		if !ok {
 			continue
 		}
@@ -179,17 +176,4 @@ func nextPendingSince(since time.Time, wasPending bool, s engine.TicketState) ti
 	default:
 		return since
 	}
-}
-
-// ticketStreamID parses "ticket/<id>".
-func ticketStreamID(stream string) (engine.ID, bool) {
-	rest, ok := strings.CutPrefix(stream, TicketStreamPrefix)
-	if !ok {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(rest, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, false
-	}
-	return id, true
 }
