@@ -14,6 +14,7 @@ import (
 
 	"atende/actors"
 	"atende/cluster"
+	"atende/docs"
 	"atende/engine"
 	"atende/goroutine"
 	"atende/persistence/connection"
@@ -184,6 +185,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/socket.io/", l.sockets)
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
+	a.api.Mount("/docs/", httpapi.DocsHandler(docs.FS())) // the Support page's docs link
 	l.channelRoutes(a.api)
 	bodiesCut := prometheus.NewCounter(prometheus.CounterOpts{Name: "atende_http_slow_bodies_cut_total",
 		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
