@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -119,5 +122,27 @@ func TestQueueRatingQuestion(t *testing.T) {
 	}
 	if len(RatingQuestions) != 3 || RatingQuestionDefault("fr") != RatingQuestion || RatingQuestionDefault("") != RatingQuestion {
 		t.Errorf("defaults %v: want pt-BR, en, es, and pt-BR for any other language", RatingQuestions)
+	}
+}
+
+// TestRatingQuestionsMatchTheWebLocales: the default the queue form fills in (web
+// locales, queues.form.ratingQuestionDefault) is the server's default of that language.
+func TestRatingQuestionsMatchTheWebLocales(t *testing.T) {
+	for lang, want := range RatingQuestions {
+		b, err := os.ReadFile(filepath.Join("..", "web", "src", "i18n", "locales", lang, "queues.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var loc struct {
+			Form struct {
+				RatingQuestionDefault string `json:"ratingQuestionDefault"`
+			} `json:"form"`
+		}
+		if err := json.Unmarshal(b, &loc); err != nil {
+			t.Fatal(err)
+		}
+		if loc.Form.RatingQuestionDefault != want {
+			t.Errorf("%s: web default %q, server default %q", lang, loc.Form.RatingQuestionDefault, want)
+		}
 	}
 }
