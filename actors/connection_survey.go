@@ -10,7 +10,8 @@ import (
 )
 
 // The satisfaction survey (spec sections 3 and 9). When a ticket of a queue with the
-// nps flag is resolved, the farewell is followed by engine.RatingQuestion (the
+// nps flag is resolved, the farewell is followed by the queue's rating question
+// (engine.QueueRatingQuestion: its own text, else the default; the
 // ticket's AskRating records it, once). The customer's next message, if it is "1",
 // "2" or "3", is taken by the closed ticket as its rating (engine.DecideTicket records
 // a TicketRated, at most once per ticket, which the appraisals projection adds to the
@@ -42,7 +43,8 @@ func (a *connActor) askRating(ctx actor.Context, req DeliverRequest) {
 	if req.IsGroup || req.TicketID == 0 {
 		return
 	}
-	if _, ok := a.surveyQueue(a.conn.CompanyID, req.QueueID); !ok {
+	q, ok := a.surveyQueue(a.conn.CompanyID, req.QueueID)
+	if !ok {
 		return
 	}
 	mid, err := a.nextID("message")
@@ -50,7 +52,7 @@ func (a *connActor) askRating(ctx actor.Context, req DeliverRequest) {
 		a.log.Warn().Err(err).Int64("ticket_id", req.TicketID).Msg("survey: no message id")
 		return
 	}
-	f, err := a.ticketFuture(ctx, req.TicketID, engine.AskRating{MessageID: mid, Body: engine.RatingQuestion})
+	f, err := a.ticketFuture(ctx, req.TicketID, engine.AskRating{MessageID: mid, Body: engine.QueueRatingQuestion(q)})
 	if err != nil {
 		a.log.Warn().Err(err).Int64("ticket_id", req.TicketID).Msg("survey: ask")
 		return

@@ -116,3 +116,41 @@ func TestSatisfactionSurveyCountsOncePerTicket(t *testing.T) {
 		}
 	})
 }
+
+// TestSatisfactionSurveyOwnQuestion: a queue with a question of its own sends it
+// instead of the default, and an answer to it is counted.
+func TestSatisfactionSurveyOwnQuestion(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		queues := store.NewQueues(d, nil)
+		r := newLiveRig(t, d, func(c *ConnectionConfig) { c.Queues = queues })
+		q, err := queues.Create(ctx, 1, engine.QueueInput{Name: "Support", Color: "#112233", NPS: true,
+			RatingQuestion: engine.RatingQuestions["en"]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.RatingQuestion != engine.RatingQuestions["en"] {
+			t.Fatalf("stored question %q", q.RatingQuestion)
+		}
+		_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket,
+			FarewellMessage: "Bye!", QueueIDs: []engine.ID{q.ID}})
+		num := "webchat:sam"
+		if err := ch.sink.Inbound(ctx, inbound(num, "p1", "Hi")); err != nil {
+			t.Fatal(err)
+		}
+		var tid engine.ID
+		for id := range r.ticketStates(t) {
+			tid = id
+		}
+		r.do(t, tid, engine.Accept{UserID: 1})
+		r.do(t, tid, engine.Resolve{})
+		eventually(t, "farewell and question", func() bool { return len(ch.sentTo(num)) == 2 })
+		if sent := ch.sentTo(num); sent[1].Body != engine.RatingQuestions["en"] {
+			t.Fatalf("question %q, want the queue's own", sent[1].Body)
+		}
+		if err := ch.sink.Inbound(ctx, inbound(num, "p2", "2")); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "rated", func() bool { return r.ticketStates(t)[tid].Rated })
+	})
+}

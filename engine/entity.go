@@ -270,19 +270,22 @@ func (u User) QueueIDs() []ID {
 
 // Queue groups tickets for a team. StartWork and EndWork are "HH:MM" or empty.
 type Queue struct {
-	ID                 ID        `json:"id"`
-	CompanyID          ID        `json:"companyId,omitempty"`
-	Name               string    `json:"name"`
-	Color              string    `json:"color"`
-	GreetingMessage    string    `json:"greetingMessage"`
-	StartWork          string    `json:"startWork"`
-	EndWork            string    `json:"endWork"`
-	AbsenceMessage     string    `json:"absenceMessage"`
-	NPS                bool      `json:"nps"`
-	EncouragingMessage string    `json:"encouragingMessage"`
-	URL                string    `json:"url"`
-	CreatedAt          time.Time `json:"createdAt,omitzero"`
-	UpdatedAt          time.Time `json:"updatedAt,omitzero"`
+	ID                 ID     `json:"id"`
+	CompanyID          ID     `json:"companyId,omitempty"`
+	Name               string `json:"name"`
+	Color              string `json:"color"`
+	GreetingMessage    string `json:"greetingMessage"`
+	StartWork          string `json:"startWork"`
+	EndWork            string `json:"endWork"`
+	AbsenceMessage     string `json:"absenceMessage"`
+	NPS                bool   `json:"nps"`
+	EncouragingMessage string `json:"encouragingMessage"`
+	// RatingQuestion is the queue's own satisfaction question; empty sends the
+	// default (QueueRatingQuestion).
+	RatingQuestion string    `json:"ratingQuestion"`
+	URL            string    `json:"url"`
+	CreatedAt      time.Time `json:"createdAt,omitzero"`
+	UpdatedAt      time.Time `json:"updatedAt,omitzero"`
 }
 
 // Tag labels tickets.

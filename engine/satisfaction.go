@@ -34,9 +34,44 @@ func SatisfactionScore(a AppraisalData) (score float64, icon int) {
 	return score, icon
 }
 
-// RatingQuestion is the satisfaction question sent when a ticket of a queue with the
-// nps flag is resolved (pt-BR, the product's language; the spec gives no wording).
+// RatingQuestion is the default satisfaction question, sent when a ticket of a queue
+// with the nps flag and no question of its own is resolved (pt-BR, the product's
+// language; the spec gives no wording).
 const RatingQuestion = "Como você avalia o nosso atendimento? Responda 1 (insatisfeito), 2 (satisfeito) ou 3 (muito satisfeito)."
+
+// RatingQuestions are the default question in each language of the product. The
+// queue form offers the one of the admin's language (web locales carry the same
+// texts); the server sends RatingQuestionDefault(TenantLanguage).
+var RatingQuestions = map[string]string{
+	"pt-BR": RatingQuestion,
+	"en":    "How would you rate our service? Reply 1 (unsatisfied), 2 (satisfied) or 3 (very satisfied).",
+	"es":    "¿Cómo evalúa nuestra atención? Responda 1 (insatisfecho), 2 (satisfecho) o 3 (muy satisfecho).",
+}
+
+// TenantLanguage is the language of a tenant's automatic texts. Tenants have no
+// language setting (docs/dashboard.md, "Satisfaction survey"), so it is the product's.
+const TenantLanguage = "pt-BR"
+
+// RatingQuestionDefault is the default question in lang, pt-BR for any other.
+func RatingQuestionDefault(lang string) string {
+	if q, ok := RatingQuestions[lang]; ok {
+		return q
+	}
+	return RatingQuestion
+}
+
+// QueueRatingQuestion is the question a queue's survey sends: its own, else the
+// default of the tenant's language.
+func QueueRatingQuestion(q Queue) string {
+	if s := strings.TrimSpace(q.RatingQuestion); s != "" {
+		return s
+	}
+	return RatingQuestionDefault(TenantLanguage)
+}
+
+// RatingQuestionMax is the longest rating question, in characters: it is one
+// WhatsApp message a customer reads before answering.
+const RatingQuestionMax = 500
 
 // ParseRating reads a customer's answer to the rating question: "1", "2" or "3",
 // with blanks around it and an optional trailing full stop. Anything else is not an

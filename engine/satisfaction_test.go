@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -97,5 +100,49 @@ func TestRatingOncePerTicket(t *testing.T) {
 	reopened, _ := build(t, baseOpen, Resolve{}, AskRating{MessageID: 199, Body: RatingQuestion}, Reopen{UserID: 7}, Resolve{})
 	if _, err := DecideTicket(reopened, answer, t0); CodeOf(err) != ErrInvalidTransition {
 		t.Fatalf("answer after reopen and resolve: err %v", err)
+	}
+}
+
+func TestQueueRatingQuestion(t *testing.T) {
+	if got := QueueRatingQuestion(Queue{NPS: true}); got != RatingQuestion {
+		t.Errorf("no question of its own: %q, want the pt-BR default", got)
+	}
+	if got := QueueRatingQuestion(Queue{RatingQuestion: " Nota de 1 a 3? "}); got != "Nota de 1 a 3?" {
+		t.Errorf("own question: %q", got)
+	}
+	for lang, q := range RatingQuestions {
+		// Every default shows the three answers ParseRating reads, and passes the
+		// queue form's own check.
+		if _, err := ValidateQueue(QueueInput{Name: "Fila", Color: "#ffffff", RatingQuestion: q}); err != nil {
+			t.Errorf("%s default refused by the form: %v", lang, err)
+		}
+		if RatingQuestionDefault(lang) != q {
+			t.Errorf("RatingQuestionDefault(%q)", lang)
+		}
+	}
+	if len(RatingQuestions) != 3 || RatingQuestionDefault("fr") != RatingQuestion || RatingQuestionDefault("") != RatingQuestion {
+		t.Errorf("defaults %v: want pt-BR, en, es, and pt-BR for any other language", RatingQuestions)
+	}
+}
+
+// TestRatingQuestionsMatchTheWebLocales: the default the queue form fills in (web
+// locales, queues.form.ratingQuestionDefault) is the server's default of that language.
+func TestRatingQuestionsMatchTheWebLocales(t *testing.T) {
+	for lang, want := range RatingQuestions {
+		b, err := os.ReadFile(filepath.Join("..", "web", "src", "i18n", "locales", lang, "queues.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var loc struct {
+			Form struct {
+				RatingQuestionDefault string `json:"ratingQuestionDefault"`
+			} `json:"form"`
+		}
+		if err := json.Unmarshal(b, &loc); err != nil {
+			t.Fatal(err)
+		}
+		if loc.Form.RatingQuestionDefault != want {
+			t.Errorf("%s: web default %q, server default %q", lang, loc.Form.RatingQuestionDefault, want)
+		}
 	}
 }

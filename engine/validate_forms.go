@@ -224,6 +224,7 @@ type QueueInput struct {
 	AbsenceMessage     string `json:"absenceMessage"`
 	NPS                bool   `json:"nps"`
 	EncouragingMessage string `json:"encouragingMessage"`
+	RatingQuestion     string `json:"ratingQuestion"`
 	URL                string `json:"url"`
 
 	// GreetingRequired is set by the caller, not the client: true when the rule of spec
@@ -246,6 +247,7 @@ func ValidateQueue(in QueueInput) (QueueInput, error) {
 	out.EndWork = strings.TrimSpace(in.EndWork)
 	out.AbsenceMessage = strings.TrimSpace(in.AbsenceMessage)
 	out.EncouragingMessage = strings.TrimSpace(in.EncouragingMessage)
+	out.RatingQuestion = strings.TrimSpace(in.RatingQuestion)
 	out.URL = strings.TrimSpace(in.URL)
 	f := fieldErrors{}
 	f.text("name", out.Name, true, NameMin, NameMax)
@@ -253,6 +255,7 @@ func ValidateQueue(in QueueInput) (QueueInput, error) {
 	f.longText("greetingMessage", out.GreetingMessage, in.GreetingRequired, LongTextMax)
 	f.longText("absenceMessage", out.AbsenceMessage, false, LongTextMax)
 	f.longText("encouragingMessage", out.EncouragingMessage, false, LongTextMax)
+	checkRatingQuestion(f, out.RatingQuestion)
 	for field, v := range map[string]string{"startWork": out.StartWork, "endWork": out.EndWork} {
 		if v != "" && !isHHMM(v) {
 			f.add(field, MsgInvalidTime)
@@ -269,6 +272,16 @@ func ValidateQueue(in QueueInput) (QueueInput, error) {
 		f.add("url", MsgInvalidValue)
 	}
 	return finish(in, out, f)
+}
+
+// checkRatingQuestion: optional (empty sends the default), up to RatingQuestionMax
+// characters, and it must show the three answers the survey reads (the digits 1, 2
+// and 3, engine.ParseRating): a question without them gets no answer it can count.
+func checkRatingQuestion(f fieldErrors, q string) {
+	f.longText("ratingQuestion", q, false, RatingQuestionMax)
+	if q != "" && !(strings.ContainsRune(q, '1') && strings.ContainsRune(q, '2') && strings.ContainsRune(q, '3')) {
+		f.add("ratingQuestion", MsgInvalidValue)
+	}
 }
 
 // TagInput is the tag form (POST /tags, and the tags page).

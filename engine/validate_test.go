@@ -206,6 +206,20 @@ func TestValidateQueue(t *testing.T) {
 			map[string]string{"endWork": MsgRequired}, nil},
 		{"url not web", QueueInput{Name: "Suporte", Color: "#ffffff", URL: "javascript:alert(1)"},
 			map[string]string{"url": MsgInvalidValue}, nil},
+		{"own rating question, trimmed", QueueInput{Name: "Suporte", Color: "#ffffff", NPS: true, RatingQuestion: "  Nota?\n1 ruim, 2 boa, 3 ótima \t"}, nil,
+			&QueueInput{Name: "Suporte", Color: "#ffffff", NPS: true, RatingQuestion: "Nota?\n1 ruim, 2 boa, 3 ótima"}},
+		{"rating question of blanks is the default", QueueInput{Name: "Suporte", Color: "#ffffff", RatingQuestion: " \n "}, nil,
+			&QueueInput{Name: "Suporte", Color: "#ffffff"}},
+		{"rating question without the answers", QueueInput{Name: "Suporte", Color: "#ffffff", RatingQuestion: "Gostou? Responda sim ou não"},
+			map[string]string{"ratingQuestion": MsgInvalidValue}, nil},
+		{"rating question missing 3", QueueInput{Name: "Suporte", Color: "#ffffff", RatingQuestion: "1 ou 2?"},
+			map[string]string{"ratingQuestion": MsgInvalidValue}, nil},
+		{"rating question too long", QueueInput{Name: "Suporte", Color: "#ffffff", RatingQuestion: "1 2 3 " + strings.Repeat("á", RatingQuestionMax)},
+			map[string]string{"ratingQuestion": MsgTooLong}, nil},
+		{"rating question with a control character", QueueInput{Name: "Suporte", Color: "#ffffff", RatingQuestion: "1 2 3\x00"},
+			map[string]string{"ratingQuestion": MsgInvalidValue}, nil},
+		{"rating question not UTF-8", QueueInput{Name: "Suporte", Color: "#ffffff", RatingQuestion: "1 2 3 \xff"},
+			map[string]string{"ratingQuestion": MsgInvalidValue}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

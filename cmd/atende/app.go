@@ -14,6 +14,7 @@ import (
 
 	"atende/actors"
 	"atende/cluster"
+	"atende/docs"
 	"atende/engine"
 	"atende/goroutine"
 	"atende/persistence/connection"
@@ -147,6 +148,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
+		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job()}},
 		Log:      log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return nil, err
@@ -155,6 +157,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err != nil {
 		return nil, err
 	}
+	l.rezoner.jobs = sched
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
@@ -194,6 +197,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	a.api.Mount("/socket.io/", l.sockets)
 	a.api.Mount("/webchat/", l.webchat)
 	a.api.Mount("/media/", l.media)
+	a.api.Mount("/docs/", httpapi.DocsHandler(docs.FS())) // the Support page's docs link
 	l.channelRoutes(a.api)
 	a.flowRoutes()
 	bodiesCut := prometheus.NewCounter(prometheus.CounterOpts{Name: "atende_http_slow_bodies_cut_total",
@@ -208,6 +212,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err := a.startFlows(ctx); err != nil {
 		return nil, err
 	}
+	l.rezoner.catchUp(ctx)
 	return a, nil
 }
 

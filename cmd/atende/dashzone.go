@@ -2,72 +2,73 @@ package main
 
 import (
 	"context"
-	"errors"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/goroutine"
 	"atende/persistence/dashboard"
 	"atende/persistence/db"
 	"atende/persistence/journal"
+	"atende/persistence/schedule"
 )
 
-// dashRezoner rebuilds a tenant's dashboard buckets after its timeZone setting
-// changed. Each rebuild runs in its own goroutine with its own context, so the admin's
-// request does not wait for it; Projection.Rezone makes a rebuild happen once on the
-// whole cluster. A node that stopped before rebuilding leaves the tenant's dash_zones
-// row in the old zone: every starting node rebuilds the tenants found so.
+// dashRezoner asks for a rebuild of a tenant's dashboard buckets after its timeZone
+// setting changed. The rebuild is a durable River job (dashboard.RezoneArgs) worked by
+// the node's River client, the one that fires the schedules: it survives a restart,
+// is retried with River's backoff when it fails, is worked by one node, and is unique
+// while waiting or running, so nodes asking at once insert one job. Every starting
+// node inserts the job of each tenant whose buckets are not in its configured zone (a
+// setting written while no job could be inserted).
 type dashRezoner struct {
 	// static after construction
 	proj    *dashboard.Projection
 	d       *db.DB
 	journal *journal.Store
 	log     zerolog.Logger
-	group   *goroutine.Group
-	ctx     context.Context
-	cancel  context.CancelFunc
+	// jobs inserts the jobs; set once, before the HTTP API serves (app.go).
+	jobs interface {
+		Insert(ctx context.Context, args river.JobArgs) (bool, error)
+	}
 }
 
 func newDashRezoner(a *app, l *live) *dashRezoner {
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &dashRezoner{proj: l.dashboard, d: a.db, journal: l.journal, log: a.log, group: &goroutine.Group{},
-		ctx: ctx, cancel: cancel}
-	a.onClose(func(ctx context.Context) error {
-		r.cancel()
-		return r.group.Wait(ctx)
-	})
-	return r
+	return &dashRezoner{proj: l.dashboard, d: a.db, journal: l.journal, log: a.log}
 }
 
-// rezone rebuilds companyID's buckets in the background (logged on failure; the next
-// node start retries it).
-func (r *dashRezoner) rezone(companyID engine.ID) {
-	r.group.Go(func() {
-		if _, err := r.proj.Rezone(r.ctx, r.d, r.journal, companyID); err != nil && !errors.Is(err, context.Canceled) {
-			r.log.Error().Err(err).Int64("company", companyID).Msg("dashboard rezone failed; retried at the next start")
-		}
-	})
+// job is the rebuild's job kind, for the node's River client.
+func (r *dashRezoner) job() schedule.Job {
+	return schedule.Job{Queue: dashboard.RezoneQueue, Workers: 1, Add: func(w *river.Workers) error {
+		return river.AddWorkerSafely(w, &dashboard.RezoneWorker{Projection: r.proj, DB: r.d, Source: r.journal})
+	}}
 }
 
-// catchUp rebuilds, in the background, every tenant whose buckets are not in its
+// rezone inserts companyID's rebuild job. A failure is logged: the setting is
+// written, and the next node start finds the tenant out of its zone and inserts it.
+func (r *dashRezoner) rezone(ctx context.Context, companyID engine.ID) {
+	zone, err := r.proj.ConfiguredZone(ctx, companyID)
+	if err == nil {
+		_, err = r.jobs.Insert(ctx, dashboard.RezoneArgs{CompanyID: companyID, Zone: zone})
+	}
+	if err != nil {
+		r.log.Error().Err(err).Int64("company", companyID).Msg("dashboard rezone job not inserted; inserted at the next start")
+	}
+}
+
+// catchUp inserts the rebuild job of every tenant whose buckets are not in its
 // configured zone.
-func (r *dashRezoner) catchUp() {
-	r.group.Go(func() {
-		ctx, cancel := context.WithTimeout(r.ctx, time.Minute)
-		ids, err := r.proj.TenantsToRezone(ctx, r.d)
-		cancel()
-		if err != nil {
-			r.log.Error().Err(err).Msg("dashboard zones check failed")
-			return
-		}
-		for _, id := range ids {
-			if _, err := r.proj.Rezone(r.ctx, r.d, r.journal, id); err != nil {
-				r.log.Error().Err(err).Int64("company", id).Msg("dashboard rezone failed; retried at the next start")
-			}
-		}
-	})
+func (r *dashRezoner) catchUp(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	ids, err := r.proj.TenantsToRezone(ctx, r.d)
+	if err != nil {
+		r.log.Error().Err(err).Msg("dashboard zones check failed")
+		return
+	}
+	for _, id := range ids {
+		r.rezone(ctx, id)
+	}
 }
 
 // rezoningSettings is the settings store the HTTP API writes through: a changed
@@ -81,7 +82,8 @@ type rezoningSettings struct {
 func (s rezoningSettings) Set(ctx context.Context, companyID engine.ID, key, value string) (engine.Setting, error) {
 	st, err := s.SettingStore.Set(ctx, companyID, key, value)
 	if err == nil && key == engine.SettingTimeZone {
-		s.rezoner.rezone(companyID)
+		// The request's own context: inserting a job is one short statement.
+		s.rezoner.rezone(context.WithoutCancel(ctx), companyID)
 	}
 	return st, err
 }

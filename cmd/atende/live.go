@@ -93,8 +93,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.onClose(func(context.Context) error { return l.runner.Close() })
-	l.rezoner = newDashRezoner(a, l)
-	l.rezoner.catchUp()
+	l.rezoner = newDashRezoner(a, l) // its jobs start with the River client (app.go)
 	if l.media, err = media.New(media.Config{Dir: a.cfg.MediaDir, Secret: derive(a.cfg.JWTSecret, "media"), Logger: log,
 		BaseURL: a.cfg.mediaBaseURL()}); err != nil {
 		return err

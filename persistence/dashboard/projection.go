@@ -19,8 +19,6 @@ import (
 // ProjectionName is the dashboard projection's checkpoint name.
 const ProjectionName = "dashboard"
 
-const ticketStreamPrefix = "ticket/"
-
 // DefaultZone is the time zone whose calendar days the buckets follow when Config
 // names none: the spec shows times in Cuiabá's zone (section 9).
 const DefaultZone = "America/Cuiaba"
@@ -68,7 +66,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	var ids []engine.ID
 	seen := map[engine.ID]bool{}
 	for _, ev := range events {
-		if id, ok := ticketID(ev.StreamID); ok && !seen[id] {
+		if id, ok := engine.ParseTicketStream(ev.StreamID); ok && !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
 		}
@@ -82,7 +80,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	}
 	companies := map[engine.ID]bool{}
 	for _, ev := range events {
-		if _, ok := ticketID(ev.StreamID); ok {
+		if _, ok := engine.ParseTicketStream(ev.StreamID); ok {
 			companies[ev.CompanyID] = true
 		}
 	}
@@ -120,7 +118,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 // missing) and f; changed says the ticket's row must be written. Events of other
 // streams are ignored, events of unknown types only move the ticket's version.
 func foldEvent(f *Folder, tickets map[engine.ID]*Ticket, ev engine.RecordedEvent) (engine.ID, bool, error) {
-	id, ok := ticketID(ev.StreamID)
+	id, ok := engine.ParseTicketStream(ev.StreamID)
 	if !ok {
 		return 0, false, nil
 	}
@@ -143,18 +141,6 @@ func foldEvent(f *Folder, tickets map[engine.ID]*Ticket, ev engine.RecordedEvent
 	changed := ev.Version > t.Version
 	f.Fold(t, ev.CompanyID, ev.Version, te)
 	return id, changed, nil
-}
-
-func ticketID(stream string) (engine.ID, bool) {
-	rest, ok := strings.CutPrefix(stream, ticketStreamPrefix)
-	if !ok {
-		return 0, false
-	}
-	id, err := strconv.ParseInt(rest, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, false
-	}
-	return id, true
 }
 
 // querier is a *sql.Tx or *sql.DB.

@@ -289,6 +289,43 @@ func twoTenants(t *testing.T, d *db.DB) {
 	}
 }
 
+// cluster is the setup of the projection's cluster cases: tenants 1 and 2 with a
+// random history each, applied by the runners of two nodes.
+type cluster struct {
+	j     *journal.Store
+	zones *tenantZones
+	nodes [2]*Projection
+	r     *rand.Rand
+}
+
+// newCluster creates tenants 1 and 2 (twoTenants) configured in zone1 and zone2,
+// writes n1 and n2 random tickets of theirs (the random stream named stream, seeded
+// by the clock and logged), starts two nodes' runners and waits until they applied
+// everything and the buckets equal the recount.
+func newCluster(t *testing.T, d *db.DB, zone1, zone2 *time.Location, stream uint64, n1, n2 int) *cluster {
+	t.Helper()
+	twoTenants(t, d)
+	c := &cluster{zones: &tenantZones{m: map[engine.ID]*time.Location{1: zone1, 2: zone2}}}
+	var err error
+	if c.j, err = journal.New(d, journal.Config{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.j.Close() })
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	c.r = rand.New(rand.NewPCG(seed, stream))
+	writeRandomJournal(t, c.j, c.r, 1, 0, n1)
+	writeRandomJournal(t, c.j, c.r, 2, 1000, n2)
+	c.nodes = startNodes(t, d, c.j, c.zones)
+	waitAll(t, d, head(t, c.j))
+	before, _ := recount(t, c.j, c.zones.snapshot())
+	if len(before) == 0 {
+		t.Fatal("the random history produced no counters")
+	}
+	diff(t, storedBuckets(t, d), before)
+	return c
+}
+
 // startNodes starts two runners of the projections over d: the nodes of a cluster.
 // It returns their dashboard projections.
 func startNodes(t *testing.T, d *db.DB, j *journal.Store, zones *tenantZones) [2]*Projection {
@@ -375,27 +412,10 @@ func checkQueries(t *testing.T, q *Queries, r *rand.Rand, company engine.ID, wan
 // of the recount's days.
 func TestProjectionEqualsRecount(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		twoTenants(t, d)
-		zones := &tenantZones{m: map[engine.ID]*time.Location{1: mustZone(t, DefaultZone), 2: mustZone(t, "Asia/Tokyo")}}
-		j, err := journal.New(d, journal.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { j.Close() })
-		seed := uint64(time.Now().UnixNano())
-		t.Logf("seed %d", seed)
-		r := rand.New(rand.NewPCG(seed, 14))
-		writeRandomJournal(t, j, r, 1, 0, 80)
-		writeRandomJournal(t, j, r, 2, 1000, 50)
-
-		nodes := startNodes(t, d, j, zones)
-		waitAll(t, d, head(t, j))
+		c := newCluster(t, d, mustZone(t, DefaultZone), mustZone(t, "Asia/Tokyo"), 14, 80, 50)
+		j, zones, nodes, r := c.j, c.zones, c.nodes, c.r
 
 		want, appraisal := recount(t, j, zones.snapshot())
-		if len(want) == 0 {
-			t.Fatal("the random history produced no counters")
-		}
-		diff(t, storedBuckets(t, d), want)
 
 		rated := 0
 		for _, c := range []engine.ID{100, 101, 102, 103, 104, 105, 106, 200, 201, 202, 203, 204, 205, 206} {
@@ -424,23 +444,9 @@ func TestProjectionEqualsRecount(t *testing.T) {
 func TestProjectionRezone(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
-		twoTenants(t, d)
 		cuiaba, tokyo := mustZone(t, DefaultZone), mustZone(t, "Asia/Tokyo")
-		zones := &tenantZones{m: map[engine.ID]*time.Location{1: cuiaba, 2: cuiaba}}
-		j, err := journal.New(d, journal.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { j.Close() })
-		seed := uint64(time.Now().UnixNano())
-		t.Logf("seed %d", seed)
-		r := rand.New(rand.NewPCG(seed, 15))
-		writeRandomJournal(t, j, r, 1, 0, 40)
-		writeRandomJournal(t, j, r, 2, 1000, 40)
-		nodes := startNodes(t, d, j, zones)
-		waitAll(t, d, head(t, j))
-		before, _ := recount(t, j, zones.snapshot())
-		diff(t, storedBuckets(t, d), before)
+		c := newCluster(t, d, cuiaba, cuiaba, 15, 40, 40)
+		j, zones, nodes, r := c.j, c.zones, c.nodes, c.r
 
 		zones.set(2, tokyo)
 		// The first node to finish its re-fold outside the lock waits for the runners

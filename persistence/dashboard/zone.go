@@ -45,9 +45,10 @@ func (c *zoneCache) load(name string) *time.Location {
 	return l
 }
 
-// Source reads the journal in position order (journal.Store).
+// Source reads one tenant's events of the journal in position order
+// (journal.Store.ReadCompany).
 type Source interface {
-	ReadAll(ctx context.Context, afterPosition int64, limit int) ([]engine.RecordedEvent, error)
+	ReadCompany(ctx context.Context, companyID engine.ID, afterPosition int64, limit int) ([]engine.RecordedEvent, error)
 }
 
 // batchZones gives the zone of each company's buckets: its dash_zones row, read in
@@ -123,8 +124,8 @@ const rezoneReadLimit = 5000
 
 // Rezone rebuilds companyID's buckets in its configured zone when they are in
 // another one, and says whether it did. Other tenants' projection goes on meanwhile:
-// the tenant's ticket events up to the projection's checkpoint are re-folded outside
-// any lock; then, in one transaction holding the checkpoint (FOR UPDATE on
+// the tenant's ticket events up to the projection's checkpoint (read by tenant) are
+// re-folded outside any lock; then, in one transaction holding the checkpoint (FOR UPDATE on
 // PostgreSQL, SQLite's single writer), the events the projection applied since are
 // folded too, the tenant's buckets are replaced and its dash_zones row is set. That
 // transaction first checks the setting and the row again, so when several nodes (or
@@ -227,10 +228,11 @@ func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID
 }
 
 // foldTenant folds companyID's ticket events of positions after+1..upTo into f and
-// tickets, and returns the position it reached.
+// tickets, and returns the position it reached. It reads the tenant's events only
+// (the events_company index), not the whole journal.
 func foldTenant(ctx context.Context, src Source, f *Folder, tickets map[engine.ID]*Ticket, companyID engine.ID, after, upTo int64) (int64, error) {
 	for after < upTo {
-		evs, err := src.ReadAll(ctx, after, rezoneReadLimit)
+		evs, err := src.ReadCompany(ctx, companyID, after, rezoneReadLimit)
 		if err != nil {
 			return after, err
 		}
@@ -243,7 +245,7 @@ func foldTenant(ctx context.Context, src Source, f *Folder, tickets map[engine.I
 			}
 			after = ev.Position
 			if ev.CompanyID != companyID {
-				continue
+				return after, fmt.Errorf("journal read of tenant %d gave an event of tenant %d", companyID, ev.CompanyID)
 			}
 			if _, _, err := foldEvent(f, tickets, ev); err != nil {
 				return after, err

@@ -53,6 +53,7 @@ type backend interface {
 	streamVersion(ctx context.Context, stream string) (int64, error)
 	readStream(ctx context.Context, stream string, fromVersion, limit int64) ([]engine.RecordedEvent, error)
 	readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error)
+	readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error)
 	head(ctx context.Context) (int64, error)
 	// saveSnapshot reports false when the stream has no event at snap.Version.
 	saveSnapshot(ctx context.Context, snap engine.Snapshot) (bool, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -580,4 +581,47 @@ func TestConfigRejectsNegativeSizes(t *testing.T) {
 	if _, err := New(d, Config{MaxEventSize: -1}); err == nil {
 		t.Fatal("New accepted a negative MaxBatch")
 	}
+}
+
+// TestReadCompany: one tenant's events, in position order, paged, and nobody else's.
+func TestReadCompany(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		s := newStore(t, d, Config{})
+		var want []int64 // positions of tenant 2's events
+		for i := range 30 {
+			company := int64(1 + i%3)
+			res := mustAppend(t, s, company, fmt.Sprintf("ticket/%d", i%5), engine.AnyVersion, ev("e", fmt.Sprintf(`{"i":%d}`, i)))
+			if company == 2 {
+				want = append(want, res.LastPosition())
+			}
+		}
+		var got []int64
+		after := int64(0)
+		for {
+			page, err := s.ReadCompany(ctx, 2, after, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(page) == 0 {
+				break
+			}
+			if len(page) > 4 {
+				t.Fatalf("page of %d events, limit 4", len(page))
+			}
+			for _, e := range page {
+				if e.CompanyID != 2 {
+					t.Errorf("event of tenant %d read for tenant 2", e.CompanyID)
+				}
+				got = append(got, e.Position)
+			}
+			after = page[len(page)-1].Position
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("tenant 2's positions %v, want %v", got, want)
+		}
+		if page, err := s.ReadCompany(ctx, 9, 0, 0); err != nil || len(page) != 0 {
+			t.Errorf("unknown tenant: %d events, %v", len(page), err)
+		}
+	})
 }

@@ -243,6 +243,21 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 	return evs, nil
 }
 
+// ReadCompany reads one tenant's events after afterPosition in position order, at most
+// limit (DefaultReadLimit when 0 or less), through the events_company index
+// (migration 0921): a rebuild of one tenant's read model reads its events only, not
+// the whole journal. Like ReadAll, it sees a prefix of the journal.
+func (s *Store) ReadCompany(ctx context.Context, companyID engine.ID, afterPosition int64, limit int) ([]engine.RecordedEvent, error) {
+	if limit <= 0 {
+		limit = DefaultReadLimit
+	}
+	evs, err := s.be.readCompany(ctx, companyID, max(afterPosition, 0), int64(limit))
+	if err != nil {
+		return nil, fmt.Errorf("read tenant %d after %d: %w", companyID, afterPosition, err)
+	}
+	return evs, nil
+}
+
 // Head implements engine.Journal.
 func (s *Store) Head(ctx context.Context) (int64, error) {
 	h, err := s.be.head(ctx)

@@ -196,6 +196,11 @@ func (b *postgresBackend) readAll(ctx context.Context, after, limit int64) ([]en
 		WHERE position > $1 ORDER BY position LIMIT $2`, after, limit)
 }
 
+func (b *postgresBackend) readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
+	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
+		WHERE company_id = $1 AND position > $2 ORDER BY position LIMIT $3`, companyID, after, limit)
+}
+
 func (b *postgresBackend) query(ctx context.Context, q string, args ...any) ([]engine.RecordedEvent, error) {
 	rs, err := b.pool.Query(ctx, q, args...)
 	if err != nil {

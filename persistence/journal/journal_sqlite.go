@@ -21,14 +21,15 @@ const sqliteEventCols = `position, stream_id, version, type, data, metadata, com
 // positions are assigned and made visible in commit order without further locking.
 type sqliteBackend struct {
 	// static after newSQLite
-	d          *db.DB
-	db         *sql.DB
-	headStmt   *sql.Stmt
-	verStmt    *sql.Stmt
-	insertStmt *sql.Stmt
-	streamStmt *sql.Stmt
-	allStmt    *sql.Stmt
-	snapStmt   *sql.Stmt
+	d           *db.DB
+	db          *sql.DB
+	headStmt    *sql.Stmt
+	verStmt     *sql.Stmt
+	insertStmt  *sql.Stmt
+	streamStmt  *sql.Stmt
+	allStmt     *sql.Stmt
+	companyStmt *sql.Stmt
+	snapStmt    *sql.Stmt
 }
 
 func newSQLite(ctx context.Context, d *db.DB) (*sqliteBackend, error) {
@@ -43,6 +44,8 @@ func newSQLite(ctx context.Context, d *db.DB) (*sqliteBackend, error) {
 		{&b.streamStmt, `SELECT ` + sqliteEventCols + ` FROM events
 			WHERE stream_id = $1 AND version >= $2 ORDER BY version LIMIT $3`},
 		{&b.allStmt, `SELECT ` + sqliteEventCols + ` FROM events WHERE position > $1 ORDER BY position LIMIT $2`},
+		{&b.companyStmt, `SELECT ` + sqliteEventCols + ` FROM events
+			WHERE company_id = $1 AND position > $2 ORDER BY position LIMIT $3`},
 		{&b.snapStmt, `SELECT version, type, data, recorded_at FROM snapshots WHERE stream_id = $1`},
 	} {
 		st, err := d.SQL.PrepareContext(ctx, p.query)
@@ -56,7 +59,7 @@ func newSQLite(ctx context.Context, d *db.DB) (*sqliteBackend, error) {
 }
 
 func (b *sqliteBackend) close() {
-	for _, st := range []*sql.Stmt{b.headStmt, b.verStmt, b.insertStmt, b.streamStmt, b.allStmt, b.snapStmt} {
+	for _, st := range []*sql.Stmt{b.headStmt, b.verStmt, b.insertStmt, b.streamStmt, b.allStmt, b.companyStmt, b.snapStmt} {
 		if st != nil {
 			_ = st.Close()
 		}
@@ -126,6 +129,10 @@ func (b *sqliteBackend) readStream(ctx context.Context, stream string, from, lim
 
 func (b *sqliteBackend) readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error) {
 	return b.query(ctx, b.allStmt, after, limit)
+}
+
+func (b *sqliteBackend) readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
+	return b.query(ctx, b.companyStmt, companyID, after, limit)
 }
 
 func (b *sqliteBackend) query(ctx context.Context, st *sql.Stmt, args ...any) ([]engine.RecordedEvent, error) {

@@ -269,14 +269,16 @@ func b6Seed(ctx context.Context, d *db.DB, s b6Scale, logf func(string, ...any))
 		// Status: 10% open, 5% pending, 85% closed; 5% without queue; updated within a
 		// year, created up to two days before.
 		return exec(gctx, `INSERT INTO tickets (id, company_id, uuid, status, user_id, queue_id, whatsapp_id, contact_id,
-				channel, is_group, unread_messages, last_message, protocol, created_at, updated_at, deleted, version)
+				channel, is_group, unread_messages, last_message, protocol, created_at, updated_at, deleted, version,
+				pending_since)
 			SELECT g, 1, md5(g::text), st,
 				CASE WHEN st = 'pending' THEN 0 ELSE 1 + floor(r2 * $2)::int END,
 				CASE WHEN r3 < 0.05 THEN 0 ELSE 1 + floor(r3 * 1000)::int % $3 END,
 				1, 1 + (g - 1) % $4, 'whatsapp', false,
 				CASE WHEN st = 'closed' THEN 0 ELSE floor(r2 * 3)::int END,
 				'mensagem ' || g, to_char(up - interval '1 day', 'YYYYMMDD') || '-' || lpad(g::text, 7, '0'),
-				up - r3 * interval '2 days', up, false, 10
+				up - r3 * interval '2 days', up, false, 10,
+				CASE WHEN st = 'pending' THEN up - r2 * interval '1 day' END
 			FROM (SELECT g, CASE WHEN r1 < 0.10 THEN 'open' WHEN r1 < 0.15 THEN 'pending' ELSE 'closed' END AS st,
 					r2, r3, now() - r1 * interval '365 days' AS up
 				FROM (SELECT g, random() AS r1, random() AS r2, random() AS r3 FROM generate_series(1, $1) g) x) y`,
@@ -325,8 +327,8 @@ func b6Seed(ctx context.Context, d *db.DB, s b6Scale, logf func(string, ...any))
 		`INSERT INTO contacts (id, company_id, name, name_norm, number, email, search, created_at, updated_at)
 			VALUES (10000000, 2, 'Silva Externo', 'silva externo', '5565000000012', '', 'silva externo' || chr(31) || '5565000000012' || chr(31), now(), now())`,
 		`INSERT INTO tickets (id, company_id, uuid, status, user_id, queue_id, whatsapp_id, contact_id, channel,
-			unread_messages, protocol, created_at, updated_at, version)
-			VALUES (100000000, 2, 'x', 'pending', 0, ` + fmt.Sprint(b6Queues+1) + `, 1, 10000000, 'whatsapp', 1, '20261122-1', now(), now(), 1)`,
+			unread_messages, protocol, created_at, updated_at, version, pending_since)
+			VALUES (100000000, 2, 'x', 'pending', 0, ` + fmt.Sprint(b6Queues+1) + `, 1, 10000000, 'whatsapp', 1, '20261122-1', now(), now(), 1, now())`,
 		`INSERT INTO messages (id, company_id, ticket_id, seq, body, from_me, read, created_at, updated_at)
 			VALUES (1000000000, 2, 100000000, 1, 'pal0100 pal4000', false, false, now(), now())`,
 		`INSERT INTO ticket_words (ticket_id, chunk, company_id, words) VALUES (100000000, 0, 2, strip(to_tsvector('simple', 'pal0100 pal4000')))`,

@@ -5,8 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -19,9 +18,8 @@ import (
 // use Runner.Reset("tickets") instead.
 const ProjectionName = "tickets"
 
-// TicketStreamPrefix starts the journal stream of every ticket: "ticket/<id>", id in
-// decimal.
-const TicketStreamPrefix = "ticket/"
+// TicketStreamPrefix starts the journal stream of every ticket (engine.TicketStream).
+const TicketStreamPrefix = engine.TicketStreamPrefix
 
 // Projection folds ticket events into the ticket and message read models. It
 // implements the projection Runner's Projection and Resetter interfaces.
@@ -68,6 +66,9 @@ type ticketRow struct {
 	counted     bool // whether it counted anywhere before the batch
 	dirty       bool // an event was folded in
 	tagsChanged bool
+	// pendingSince is when the ticket last entered pending, zero unless it is
+	// pending (column pending_since).
+	pendingSince time.Time
 }
 
 // cell is a key of ticket_counts.
@@ -90,7 +91,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	var ids []engine.ID
 	seen := map[engine.ID]bool{}
 	for _, ev := range events {
-		if id, ok := ticketStreamID(ev.StreamID); ok && !seen[id] {
+		if id, ok := engine.ParseTicketStream(ev.StreamID); ok && !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)
 		}
@@ -107,7 +108,7 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		msgs.words = newWordIndex(tx)
 	}
 	for _, ev := range events {
-		id, ok := ticketStreamID(ev.StreamID)
+		id, ok := engine.ParseTicketStream(ev.StreamID)
 		if !ok {
 			continue
 		}
@@ -140,7 +141,9 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 		if err := msgs.apply(ctx, id, company, row.state.ContactID, ev.Version, te); err != nil {
 			return fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
 		}
+		wasPending := row.state.Status == engine.StatusPending
 		row.state = engine.EvolveTicket(row.state, te)
+		row.pendingSince = nextPendingSince(row.pendingSince, wasPending, row.state)
 		// The read model keeps the ticket row only; the aggregate's message index is
 		// not needed here.
 		row.state.Messages, row.state.ProviderIDs = nil, nil
@@ -160,15 +163,17 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 	return writeTickets(ctx, tx, d.Dialect, rows)
 }
 
-// ticketStreamID parses "ticket/<id>".
-func ticketStreamID(stream string) (engine.ID, bool) {
-	rest, ok := strings.CutPrefix(stream, TicketStreamPrefix)
-	if !ok {
-		return 0, false
+// nextPendingSince is pending_since after an event: the event's time (the state's
+// updatedAt, which every status change sets) when the ticket has just entered
+// pending, unchanged while it stays pending (a customer's new message, a transfer to
+// another queue: the customer is still waiting), zero once it is not pending.
+func nextPendingSince(since time.Time, wasPending bool, s engine.TicketState) time.Time {
+	switch {
+	case s.Status != engine.StatusPending:
+		return time.Time{}
+	case !wasPending || since.IsZero():
+		return s.UpdatedAt
+	default:
+		return since
 	}
-	id, err := strconv.ParseInt(rest, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, false
-	}
-	return id, true
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"time"
 
 	"atende/engine"
 	"atende/persistence/db"
 )
 
 const ticketCols = `id, company_id, uuid, status, user_id, queue_id, whatsapp_id, contact_id, channel,
-	is_group, unread_messages, last_message, protocol, created_at, updated_at, deleted, version`
+	is_group, unread_messages, last_message, protocol, created_at, updated_at, deleted, version, pending_since`
 
 // loadTickets reads the stored rows of ids (absent ids have no entry).
 func loadTickets(ctx context.Context, q querier, d db.Dialect, ids []engine.ID) (map[engine.ID]*ticketRow, error) {
@@ -23,13 +24,14 @@ func loadTickets(ctx context.Context, q querier, d db.Dialect, ids []engine.ID) 
 		}
 		for rs.Next() {
 			var s engine.TicketState
+			row := &ticketRow{}
 			if err := rs.Scan(&s.ID, &s.CompanyID, &s.UUID, &s.Status, &s.UserID, &s.QueueID, &s.WhatsappID,
 				&s.ContactID, &s.Channel, &s.IsGroup, &s.UnreadMessages, &s.LastMessage, &s.Protocol,
-				timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt}, &s.Deleted, &s.Version); err != nil {
+				timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt}, &s.Deleted, &s.Version, timeCol{&row.pendingSince}); err != nil {
 				rs.Close()
 				return nil, fmt.Errorf("load tickets: %w", err)
 			}
-			row := &ticketRow{state: s}
+			row.state = s
 			row.before, row.counted = row.cell()
 			out[s.ID] = row
 		}
@@ -66,7 +68,7 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, rows map[engine.
 		s := r.state
 		values = append(values, []any{s.ID, s.CompanyID, s.UUID, s.Status, s.UserID, s.QueueID, s.WhatsappID,
 			s.ContactID, s.Channel, s.IsGroup, s.UnreadMessages, s.LastMessage, s.Protocol,
-			tsArg(d, s.CreatedAt), tsArg(d, s.UpdatedAt), s.Deleted, s.Version})
+			tsArg(d, s.CreatedAt), tsArg(d, s.UpdatedAt), s.Deleted, s.Version, pendingArg(d, r.pendingSince)})
 		after, counts := r.cell()
 		if r.counted {
 			deltas[r.before]--
@@ -83,14 +85,14 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, rows map[engine.
 	}
 	err := insertRows(ctx, q, d, "tickets", []string{"id", "company_id", "uuid", "status", "user_id", "queue_id",
 		"whatsapp_id", "contact_id", "channel", "is_group", "unread_messages", "last_message", "protocol",
-		"created_at", "updated_at", "deleted", "version"}, nil, values,
+		"created_at", "updated_at", "deleted", "version", "pending_since"}, nil, values,
 		`ON CONFLICT (id) DO UPDATE SET company_id = excluded.company_id, uuid = excluded.uuid,
 			status = excluded.status, user_id = excluded.user_id, queue_id = excluded.queue_id,
 			whatsapp_id = excluded.whatsapp_id, contact_id = excluded.contact_id, channel = excluded.channel,
 			is_group = excluded.is_group, unread_messages = excluded.unread_messages,
 			last_message = excluded.last_message, protocol = excluded.protocol,
 			created_at = excluded.created_at, updated_at = excluded.updated_at,
-			deleted = excluded.deleted, version = excluded.version
+			deleted = excluded.deleted, version = excluded.version, pending_since = excluded.pending_since
 		WHERE tickets.version < excluded.version`, nil)
 	if err != nil {
 		return err
@@ -133,4 +135,12 @@ func cellLess(a, b cell) bool {
 		return a.queue < b.queue
 	}
 	return a.userID < b.userID
+}
+
+// pendingArg is a pending_since argument: NULL when the ticket is not pending.
+func pendingArg(d db.Dialect, t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return tsArg(d, t)
 }

@@ -12,8 +12,9 @@ var _ engine.WaitPanelQueries = (*Queries)(nil)
 
 // WaitPanel implements engine.WaitPanelQueries. Its reads are bounded whatever the
 // number of tickets: the counts are the cells of ticket_counts; each queue's longest
-// wait is the first entry of tickets_status_queue for (pending, queue); the waiting
-// list is the first entries of tickets_status for pending. Queues and users are the
+// wait is the first entry of tickets_pending_queue_since for the queue; the waiting
+// list is the first entries of tickets_pending_since (pending_since: when the ticket
+// entered pending, not moved by the customer's later messages). Queues and users are the
 // tenant's reference rows. On PostgreSQL it reads one snapshot.
 func (s *Queries) WaitPanel(ctx context.Context, companyID engine.ID) (engine.WaitPanel, error) {
 	var out engine.WaitPanel
@@ -148,12 +149,12 @@ func (c *call) waitPanel(ctx context.Context, companyID engine.ID) (engine.WaitP
 
 // longestWaits reads each queue's pending ticket that has waited longest, in one
 // statement: for every queue whose pending cell counts tickets, the first entry of
-// tickets_status_queue for (pending, queue).
+// tickets_pending_queue_since for the queue.
 func (c *call) longestWaits(ctx context.Context, companyID engine.ID) (map[engine.ID]engine.WaitPanelTicket, error) {
-	rows, err := c.query(ctx, `SELECT t.id, t.queue_id, COALESCE(ct.name, ''), t.channel, t.unread_messages, t.updated_at
+	rows, err := c.query(ctx, `SELECT t.id, t.queue_id, COALESCE(ct.name, ''), t.channel, t.unread_messages, t.pending_since
 		FROM (SELECT (SELECT w.id FROM tickets w
 				WHERE w.company_id = $1 AND w.status = 'pending' AND w.queue_id = q.queue_id AND NOT w.deleted
-				ORDER BY w.updated_at, w.id LIMIT 1) AS id
+				ORDER BY w.pending_since, w.id LIMIT 1) AS id
 			FROM (SELECT queue_id FROM ticket_counts WHERE company_id = $1 AND status = 'pending'
 				GROUP BY queue_id HAVING SUM(n) > 0) q) l
 		JOIN tickets t ON t.id = l.id
@@ -175,11 +176,11 @@ func (c *call) longestWaits(ctx context.Context, companyID engine.ID) (map[engin
 
 // waiting reads the tenant's pending tickets that have waited longest.
 func (c *call) waiting(ctx context.Context, companyID engine.ID, limit int) ([]engine.WaitPanelTicket, error) {
-	rows, err := c.query(ctx, `SELECT t.id, t.queue_id, COALESCE(ct.name, ''), t.channel, t.unread_messages, t.updated_at
+	rows, err := c.query(ctx, `SELECT t.id, t.queue_id, COALESCE(ct.name, ''), t.channel, t.unread_messages, t.pending_since
 		FROM (SELECT * FROM tickets t WHERE t.company_id = $1 AND t.status = 'pending' AND NOT t.deleted
-			ORDER BY t.updated_at, t.id LIMIT $2) t
+			ORDER BY t.pending_since, t.id LIMIT $2) t
 		LEFT JOIN contacts ct ON ct.id = t.contact_id AND ct.company_id = t.company_id
-		ORDER BY t.updated_at, t.id`, []any{companyID, limit})
+		ORDER BY t.pending_since, t.id`, []any{companyID, limit})
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,11 @@ package readmodel_test
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"atende/engine"
 	"atende/persistence/db"
@@ -90,4 +94,183 @@ func TestWaitPanel(t *testing.T) {
 			t.Errorf("empty tenant %+v", empty)
 		}
 	})
+}
+
+// TestWaitPanelPendingSince: a pending ticket waits from the moment it entered pending.
+// A customer writing again, or a transfer to another queue, does not restart the
+// clock; accepting stops it and a return starts it again.
+func TestWaitPanelPendingSince(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		ctx := context.Background()
+		w.company(1)
+		w.queue(1, 11, "Vendas", "#ff0000")
+		w.queue(1, 12, "Suporte", "#00ff00")
+		w.user(1, 5, "Ana", engine.ProfileUser)
+		for id := engine.ID(101); id <= 104; id++ {
+			w.contact(1, id, fmt.Sprintf("C%d", id), "", "")
+		}
+		w.open(1, 1, 101, 11, 0, "")
+		opened1 := w.now
+		w.open(1, 2, 102, 11, 0, "")
+		opened2 := w.now
+		// The customer of ticket 1 writes again, twice, after ticket 2 opened.
+		w.receive(1, "alguém aí?")
+		w.receive(1, "olá??")
+		// Ticket 3: accepted, then returned: it waits from the return.
+		w.open(1, 3, 103, 12, 0, "")
+		w.do(3, engine.Accept{UserID: 5})
+		w.do(3, engine.Return{})
+		returned3 := w.now
+		// Ticket 4 waits in Suporte, is moved to Vendas: still waiting since its opening.
+		w.open(1, 4, 104, 12, 0, "")
+		opened4 := w.now
+		w.receive(4, "oi")
+		w.do(4, engine.Transfer{QueueID: 11})
+
+		got, err := w.q.WaitPanel(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var waiting []engine.ID
+		since := map[engine.ID]time.Time{}
+		for _, tk := range got.Waiting {
+			waiting = append(waiting, tk.ID)
+			since[tk.ID] = tk.WaitingSince
+		}
+		// Longest first: 1 (not reset by its messages), 2, 3 (from its return), 4 (from its
+		// opening, not its message or transfer).
+		if want := []engine.ID{1, 2, 3, 4}; !slices.Equal(waiting, want) {
+			t.Fatalf("waiting %v, want %v", waiting, want)
+		}
+		for id, want := range map[engine.ID]time.Time{1: opened1, 2: opened2, 3: returned3, 4: opened4} {
+			if !since[id].Equal(want) {
+				t.Errorf("ticket %d waiting since %v, want %v", id, since[id], want)
+			}
+		}
+		if !w.states[1].UpdatedAt.After(opened2) {
+			t.Fatalf("ticket 1's updatedAt %v should be after ticket 2 opened: the test would prove nothing", w.states[1].UpdatedAt)
+		}
+		byID := map[engine.ID]engine.WaitPanelQueue{}
+		for _, q := range got.Queues {
+			byID[q.ID] = q
+		}
+		if lw := byID[11].LongestWait; lw == nil || lw.ID != 1 || !lw.WaitingSince.Equal(opened1) {
+			t.Errorf("Vendas longest wait %+v, want ticket 1 since %v", lw, opened1)
+		}
+		if lw := byID[12].LongestWait; lw == nil || lw.ID != 3 || !lw.WaitingSince.Equal(returned3) {
+			t.Errorf("Suporte longest wait %+v, want ticket 3 since %v", lw, returned3)
+		}
+
+		// Accepting clears it: the row's pending_since is NULL and the ticket leaves the list.
+		w.do(1, engine.Accept{UserID: 5})
+		var n int
+		if err := d.SQL.QueryRow(`SELECT COUNT(*) FROM tickets WHERE id = 1 AND pending_since IS NULL`).Scan(&n); err != nil || n != 1 {
+			t.Errorf("accepted ticket's pending_since not cleared (%d, %v)", n, err)
+		}
+		// Returned later, it waits from the new return, behind the others.
+		w.do(1, engine.Return{})
+		got, err = w.q.WaitPanel(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(got.Waiting); n != 4 || got.Waiting[3].ID != 1 || !got.Waiting[3].WaitingSince.Equal(w.now) {
+			t.Errorf("after accept and return: %+v", got.Waiting)
+		}
+	})
+}
+
+// TestPendingSinceBackfill runs migration 0920's backfill over a journal and compares
+// it with what the projection computes from the same events.
+func TestPendingSinceBackfill(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		w := newWorld(t, d)
+		w.company(1)
+		w.queue(1, 11, "Vendas", "#ff0000")
+		w.queue(1, 12, "Suporte", "#00ff00")
+		w.user(1, 5, "Ana", engine.ProfileUser)
+		w.open(1, 1, 101, 11, 0, "") // pending, the customer writes again
+		w.receive(1, "oi")
+		w.open(1, 2, 102, 11, 5, "") // opened with Ana, returned, transferred between queues
+		w.do(2, engine.Return{})
+		w.receive(2, "?")
+		w.do(2, engine.Transfer{QueueID: 12})
+		w.open(1, 3, 103, 12, 0, "") // accepted: not pending
+		w.do(3, engine.Accept{UserID: 5})
+		w.open(1, 4, 104, 12, 0, "") // accepted, resolved, reopened, transferred back to pending
+		w.do(4, engine.Accept{UserID: 5})
+		w.do(4, engine.Resolve{})
+		w.do(4, engine.Reopen{UserID: 5})
+		w.do(4, engine.Transfer{QueueID: 11})
+		w.receive(4, "e agora?")
+		for _, ev := range w.log {
+			w.exec(`INSERT INTO events (position, stream_id, version, type, data, company_id, recorded_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)`, ev.Position, ev.StreamID, ev.Version, ev.Type, string(ev.Data), ev.CompanyID, w.ts(ev.RecordedAt))
+		}
+		want := pendingSince(t, d)
+		if len(want) != 3 {
+			t.Fatalf("projection's pending_since %v: want tickets 1, 2 and 4", want)
+		}
+		w.exec(`UPDATE tickets SET pending_since = NULL`)
+		ms, err := db.Migrations(d.Dialect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var backfill string
+		for _, m := range ms {
+			if m.Version == 920 {
+				start := strings.Index(m.SQL, "UPDATE tickets")
+				end := strings.Index(m.SQL[start:], ";\n")
+				backfill = m.SQL[start : start+end]
+			}
+		}
+		if backfill == "" {
+			t.Fatal("migration 0920's backfill not found")
+		}
+		w.exec(backfill)
+		got := pendingSince(t, d)
+		if len(got) != len(want) {
+			t.Fatalf("backfill %v, projection %v", got, want)
+		}
+		for id, at := range want {
+			// SQLite's strftime keeps milliseconds; the fixtures' times are whole seconds.
+			if !got[id].Equal(at) {
+				t.Errorf("ticket %d: backfill %v, projection %v", id, got[id], at)
+			}
+		}
+	})
+}
+
+// pendingSince reads the non-NULL pending_since of every ticket.
+func pendingSince(t *testing.T, d *db.DB) map[engine.ID]time.Time {
+	t.Helper()
+	rows, err := d.SQL.Query(`SELECT id, pending_since FROM tickets WHERE pending_since IS NOT NULL`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[engine.ID]time.Time{}
+	for rows.Next() {
+		var id engine.ID
+		var at any
+		if err := rows.Scan(&id, &at); err != nil {
+			t.Fatal(err)
+		}
+		switch v := at.(type) {
+		case time.Time:
+			out[id] = v.UTC()
+		case string:
+			p, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[id] = p
+		default:
+			t.Fatalf("pending_since %T", at)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

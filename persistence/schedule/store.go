@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/riverqueue/river"
 	"github.com/rs/zerolog"
 
 	"atende/engine"
@@ -66,6 +67,13 @@ func New(d *db.DB, cfg Config) (*Scheduler, error) {
 	}
 	s.q = q
 	return s, nil
+}
+
+// Insert inserts a job of one of the Config.Timers.Jobs kinds, with the insert options
+// its args give (queue, uniqueness). It reports false when River skipped it as a
+// duplicate of a unique job already waiting or running (on any node).
+func (s *Scheduler) Insert(ctx context.Context, args river.JobArgs) (bool, error) {
+	return s.q.insert(ctx, args)
 }
 
 // Start starts firing due schedules on this node.

@@ -52,6 +52,7 @@ const (
 type queue interface {
 	insertTx(ctx context.Context, tx txn, args fireArgs, at time.Time) (int64, error)
 	cancelTx(ctx context.Context, tx txn, jobID int64) error
+	insert(ctx context.Context, args river.JobArgs) (bool, error)
 	start(ctx context.Context) error
 	stop(ctx context.Context) error
 }
@@ -81,6 +82,16 @@ func (q riverQueue[TTx]) cancelTx(ctx context.Context, tx txn, jobID int64) erro
 	return nil
 }
 
+// insert inserts a job of another kind with the insert options its args give; false
+// when River skipped it as a duplicate of a unique job.
+func (q riverQueue[TTx]) insert(ctx context.Context, args river.JobArgs) (bool, error) {
+	res, err := q.client.Insert(ctx, args, nil)
+	if err != nil {
+		return false, fmt.Errorf("insert %s job: %w", args.Kind(), err)
+	}
+	return !res.UniqueSkippedAsDuplicate, nil
+}
+
 func (q riverQueue[TTx]) start(ctx context.Context) error { return q.client.Start(ctx) }
 func (q riverQueue[TTx]) stop(ctx context.Context) error  { return q.client.Stop(ctx) }
 
@@ -101,6 +112,21 @@ type TimersConfig struct {
 	Logger *slog.Logger
 	// InsertOnly makes the node insert and cancel timers but never fire them.
 	InsertOnly bool
+	// Jobs are the other kinds of durable jobs this node's River client works.
+	Jobs []Job
+}
+
+// Job is a kind of durable job besides the schedules' fires (a dashboard rebuild, …),
+// worked by the same River client: one client per node for every kind, so every kind
+// gets River's claiming (one node per job), retries and rescue of stuck jobs. Insert
+// such jobs with Scheduler.Insert.
+type Job struct {
+	// Queue is the River queue the kind's jobs go to (their InsertOpts name it).
+	Queue string
+	// Workers is how many of them one node works at once (at least 1).
+	Workers int
+	// Add registers the kind's worker, with river.AddWorkerSafely.
+	Add func(*river.Workers) error
 }
 
 // newQueue builds the River client of d's dialect. work is the worker of fire jobs.
@@ -108,6 +134,14 @@ func newQueue(d *db.DB, cfg TimersConfig, work river.Worker[fireArgs]) (queue, e
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, work); err != nil {
 		return nil, fmt.Errorf("timers: %w", err)
+	}
+	for _, j := range cfg.Jobs {
+		if j.Queue == "" || j.Queue == queueName || j.Add == nil {
+			return nil, fmt.Errorf("timers: job queue %q: a queue of its own and a worker are required", j.Queue)
+		}
+		if err := j.Add(workers); err != nil {
+			return nil, fmt.Errorf("timers: %w", err)
+		}
 	}
 	rc := riverConfig(cfg, workers)
 	switch d.Dialect {
@@ -157,6 +191,9 @@ func riverConfig(cfg TimersConfig, workers *river.Workers) *river.Config {
 	}
 	if !cfg.InsertOnly {
 		rc.Queues = map[string]river.QueueConfig{queueName: {MaxWorkers: n}}
+		for _, j := range cfg.Jobs {
+			rc.Queues[j.Queue] = river.QueueConfig{MaxWorkers: max(j.Workers, 1)}
+		}
 		rc.Workers = workers
 	}
 	return rc

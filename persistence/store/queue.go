@@ -28,12 +28,12 @@ func NewQueues(d *db.DB, clock engine.Clock) *Queues {
 }
 
 const queueCols = `id, company_id, name, color, greeting_message, start_work, end_work, absence_message, nps,
-	encouraging_message, url, created_at, updated_at`
+	encouraging_message, url, created_at, updated_at, rating_question`
 
 func scanQueue(row refScanner) (engine.Queue, error) {
 	var q engine.Queue
 	err := row.Scan(&q.ID, &q.CompanyID, &q.Name, &q.Color, &q.GreetingMessage, &q.StartWork, &q.EndWork,
-		&q.AbsenceMessage, &q.NPS, &q.EncouragingMessage, &q.URL, refTime{&q.CreatedAt}, refTime{&q.UpdatedAt})
+		&q.AbsenceMessage, &q.NPS, &q.EncouragingMessage, &q.URL, refTime{&q.CreatedAt}, refTime{&q.UpdatedAt}, &q.RatingQuestion)
 	return q, err
 }
 
@@ -108,10 +108,10 @@ func (s *Queues) Create(ctx context.Context, companyID engine.ID, in engine.Queu
 		}
 		var id engine.ID
 		err = tx.QueryRowContext(ctx, `INSERT INTO queues (company_id, name, color, greeting_message, start_work,
-			end_work, absence_message, nps, encouraging_message, url, created_at, updated_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id`,
+			end_work, absence_message, nps, encouraging_message, url, created_at, updated_at, rating_question)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12) RETURNING id`,
 			companyID, in.Name, in.Color, in.GreetingMessage, in.StartWork, in.EndWork, in.AbsenceMessage, in.NPS,
-			in.EncouragingMessage, in.URL, s.ts(now)).Scan(&id)
+			in.EncouragingMessage, in.URL, s.ts(now), in.RatingQuestion).Scan(&id)
 		if db.IsUniqueViolation(err) {
 			return engine.Wrap(engine.ErrQueueColorAlreadyExists, err)
 		}
@@ -145,9 +145,9 @@ func (s *Queues) Update(ctx context.Context, companyID, id engine.ID, in engine.
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE queues SET name = $1, color = $2, greeting_message = $3,
 			start_work = $4, end_work = $5, absence_message = $6, nps = $7, encouraging_message = $8, url = $9,
-			updated_at = $10 WHERE id = $11 AND company_id = $12`,
+			updated_at = $10, rating_question = $13 WHERE id = $11 AND company_id = $12`,
 			in.Name, in.Color, in.GreetingMessage, in.StartWork, in.EndWork, in.AbsenceMessage, in.NPS,
-			in.EncouragingMessage, in.URL, s.ts(now), id, companyID)
+			in.EncouragingMessage, in.URL, s.ts(now), id, companyID, in.RatingQuestion)
 		if db.IsUniqueViolation(err) {
 			return engine.Wrap(engine.ErrQueueColorAlreadyExists, err)
 		}

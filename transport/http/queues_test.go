@@ -35,7 +35,7 @@ func TestQueueRoutes(t *testing.T) {
 		}
 		body := map[string]any{"name": "Financeiro", "color": "#388E3C", "greetingMessage": "Olá! Escolha uma opção.",
 			"startWork": "08:00", "endWork": "18:00", "absenceMessage": "Fora do horário", "nps": true,
-			"encouragingMessage": "Obrigado!", "url": "https://example.com"}
+			"encouragingMessage": "Obrigado!", "ratingQuestion": " Nota? 1, 2 ou 3 ", "url": "https://example.com"}
 
 		t.Run("create needs queues:manage", func(t *testing.T) {
 			for _, profile := range []string{engine.ProfileUser, engine.ProfileUserPlus} {
@@ -46,7 +46,8 @@ func TestQueueRoutes(t *testing.T) {
 			r.wantStatus(t, http.StatusCreated)
 			var q engine.Queue
 			r.json(t, &q)
-			if q.ID == 0 || q.Color != "#388e3c" || !q.NPS || q.StartWork != "08:00" || q.URL != "https://example.com" {
+			if q.ID == 0 || q.Color != "#388e3c" || !q.NPS || q.StartWork != "08:00" || q.URL != "https://example.com" ||
+				q.RatingQuestion != "Nota? 1, 2 ou 3" {
 				t.Fatalf("created %s", r.Body)
 			}
 			e.wantEvent(t, co1, "queue", "create")
@@ -66,6 +67,9 @@ func TestQueueRoutes(t *testing.T) {
 				{"colour", map[string]any{"color": "green"}, "color", engine.MsgInvalidColor},
 				{"hours", map[string]any{"startWork": "8h"}, "startWork", engine.MsgInvalidTime},
 				{"url", map[string]any{"url": "ftp://x"}, "url", engine.MsgInvalidValue},
+				{"rating question without its answers", map[string]any{"ratingQuestion": "Gostou?"}, "ratingQuestion", engine.MsgInvalidValue},
+				{"rating question too long", map[string]any{"ratingQuestion": "1 2 3" + strings.Repeat("?", engine.RatingQuestionMax)}, "ratingQuestion", engine.MsgTooLong},
+				{"rating question with a NUL", map[string]any{"ratingQuestion": "1 2 3\u0000"}, "ratingQuestion", engine.MsgInvalidValue},
 			} {
 				t.Run(tc.name, func(t *testing.T) {
 					in := map[string]any{}
@@ -82,7 +86,8 @@ func TestQueueRoutes(t *testing.T) {
 					}
 				})
 			}
-			for _, raw := range []string{`{"name": 123, "color": "#123456"}`, `{"name": "Fila", "color": "#123456", "nps": "yes"}`, `{`, `"fila"`} {
+			for _, raw := range []string{`{"name": 123, "color": "#123456"}`, `{"name": "Fila", "color": "#123456", "nps": "yes"}`, `{`, `"fila"`,
+				`{"name": "Fila", "color": "#123456", "ratingQuestion": ["1 2 3"]}`} {
 				e.post(superv, "/queue", raw).wantErr(t, http.StatusBadRequest, engine.ErrInvalidJSON)
 			}
 			e.wantNoEvent(t)

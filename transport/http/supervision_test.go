@@ -42,11 +42,16 @@ func newSupEnv(t *testing.T, d *db.DB, opts ...func(*envOpts)) *supEnv {
 	return se
 }
 
-// ticketRow inserts a ticket read-model row and counts it, as the projection would.
+// ticketRow inserts a ticket read-model row and counts it, as the projection would
+// (a pending one waiting since updated).
 func (e *supEnv) ticketRow(t *testing.T, id, company, contact, queue, user engine.ID, status, updated string) {
 	t.Helper()
-	dbtest.MustExec(t, e.d, fmt.Sprintf(`INSERT INTO tickets (id, company_id, uuid, status, user_id, queue_id, contact_id, channel, created_at, updated_at, version)
-		VALUES (%d, %d, 'u%d', '%s', %d, %d, %d, 'whatsapp', '%s', '%s', 1)`, id, company, id, status, user, queue, contact, updated, updated))
+	pendingSince := "NULL" // pending since its last update, as if it had just entered pending
+	if status == engine.StatusPending {
+		pendingSince = "'" + updated + "'"
+	}
+	dbtest.MustExec(t, e.d, fmt.Sprintf(`INSERT INTO tickets (id, company_id, uuid, status, user_id, queue_id, contact_id, channel, created_at, updated_at, version, pending_since)
+		VALUES (%d, %d, 'u%d', '%s', %d, %d, %d, 'whatsapp', '%s', '%s', 1, %s)`, id, company, id, status, user, queue, contact, updated, updated, pendingSince))
 	dbtest.MustExec(t, e.d, fmt.Sprintf(`INSERT INTO ticket_counts (company_id, status, queue_id, user_id, n) VALUES (%d, '%s', %d, %d, 1)
 		ON CONFLICT (company_id, status, queue_id, user_id) DO UPDATE SET n = ticket_counts.n + 1`, company, status, queue, user))
 }

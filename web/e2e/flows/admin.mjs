@@ -60,6 +60,12 @@ export async function adminFlow({ browser, server, lng, runId, onActors }) {
   await visible(dialog.getByRole('alert').filter({ hasText: t('validation.required') }));
   await shot(a, 'queue-greeting-required');
   await dialog.getByLabel(t('queues.form.greetingMessage')).fill(`Olá! ${runId}`);
+  // The survey on: the queue's rating question, filled with the default of the language.
+  await dialog.getByRole('switch', { name: t('queues.form.nps') }).click();
+  await dialog.getByRole('button', { name: t('queues.form.ratingQuestionUseDefault'), exact: true }).click();
+  const question = dialog.getByRole('textbox', { name: t('queues.form.ratingQuestion') });
+  check((await question.inputValue()) === t('queues.form.ratingQuestionDefault'), `rating question ${await question.inputValue()}`);
+  await shot(a, 'queue-rating-question');
   await dialog.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
   await gone(dialog);
   await visible(a.locator('[data-testid^="queue-"]').filter({ hasText: queueName }));

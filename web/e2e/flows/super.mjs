@@ -1,8 +1,9 @@
 // Issue 14's Super section: the super logs in, creates a company with its first admin
-// on /Super, sees it listed, checks /Support (this node healthy in the node list) and
-// logs out; the new admin logs in and sees an empty inbox (nothing of the demo tenant).
+// on /Super, sees it listed, checks /Support (this node healthy in the node list, the
+// docs link opening the embedded documentation) and logs out; the new admin logs in and sees an empty inbox (nothing of the demo tenant).
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
+import { axeViolations } from '../lib/axe.mjs';
 import { assertClean, check, login, visible } from './steps.mjs';
 
 export const superLogin = { email: 'super@atende.local', password: 'super123' };
@@ -45,6 +46,22 @@ export async function superFlow({ browser, server, lng, runId, onActors }) {
   const node = op.page.getByTestId('node-alive').filter({ hasText: t('support.self') });
   await visible(node);
   await shot(op.page, 'support');
+  // The docs link opens the documentation the server embeds (no internet needed): an
+  // index of real pages, one of which opens with its content; WCAG 2 AA like the app.
+  const [docs] = await Promise.all([
+    op.page.context().waitForEvent('page'),
+    op.page.getByRole('link', { name: t('support.docsHint') }).click(),
+  ]);
+  await docs.waitForLoadState();
+  check(new URL(docs.url()).pathname === '/docs/', `docs link opened ${docs.url()}`);
+  await visible(docs.getByRole('heading', { name: 'Atende documentation', level: 1 }));
+  await docs.getByRole('link', { name: /^Supervision: wait panel/ }).click();
+  await visible(docs.getByRole('heading', { name: /^Supervision: wait panel/, level: 1 }));
+  await visible(docs.getByRole('heading', { name: 'Client maps', level: 2 }));
+  const docsA11y = await axeViolations(docs);
+  check(docsA11y.length === 0, `docs page accessibility: ${docsA11y.join(' | ')}`);
+  await shot(docs, 'docs');
+  await docs.close();
 
   await op.page.getByRole('button', { name: t('layout.userMenu.label') }).click();
   await op.page.getByRole('button', { name: t('layout.userMenu.logout') }).click();

@@ -21,6 +21,7 @@ export interface Queue extends QueueRef {
   absenceMessage?: string;
   nps?: boolean;
   encouragingMessage?: string;
+  ratingQuestion?: string; // the queue's own satisfaction question; empty sends the default
   url?: string;
 }
 

@@ -48,6 +48,7 @@ describe('queue form rules', () => {
     endWork: '',
     absenceMessage: '',
     encouragingMessage: '',
+    ratingQuestion: '',
     url: '',
   };
   it.each([
@@ -62,6 +63,10 @@ describe('queue form rules', () => {
     [{ startWork: '22:00', endWork: '06:00' }, false, {}],
     [{ url: 'javascript:alert(1)' }, false, { url: 'validation.invalidValue' }],
     [{ url: 'https://atende.dev/fila' }, false, {}],
+    [{ ratingQuestion: 'Nota? 1, 2 ou 3' }, false, {}],
+    [{ ratingQuestion: 'Gostou? Responda sim ou não' }, false, { ratingQuestion: 'validation.invalidValue' }],
+    [{ ratingQuestion: '1 ou 2?' }, false, { ratingQuestion: 'validation.invalidValue' }],
+    [{ ratingQuestion: '1 2 3 ' + 'á'.repeat(500) }, false, { ratingQuestion: 'validation.tooLong' }],
   ])('%j (greeting required: %s) → %j', (patch, greetingRequired, want) => {
     expect(queueErrors({ ...base, ...patch }, greetingRequired)).toEqual(want);
   });

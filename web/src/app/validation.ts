@@ -143,12 +143,27 @@ export function userRules(creating: boolean) {
   };
 }
 
-export type QueueField = 'name' | 'color' | 'greetingMessage' | 'startWork' | 'endWork' | 'absenceMessage' | 'encouragingMessage' | 'url';
+export type QueueField =
+  | 'name'
+  | 'color'
+  | 'greetingMessage'
+  | 'startWork'
+  | 'endWork'
+  | 'absenceMessage'
+  | 'encouragingMessage'
+  | 'ratingQuestion'
+  | 'url';
+
+// The longest rating question (engine.RatingQuestionMax).
+export const ratingQuestionMax = 500;
+
+// A rating question must show the three answers the survey reads (engine.ParseRating).
+const ratingAnswers: Rule = (v) => (!v.trim() || ['1', '2', '3'].every((d) => v.includes(d)) ? null : 'validation.invalidValue');
 
 // The queue form: name required 2–50; colour required, #RRGGBB; a greeting is required
 // once there is more than one queue (spec section 5; the server decides by the tenant's
 // queue count, and so does the page: see QueuesPage); working hours HH:MM, both or
-// neither; url http(s).
+// neither; url http(s); the rating question optional, up to 500, showing 1, 2 and 3.
 export function queueErrors(
   values: Record<QueueField, string>,
   greetingRequired: boolean,
@@ -162,6 +177,7 @@ export function queueErrors(
     endWork: [hhmm],
     absenceMessage: [long],
     encouragingMessage: [long],
+    ratingQuestion: [length(0, ratingQuestionMax), ratingAnswers],
     url: [webUrl],
   });
   const start = values.startWork.trim();

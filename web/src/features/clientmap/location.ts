@@ -19,6 +19,15 @@ const altRe = /^[+-]?[0-9]{1,6}(?:\.[0-9]{1,6})?$/;
 const osmHashRe = new RegExp(`^map=[0-9]{1,2}/(${degree})/(${degree})$`);
 const googleHost = /^(?:www\.|maps\.)?google\.[a-z]{2,3}(?:\.[a-z]{2})?$/;
 
+// Go's strings.TrimSpace (unicode.IsSpace), which differs from String.trim: it keeps
+// U+FEFF (a byte-order mark is not a space) and strips U+0085 (NEL).
+const goSpace = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const goTrimRe = new RegExp(`^${goSpace}+|${goSpace}+$`, 'g');
+const goTrim = (s: string) => s.replace(goTrimRe, '');
+
+// The length Go's len counts: UTF-8 bytes, not UTF-16 units.
+const utf8 = new TextEncoder();
+
 function point(lat: string, lng: string): LatLng | null {
   const la = Number(lat);
   const ln = Number(lng);
@@ -64,8 +73,8 @@ function osm(u: URL): LatLng | null {
 
 // parseLocation answers the point of a location value, or null when it is not one.
 export function parseLocation(raw: string): LatLng | null {
-  if (raw.length > maxLocationLen) return null;
-  const s = raw.trim();
+  if (raw.length > maxLocationLen || utf8.encode(raw).length > maxLocationLen) return null;
+  const s = goTrim(raw);
   const direct = pair(s);
   if (direct) return direct;
   if (s.toLowerCase().startsWith('geo:')) {

@@ -58,11 +58,34 @@ describe('QueueModal', () => {
           absenceMessage: 'Voltamos às 8h.',
           nps: true,
           encouragingMessage: '',
+          ratingQuestion: '',
           url: 'https://atende.dev/financeiro',
         },
       },
     ]);
     expect(onSaved).toHaveBeenCalledWith(expect.objectContaining({ id: 7, name: 'Financeiro' }));
+  });
+
+  it('edits the rating question with the survey on: the default of the language, checked before sending', async () => {
+    const queue = { id: 3, name: 'Suporte', color: '#1976d2', greetingMessage: '', startWork: '', endWork: '', absenceMessage: '', nps: false, encouragingMessage: '', url: '' };
+    const { calls } = mockFetch(route('PUT', '/queue/3', (c) => ({ body: { id: 3, ...(c.body as object) } })));
+    const { onClose } = open({ queue });
+    expect(screen.queryByLabelText('Pergunta de avaliação')).toBeNull(); // survey off
+    await userEvent.click(screen.getByRole('switch', { name: 'Pesquisa de satisfação (NPS)' }));
+    const question = screen.getByLabelText('Pergunta de avaliação');
+    await userEvent.type(question, 'Gostou? Responda sim ou não');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(alerts()).toEqual(['Valor inválido']);
+    expect(calls).toEqual([]);
+    await userEvent.click(screen.getByRole('button', { name: 'Usar a pergunta padrão' }));
+    expect(question).toHaveValue('Como você avalia o nosso atendimento? Responda 1 (insatisfeito), 2 (satisfeito) ou 3 (muito satisfeito).');
+    await userEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(calls[0]).toMatchObject({
+      method: 'PUT',
+      url: '/queue/3',
+      body: { nps: true, ratingQuestion: 'Como você avalia o nosso atendimento? Responda 1 (insatisfeito), 2 (satisfeito) ou 3 (muito satisfeito).' },
+    });
   });
 
   it('starts a new queue on a colour no other queue has', () => {

@@ -2,11 +2,13 @@
 // among the tenant's queues; a greeting is required once there is more than one queue
 // (spec section 5; greetingRequired comes from the page, which knows the count);
 // working hours HH:MM, both or neither; url http(s). Server field errors land on their
-// fields; ERR_QUEUE_COLOR_ALREADY_EXISTS (a queue made meanwhile elsewhere) is a toast.
+// fields. With the survey (nps) on, the queue's own rating question: empty sends the
+// server's default (pt-BR); a button fills in the default of the admin's language;
+// ERR_QUEUE_COLOR_ALREADY_EXISTS (a queue made meanwhile elsewhere) is a toast.
 import { useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormDialog, FormErrorText } from '../../components/FormDialog';
-import { Field, Input, Switch, TextArea } from '../../components/primitives';
+import { Button, Field, Input, Muted, Switch, TextArea } from '../../components/primitives';
 import { queueErrors, type QueueField, type ValidationKey } from '../../app/validation';
 import { useFormSave } from '../../app/useFormSave';
 import { queuesApi } from '../../api/endpoints';
@@ -18,7 +20,17 @@ import { ColorRow, Pair, SwitchField } from './style';
 type ColorTaken = 'backendErrors.ERR_QUEUE_COLOR_ALREADY_EXISTS';
 type Errors = Partial<Record<QueueField, ValidationKey | ColorTaken>>;
 
-const fields: QueueField[] = ['name', 'color', 'greetingMessage', 'startWork', 'endWork', 'absenceMessage', 'encouragingMessage', 'url'];
+const fields: QueueField[] = [
+  'name',
+  'color',
+  'greetingMessage',
+  'startWork',
+  'endWork',
+  'absenceMessage',
+  'encouragingMessage',
+  'ratingQuestion',
+  'url',
+];
 
 export interface QueueModalProps {
   queue: Queue | null;
@@ -38,6 +50,7 @@ export function QueueModal({ queue, greetingRequired, takenColors, onClose, onSa
     endWork: queue?.endWork ?? '',
     absenceMessage: queue?.absenceMessage ?? '',
     encouragingMessage: queue?.encouragingMessage ?? '',
+    ratingQuestion: queue?.ratingQuestion ?? '',
     url: queue?.url ?? '',
   }));
   const [nps, setNps] = useState(!!queue?.nps);
@@ -60,6 +73,7 @@ export function QueueModal({ queue, greetingRequired, takenColors, onClose, onSa
         absenceMessage: values.absenceMessage.trim(),
         nps,
         encouragingMessage: values.encouragingMessage.trim(),
+        ratingQuestion: values.ratingQuestion.trim(),
         url: values.url.trim(),
       };
       return queue ? queuesApi.update(queue.id, body) : queuesApi.create(body);
@@ -124,6 +138,33 @@ export function QueueModal({ queue, greetingRequired, takenColors, onClose, onSa
         {t('queues.form.nps')}
       </SwitchField>
       {area('encouragingMessage')}
+      {nps && (
+        <>
+          <Field>
+            {t('queues.form.ratingQuestion')}
+            <TextArea
+              rows={2}
+              value={values.ratingQuestion}
+              onChange={set('ratingQuestion')}
+              aria-invalid={!!errors.ratingQuestion}
+              aria-describedby="queue-rating-hint"
+              name="ratingQuestion"
+            />
+            {error('ratingQuestion')}
+          </Field>
+          <div>
+            <Muted id="queue-rating-hint">{t('queues.form.ratingQuestionHint')}</Muted>{' '}
+            <Button
+              type="button"
+              $variant="ghost"
+              $small
+              onClick={() => setValues((v) => ({ ...v, ratingQuestion: t('queues.form.ratingQuestionDefault') }))}
+            >
+              {t('queues.form.ratingQuestionUseDefault')}
+            </Button>
+          </div>
+        </>
+      )}
       {text('url', 'url')}
     </FormDialog>
   );

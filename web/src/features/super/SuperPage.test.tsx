@@ -116,6 +116,6 @@ describe('SupportPage', () => {
     expect(within(alive).getByText('Saudável')).toBeInTheDocument();
     expect(within(alive).getByText('4')).toBeInTheDocument();
     expect(within(screen.getByTestId('node-unreachable')).getByText('Inacessível')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: /Manual de operação/ })).toHaveAttribute('href', expect.stringContaining('docs'));
+    expect(screen.getByRole('link', { name: /Manual de operação/ })).toHaveAttribute('href', '/docs/');
   });
 });

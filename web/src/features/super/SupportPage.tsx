@@ -4,6 +4,7 @@
 // the refresh button asks again (the view is a snapshot, not a stream).
 import { useTranslation } from 'react-i18next';
 import { supportApi } from '../../api/endpoints';
+import { apiBase } from '../../api/client';
 import { useResource } from '../../app/resources';
 import { usePermissions } from '../../app/session';
 import { actions as perms } from '../../app/permissions';
@@ -14,8 +15,10 @@ import { Header, Page, Title } from '../../components/pageStyle';
 import type { ClusterMember } from '../../api/types';
 import { DocsLink, Hint, Section, Table, TableWrap } from './style';
 
-// The project's documentation, versioned with the code.
-export const docsURL = 'https://github.com/atende/atende/tree/main/docs';
+// The project's documentation, versioned with the code: the server serves the copy
+// embedded in its binary (docs/*.md rendered, GET /docs/), so the link works offline
+// and matches the running version.
+export const docsURL = `${apiBase}/docs/`;
 
 const tone: Record<ClusterMember['state'], 'success' | 'danger' | 'muted'> = {
   alive: 'success',
