@@ -8,6 +8,7 @@ import (
 
 // Ticket invitations (engine/ticket_invite.go has the rules):
 //
+//	GET  /ticketinvite                  the caller's pending invitations → 200 [invitation…]
 //	PUT  /ticketinvite/{id}          {userId, userFrom} invite userId → 200 and the ticket
 //	POST /ticketinvite/{id}/accept   +  the caller accepts their invitation → 200 and the ticket
 //	POST /ticketinvite/{id}/decline  +  the caller declines it → 204
@@ -81,10 +82,26 @@ func (s *Server) answerInvite(accept bool) authedFunc {
 		if accept {
 			return s.doTicket(w, r, p, id, cmd)
 		}
-		if _, _, err := s.deps.Tickets.Do(r.Context(), p, id, cmd); err != nil {
+		_, pos, err := s.deps.Tickets.Do(r.Context(), p, id, cmd)
+		if err != nil {
 			return err
 		}
+		s.waitRead(r, pos) // so that GET /ticketinvite no longer lists it
 		writeJSON(w, http.StatusNoContent, nil)
 		return nil
 	}
+}
+
+// pendingInvites: GET /ticketinvite → the caller's pending invitations, newest first
+// (at most engine.PendingInvitesLimit), each shaped as the socket's "invitation"
+// event with action create, so that the web app shows after a reload the notices it
+// was sent before. Answered invitations and those of a closed or deleted ticket are
+// not listed. Every profile has invitations: no permission beyond being signed in.
+func (s *Server) pendingInvites(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
+	list, err := s.deps.TicketQueries.(engine.InviteQueries).PendingInvites(r.Context(), p.CompanyID, p.UserID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
 }

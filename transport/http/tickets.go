@@ -75,6 +75,9 @@ func (s *Server) ticketRoutes() {
 
 	s.ticketRoute("GET /tickets-export-report", q && d.Media != nil, s.ticketReport)
 
+	_, invites := d.TicketQueries.(engine.InviteQueries)
+	s.ticketRoute("GET /ticketinvite", invites, s.pendingInvites)
+	s.ticketRoute("GET /ticketinvite/{$}", invites, s.pendingInvites)
 	s.ticketRoute("PUT /ticketinvite/{id}", q && t, s.inviteToTicket)
 	s.ticketRoute("POST /ticketinvite/{id}/accept", q && t, s.answerInvite(true))
 	s.ticketRoute("POST /ticketinvite/{id}/decline", t, s.answerInvite(false))
