@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -316,6 +317,7 @@ func (s *Server) overlayState(ctx context.Context, t engine.Ticket, st engine.Ti
 	}
 	t.Status, t.WhatsappID, t.UnreadMessages = st.Status, st.WhatsappID, st.UnreadMessages
 	t.LastMessage, t.UpdatedAt = st.LastMessage, st.UpdatedAt
+	t.Guests = slices.Clone(st.Guests)
 	if t.UserID != st.UserID || (st.UserID != 0 && t.User == nil) {
 		t.UserID, t.User = st.UserID, nil
 		if st.UserID != 0 {
