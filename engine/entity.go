@@ -76,13 +76,16 @@ type Ticket struct {
 	WhatsappID     ID        `json:"whatsappId"`
 	// Whatsapp names the ticket's connection, as whaticket's ticket carries it
 	// (nil when the connection is gone).
-	Whatsapp    *WhatsappRef `json:"whatsapp,omitempty"`
-	Channel     string       `json:"channel"`
-	Tags        []Tag        `json:"tags"`
-	LastMessage string       `json:"lastMessage"`
-	Protocol    string       `json:"protocol"` // human-facing number, e.g. 20261122-000042
-	CreatedAt   time.Time    `json:"createdAt"`
-	UpdatedAt   time.Time    `json:"updatedAt"`
+	Whatsapp *WhatsappRef `json:"whatsapp,omitempty"`
+	Channel  string       `json:"channel"`
+	Tags     []Tag        `json:"tags"`
+	// Guests are the users who accepted an invitation to the ticket, sorted
+	// (engine/ticket_invite.go): they see it as its holder does (SeesTicket).
+	Guests      []ID      `json:"guests,omitempty"`
+	LastMessage string    `json:"lastMessage"`
+	Protocol    string    `json:"protocol"` // human-facing number, e.g. 20261122-000042
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
 // UserRef is the part of a user a ticket shows.

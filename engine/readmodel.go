@@ -50,7 +50,8 @@ type TicketQueries interface {
 	CountsByStatus(ctx context.Context, p Principal, q TicketQuery) (TicketCounts, error)
 	// UnreadTickets feeds the notification bell: the tickets with unread messages that
 	// p works — open with p, or pending in one of p's queues or in none (any queue
-	// for profiles with tickets-manager:showall) — newest first, at most
+	// for profiles with tickets-manager:showall), and those p is a guest of (open or
+	// pending, as ListsTicket lists them) — newest first, at most
 	// UnreadTicketsLimit of them.
 	UnreadTickets(ctx context.Context, p Principal) ([]Ticket, error)
 }

@@ -27,6 +27,8 @@ type goldenTicket struct {
 	Status    string    `json:"status"`
 	QueueID   engine.ID `json:"queueId"`
 	UserID    engine.ID `json:"userId"`
+	// Guests are the users who accepted an invitation to the ticket.
+	Guests []engine.ID `json:"guests,omitempty"`
 }
 
 // TestVisibilityGolden writes engine.SeesTicket over the generated principals (plus
@@ -44,7 +46,7 @@ func TestVisibilityGolden(t *testing.T) {
 		Sees       []string          `json:"sees"`
 	}{Principals: []goldenPrincipal{}, Tickets: []goldenTicket{}, Sees: []string{}}
 	for _, tk := range tickets {
-		out.Tickets = append(out.Tickets, goldenTicket{tk.ID, tk.CompanyID, tk.Status, tk.QueueID, tk.UserID})
+		out.Tickets = append(out.Tickets, goldenTicket{tk.ID, tk.CompanyID, tk.Status, tk.QueueID, tk.UserID, tk.Guests})
 	}
 	seen, hidden := 0, 0
 	for _, p := range principals {
@@ -168,7 +170,7 @@ func TestListsGolden(t *testing.T) {
 		out.Queries = append(out.Queries, goldenQuery{q.Status, q.ShowAll, nonNil(q.QueueIDs), nonNil(q.UserIDs), q.WithUnreadMessages})
 	}
 	for _, tk := range tickets {
-		out.Tickets = append(out.Tickets, goldenListTicket{goldenTicket{tk.ID, tk.CompanyID, tk.Status, tk.QueueID, tk.UserID}, tk.UnreadMessages})
+		out.Tickets = append(out.Tickets, goldenListTicket{goldenTicket{tk.ID, tk.CompanyID, tk.Status, tk.QueueID, tk.UserID, tk.Guests}, tk.UnreadMessages})
 	}
 	listed := 0
 	for _, p := range principals {

@@ -125,6 +125,7 @@ func (s TicketState) Ticket() Ticket {
 		IsGroup:        s.IsGroup,
 		UnreadMessages: s.UnreadMessages,
 		QueueID:        s.QueueID,
+		Guests:         slices.Clone(s.Guests),
 		WhatsappID:     s.WhatsappID,
 		Channel:        s.Channel,
 		Tags:           tags,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,6 +112,62 @@ func (e TicketInviteDeclined) OccurredAt() time.Time { return e.At }
 func (TicketInvited) isTicketEvent()        {}
 func (TicketInviteAccepted) isTicketEvent() {}
 func (TicketInviteDeclined) isTicketEvent() {}
+
+// Invitation is an invitation as the invitee and the inviter are told of it: the
+// payload of the socket event "invitation" (transport/realtime) and an item of GET
+// /ticketinvite. The spec's fields (section 3): to (the user told), uTo and uFrom (the
+// invitee's and the inviter's names), contact (the customer's name), dateTime,
+// profilePic (the customer's picture) and ticket (the ticket's id). Atende adds
+// action, the two user ids and the ticket's status.
+type Invitation struct {
+	Action       string    `json:"action"`
+	To           ID        `json:"to"`
+	UTo          string    `json:"uTo"`
+	UFrom        string    `json:"uFrom"`
+	UserID       ID        `json:"userId"`   // the invitee
+	UserFrom     ID        `json:"userFrom"` // the inviter
+	Contact      string    `json:"contact"`
+	DateTime     time.Time `json:"dateTime"`
+	ProfilePic   string    `json:"profilePic"`
+	Ticket       ID        `json:"ticket"`
+	TicketStatus string    `json:"ticketStatus"`
+}
+
+// Actions of an Invitation.
+const (
+	InvitationCreate  = "create"  // sent: told to the invitee
+	InvitationAccept  = "accept"  // accepted: told to the inviter
+	InvitationDecline = "decline" // declined: told to the inviter
+)
+
+// PendingInvitesLimit bounds GET /ticketinvite: the newest pending invitations.
+const PendingInvitesLimit = 100
+
+// InviteQueries reads the invitations of the read model.
+type InviteQueries interface {
+	// PendingInvites lists user's pending invitations in company, newest first, at
+	// most PendingInvitesLimit, as Invitations with action create: those answered,
+	// and those of a closed or deleted ticket (which takes no answer), are left out.
+	PendingInvites(ctx context.Context, company, user ID) ([]Invitation, error)
+}
+
+// InvitationOf is the Invitation of ticket t (its contact as it now is) with action,
+// told to user to: invitee is the invitee's id and name uTo, from and uFrom the
+// inviter's (uFrom is empty on answers).
+func InvitationOf(t *Ticket, action string, invitee ID, uTo string, from ID, uFrom string, at time.Time) Invitation {
+	in := Invitation{Action: action, UserID: invitee, UTo: uTo, UserFrom: from, UFrom: uFrom, DateTime: at,
+		Ticket: t.ID, TicketStatus: t.Status, To: from}
+	if action == InvitationCreate {
+		in.To = invitee
+	}
+	if t.Contact != nil {
+		in.Contact, in.ProfilePic = t.Contact.Name, t.Contact.ProfilePicURL
+		if in.ProfilePic == "" {
+			in.ProfilePic = t.Contact.DisplayPic
+		}
+	}
+	return in
+}
 
 // IsGuest reports whether user accepted an invitation to the ticket.
 func (s TicketState) IsGuest(user ID) bool {

@@ -5,7 +5,8 @@ package engine
 // join, docs/architecture.md). Profiles with tickets-manager:showall
 // (superv and upward) see every ticket of their tenant; the others see closed tickets
 // (the closed tab shows all), tickets with no queue (they wait for anybody), tickets in
-// one of their queues and tickets assigned to them. Nobody sees another tenant's
+// one of their queues, tickets assigned to them and tickets they are a guest of (they
+// accepted an invitation to it, ticket_invite.go). Nobody sees another tenant's
 // ticket, and an invalid principal sees nothing.
 //
 // Its copies are held equal to it by tests: the read model's SQL scopes
@@ -17,7 +18,12 @@ func SeesTicket(p Principal, t Ticket) bool {
 	if !p.Valid() || t.CompanyID != p.CompanyID {
 		return false
 	}
-	return p.Can(ActShowAllTickets) || t.Status == StatusClosed || reaches(p, t.QueueID, t.UserID)
+	return p.Can(ActShowAllTickets) || t.Status == StatusClosed || reaches(p, t.QueueID, t.UserID) || t.HasGuest(p.UserID)
+}
+
+// HasGuest reports whether user accepted an invitation to the ticket (t.Guests).
+func (t Ticket) HasGuest(user ID) bool {
+	return user != 0 && containsID(t.Guests, user)
 }
 
 // reaches is the part of SeesTicket a profile without tickets-manager:showall keeps on
@@ -33,9 +39,11 @@ func reaches(p Principal, queueID, userID ID) bool {
 // search is under way.
 //
 // Outside a search it is SeesTicket narrowed by the tab: the open tab shows the
-// tickets assigned to p (every open ticket when a showall profile asks ShowAll), the
-// pending tab the pending tickets in p's queues or in none (every pending ticket for a
-// showall profile), the closed tab every closed ticket. A search shows every ticket of
+// tickets assigned to p and those p is a guest of (every open ticket when a showall
+// profile asks ShowAll), the pending tab the pending tickets in p's queues or in none
+// and those p is a guest of (every pending ticket for a showall profile), the closed
+// tab every closed ticket. A guest's ticket passes the queue checkboxes only as any
+// ticket does (its own open tab ignores them). A search shows every ticket of
 // the tenant (spec section 6): the one list that shows what SeesTicket does not. Then
 // the filters narrow it: the queue checkboxes (tickets with no queue pass, and so do
 // tickets assigned to p unless they are pending; on p's own open tab they change
@@ -58,6 +66,7 @@ func ListsTicket(p Principal, q TicketQuery, searching bool, t Ticket) bool {
 	privileged := p.Can(ActShowAllTickets)
 	showAll := q.ShowAll && privileged
 	mine := t.UserID != 0 && t.UserID == p.UserID
+	guest := t.HasGuest(p.UserID)
 	pinned := false // the list is p's own open tab
 	if !searching {
 		if !SeesTicket(p, t) {
@@ -66,12 +75,12 @@ func ListsTicket(p Principal, q TicketQuery, searching bool, t Ticket) bool {
 		switch {
 		case showAll:
 		case t.Status == StatusOpen:
-			if !mine {
+			if !mine && !guest {
 				return false
 			}
 			pinned = true
 		case t.Status == StatusPending && !privileged:
-			if t.QueueID != 0 && !p.InQueue(t.QueueID) {
+			if t.QueueID != 0 && !p.InQueue(t.QueueID) && !guest {
 				return false // a pending ticket waits in its queue, whoever it names
 			}
 		}

@@ -109,6 +109,13 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 			// Not JSON at all.
 			ana.inviteRaw("PUT", path, "application/json", `{"userId": 1,,}`, http.StatusBadRequest)
 
+			if got := pendingOf(t, bruno); len(got) != 0 {
+				t.Fatalf("bruno has pending invitations before any: %v", got)
+			}
+			if openListOf(t, bruno)[id] {
+				t.Fatal("the ticket is in bruno's open list before he is a guest")
+			}
+
 			// The invitation: to Bruno's sockets only.
 			ana.call("PUT", path, map[string]any{"userId": bruno.user, "userFrom": ana.user}, 200, nil)
 			inv := brunoSock.waitEvent("the invitation", func(ev sioEvent) bool {
@@ -117,6 +124,22 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 			if inv.Body["ticket"] != float64(id) || inv.Body["uFrom"] != "Ana Atendente" || inv.Body["to"] != float64(bruno.user) ||
 				inv.Body["contact"] != "Maria Cliente" || inv.Body["uTo"] == "" || inv.Body["dateTime"] == nil {
 				t.Fatalf("invitation %v", inv.Body)
+			}
+			// After a reload, GET /ticketinvite gives the same notice back — to Bruno only.
+			pending := pendingOf(t, bruno)
+			if len(pending) != 1 {
+				t.Fatalf("bruno's pending invitations: %v", pending)
+			}
+			for _, k := range []string{"action", "to", "uTo", "uFrom", "userId", "userFrom", "contact", "profilePic", "ticket", "ticketStatus"} {
+				if fmt.Sprint(pending[0][k]) != fmt.Sprint(inv.Body[k]) {
+					t.Errorf("listed invitation %s = %v, the socket's %v", k, pending[0][k], inv.Body[k])
+				}
+			}
+			if got := pendingOf(t, ana); len(got) != 0 {
+				t.Fatalf("the inviter lists the invitee's invitation: %v", got)
+			}
+			if got := pendingOf(t, olga); len(got) != 0 {
+				t.Fatalf("another tenant lists an invitation: %v", got)
 			}
 			// Still no access before answering.
 			reply(bruno, "antes de aceitar", http.StatusForbidden)
@@ -130,6 +153,19 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 				return ev.Name == "invitation" && ev.Body["action"] == "accept" && ev.Body["userId"] == float64(bruno.user)
 			})
 			bruno.call("POST", path+"/accept", nil, 200, nil) // again: nothing recorded
+			if got := pendingOf(t, bruno); len(got) != 0 {
+				t.Fatalf("an accepted invitation is still listed: %v", got)
+			}
+			// A guest has the ticket in his own open list (outside his queues) and its
+			// live events reach his socket.
+			if !openListOf(t, bruno)[id] {
+				t.Fatal("the guest's open list lacks the ticket")
+			}
+			cust.say("m2", "Obrigada, Bruno")
+			brunoSock.waitEvent("the customer's message on the guest's socket", func(ev sioEvent) bool {
+				m, _ := ev.Body["message"].(map[string]any)
+				return ev.Name == "appMessage" && m != nil && m["body"] == "Obrigada, Bruno"
+			})
 			reply(bruno, "Olá Maria, sou o Bruno", http.StatusCreated)
 			cust.wait("the guest's reply", func(f map[string]any) bool {
 				return f["type"] == "message" && f["body"] == "Olá Maria, sou o Bruno"
@@ -155,7 +191,13 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 			carlaSock.waitEvent("carla's invitation", func(ev sioEvent) bool {
 				return ev.Name == "invitation" && ev.Body["action"] == "create"
 			})
+			if got := pendingOf(t, carla); len(got) != 1 || got[0]["ticket"] != float64(id) {
+				t.Fatalf("carla's pending invitations: %v", got)
+			}
 			carla.call("POST", path+"/decline", nil, 204, nil)
+			if got := pendingOf(t, carla); len(got) != 0 {
+				t.Fatalf("a declined invitation is still listed: %v", got)
+			}
 			anaSock.waitEvent("the refusal, told to ana", func(ev sioEvent) bool {
 				return ev.Name == "invitation" && ev.Body["action"] == "decline" && ev.Body["uTo"] == "Carla Supervisora"
 			})
@@ -170,8 +212,42 @@ func TestTicketInvitationEndToEnd(t *testing.T) {
 			if got := strings.Join(actions, ","); got != "create,accept,invite,invite_accept,invite,invite_decline" {
 				t.Fatalf("history %q: an invitation accepted more than once, or missing", got)
 			}
+
+			// An invitation to a ticket that is then resolved can no longer be
+			// answered: it is no longer listed.
+			ana.call("PUT", path, map[string]any{"userId": carla.user}, 200, nil)
+			if got := pendingOf(t, carla); len(got) != 1 {
+				t.Fatalf("carla's second invitation: %v", got)
+			}
+			ana.call("PUT", fmt.Sprintf("/tickets/%d", id), map[string]any{"status": "closed"}, 200, nil)
+			if got := pendingOf(t, carla); len(got) != 0 {
+				t.Fatalf("an invitation to a closed ticket is listed: %v", got)
+			}
 		})
 	}
+}
+
+// pendingOf is who's GET /ticketinvite.
+func pendingOf(t *testing.T, who *api) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	who.call("GET", "/ticketinvite", nil, 200, &out)
+	return out
+}
+
+// openListOf is the set of tickets of who's open tab (GET /tickets?status=open, the
+// first page: the test's tenant has a handful).
+func openListOf(t *testing.T, who *api) map[engine.ID]bool {
+	t.Helper()
+	var page struct {
+		Tickets []engine.Ticket `json:"tickets"`
+	}
+	who.call("GET", "/tickets?status=open", nil, 200, &page)
+	out := map[engine.ID]bool{}
+	for _, tk := range page.Tickets {
+		out[tk.ID] = true
+	}
+	return out
 }
 
 func inviteMethodOf(path string) string {

@@ -47,7 +47,8 @@ func Queries() []engine.TicketQuery {
 
 // Tickets are the tickets of company 1 the engine can produce, ids from 1: in each of
 // Queues, pending (no user), open with user 1, 2 or 3, closed by user 1 or 3; those
-// not closed with and without an unread message.
+// not closed with and without an unread message; and the same holders other than
+// user 1 with user 1 as a guest.
 func Tickets() []engine.Ticket {
 	holders := []struct {
 		status string
@@ -67,6 +68,21 @@ func Tickets() []engine.Ticket {
 				out = append(out, engine.Ticket{ID: engine.ID(len(out) + 1), CompanyID: 1, Status: h.status,
 					QueueID: q, UserID: h.user, UnreadMessages: unread})
 			}
+		}
+	}
+	// User 1 as a guest (an accepted invitation) of tickets held by another or by
+	// nobody, in every status and queue.
+	for _, q := range Queues {
+		for _, h := range holders {
+			if h.user == 1 {
+				continue
+			}
+			unread := 1 // so that the unread filter meets guests too
+			if h.status == engine.StatusClosed {
+				unread = 0
+			}
+			out = append(out, engine.Ticket{ID: engine.ID(len(out) + 1), CompanyID: 1, Status: h.status,
+				QueueID: q, UserID: h.user, UnreadMessages: unread, Guests: []engine.ID{1}})
 		}
 	}
 	return out

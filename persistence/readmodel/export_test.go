@@ -49,3 +49,20 @@ func VisibilityMatrixQuery(p engine.Principal, qs []engine.TicketQuery, searchin
 	return "SELECT " + strings.Join(cols, ", ") + " FROM tickets t WHERE t.company_id = " + a.add(p.CompanyID) +
 		" AND t.deleted = FALSE ORDER BY t.id", a.list
 }
+
+// GuestWalkQuery is the index walk of the guest part of p's list q (the first branch
+// of its scopes that reads ticket_guests), as walk runs it for a first page of n
+// tickets; "" when the list has no guest part.
+func GuestWalkQuery(p engine.Principal, q engine.TicketQuery, n int) (string, []any) {
+	for _, b := range branches(scopes(p, q, false)) {
+		var a args
+		c := a.add(p.CompanyID)
+		w := b.where(&a)
+		if !strings.Contains(w, "ticket_guests") {
+			continue
+		}
+		return "SELECT t.id, t.updated_at FROM tickets t WHERE t.company_id = " + c + " AND t.deleted = FALSE AND " + w +
+			" ORDER BY t.updated_at DESC, t.id DESC LIMIT " + a.add(n), a.list
+	}
+	return "", nil
+}

@@ -45,7 +45,8 @@ func (p *Projection) Name() string { return ProjectionName }
 // Reset empties every table of the read models (projection.Resetter), before a replay
 // from position 0.
 func (p *Projection) Reset(ctx context.Context, tx *sql.Tx, d *db.DB) error {
-	stmts := []string{`DELETE FROM tickets`, `DELETE FROM ticket_tags`, `DELETE FROM ticket_counts`, `DELETE FROM messages`}
+	stmts := []string{`DELETE FROM tickets`, `DELETE FROM ticket_tags`, `DELETE FROM ticket_counts`, `DELETE FROM messages`,
+		`DELETE FROM ticket_invites`, `DELETE FROM ticket_guests`}
 	if d.Dialect == db.SQLite {
 		stmts = append(stmts, `INSERT INTO messages_fts (messages_fts) VALUES ('delete-all')`)
 	} else {
@@ -142,6 +143,9 @@ func (p *Projection) Apply(ctx context.Context, tx *sql.Tx, d *db.DB, events []e
 			return fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
 		}
 		wasPending := row.state.Status == engine.StatusPending
+		if err := applyInvite(ctx, tx, d.Dialect, id, company, te); err != nil {
+			return fmt.Errorf("apply %s v%d (position %d): %w", ev.StreamID, ev.Version, ev.Position, err)
+		}
 		row.state = engine.EvolveTicket(row.state, te)
 		row.pendingSince = nextPendingSince(row.pendingSince, wasPending, row.state)
 		// The read model keeps the ticket row only; the aggregate's message index is

@@ -57,6 +57,9 @@ func (s *call) hydrate(ctx context.Context, company engine.ID, ids []engine.ID) 
 	if err := s.fillTags(ctx, company, byID); err != nil {
 		return nil, err
 	}
+	if err := s.fillGuests(ctx, company, byID); err != nil {
+		return nil, err
+	}
 	for _, id := range ids {
 		if t, ok := byID[id]; ok {
 			out = append(out, *t)

@@ -220,8 +220,14 @@ func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, 
 	var a args
 	var query string
 	if f.dimensional() {
+		// The cells count the holders' parts; a guest's tickets beyond them are
+		// counted from ticket_guests (a handful of rows).
 		query = `SELECT CAST(coalesce(sum(t.n), 0) AS BIGINT) FROM ticket_counts t WHERE t.company_id = ` +
-			a.add(company) + " AND " + scopesPredicate(&a, scs)
+			a.add(company) + " AND " + cellsPredicate(&a, scs)
+		if g := guestsOnlyPredicate(&a, scs); g != "" {
+			query = `SELECT (` + query + `) + (SELECT count(*) FROM tickets t WHERE t.company_id = ` +
+				a.add(company) + ` AND t.deleted = FALSE AND ` + g + `)`
+		}
 	} else {
 		bs := branches(scs)
 		if len(bs) == 0 {

@@ -10,16 +10,26 @@ import (
 // statusScope is what a ticket query admits of one status, over the two columns the
 // indexes are keyed by: rows with
 //
-//	status = status AND ((queue_id IN queues) AND (user_id IN users)) OR (orMe AND user_id = me)
+//	status = status AND (((queue_id IN queues) AND (user_id IN users)) OR (orMe AND user_id = me)
+//	                     OR (guest AND I am a guest of it AND queue_id IN guestQueues AND user_id IN guestUsers))
 //
 // where a nil list means "any" and an empty one "none". The visibility rules and the
-// queue and attendant filters of engine.TicketQuery all reduce to this shape.
+// queue and attendant filters of engine.TicketQuery all reduce to this shape. The
+// guest part (engine.Ticket.HasGuest) is read from ticket_guests: a user is the guest
+// of a handful of tickets, so it costs one seek of ticket_guests_user and a primary
+// key lookup per ticket.
 type statusScope struct {
 	status string
 	queues []engine.ID // nil: any queue (0 is "no queue")
 	users  []engine.ID // nil: any user
 	orMe   bool        // also the tickets assigned to me, whatever their queue
 	me     engine.ID
+	// guest: also the tickets I am a guest of, whose queue and user are in
+	// guestQueues and guestUsers (nil: any).
+	guest       bool
+	guestQueues []engine.ID
+	guestUsers  []engine.ID
+	company     engine.ID // of ticket_guests' rows
 }
 
 // scopes computes the statusScopes of query q for principal p (see engine.TicketQuery
@@ -36,16 +46,26 @@ func scopes(p engine.Principal, q engine.TicketQuery, searching bool) []statusSc
 		if q.WithUnreadMessages && status == engine.StatusClosed {
 			continue // closed tickets never have unread messages (engine.TicketState)
 		}
-		sc := statusScope{status: status, me: p.UserID}
+		sc := statusScope{status: status, me: p.UserID, company: p.CompanyID}
 		wholeTenant := searching || showAll || status == engine.StatusClosed ||
 			(status == engine.StatusPending && privileged)
 		mine := false // every row the scope admits is assigned to me
 		if !wholeTenant {
+			// Outside the whole tenant, the tickets I am a guest of join what my tab
+			// shows (engine.ListsTicket): on my open tab whatever their queue, on the
+			// pending tab under the queue checkboxes; both under the attendant filter.
+			sc.guest = true
+			if len(q.UserIDs) > 0 {
+				sc.guestUsers = unique(q.UserIDs)
+			}
 			switch status {
 			case engine.StatusOpen:
 				sc.users, mine = []engine.ID{p.UserID}, true
 			case engine.StatusPending:
 				sc.queues = withNoQueue(p.QueueIDs)
+				if len(q.QueueIDs) > 0 {
+					sc.guestQueues = withNoQueue(q.QueueIDs)
+				}
 			}
 		}
 		if len(q.QueueIDs) > 0 && !mine {
@@ -73,10 +93,9 @@ func scopes(p engine.Principal, q engine.TicketQuery, searching bool) []statusSc
 	return out
 }
 
-// predicate is the scope as a condition over alias t (tickets or ticket_counts).
-func (sc statusScope) predicate(a *args) string {
-	var conj []string
-	conj = append(conj, "t.status = "+a.add(sc.status))
+// holders is the scope's condition on queue_id and user_id over alias t, without its
+// guest part ("" for none: any row of the status).
+func (sc statusScope) holders(a *args) string {
 	var inner []string
 	if sc.queues != nil {
 		inner = append(inner, a.inList("t.queue_id", sc.queues))
@@ -86,23 +105,87 @@ func (sc statusScope) predicate(a *args) string {
 	}
 	switch {
 	case len(inner) == 0:
+		return ""
 	case sc.orMe:
-		conj = append(conj, "(("+strings.Join(inner, " AND ")+") OR t.user_id = "+a.add(sc.me)+")")
+		return "((" + strings.Join(inner, " AND ") + ") OR t.user_id = " + a.add(sc.me) + ")"
 	default:
-		conj = append(conj, inner...)
+		return strings.Join(inner, " AND ")
 	}
-	return strings.Join(conj, " AND ")
 }
 
-// scopesPredicate is the disjunction of every scope's predicate; FALSE for none (a
-// closed list of unread tickets admits nothing).
+// predicate is the scope as a condition over alias t (tickets, or ticket_counts when
+// withGuests is false: its cells know nothing of guests).
+func (sc statusScope) predicate(a *args, withGuests bool) string {
+	w := "t.status = " + a.add(sc.status)
+	h := sc.holders(a)
+	switch {
+	case h == "":
+	case withGuests && sc.guest:
+		w += " AND (" + h + " OR (" + sc.guestCond(a) + "))"
+	default:
+		w += " AND " + h
+	}
+	return w
+}
+
+// guestCond is the guest part of the scope without its status: tickets I am a guest
+// of, in guestQueues and guestUsers.
+func (sc statusScope) guestCond(a *args) string {
+	w := "t.id IN (SELECT g.ticket_id FROM ticket_guests g WHERE g.company_id = " + a.add(sc.company) +
+		" AND g.user_id = " + a.add(sc.me) + ")"
+	if sc.guestQueues != nil {
+		w += " AND " + a.inList("t.queue_id", sc.guestQueues)
+	}
+	if sc.guestUsers != nil {
+		w += " AND " + a.inList("t.user_id", sc.guestUsers)
+	}
+	return w
+}
+
+// guestOnly is what the guest part adds to the scope: the rows of its status the
+// guest part admits and its holders do not (so that they are counted or walked once).
+func (sc statusScope) guestOnly(a *args) string {
+	w := "t.status = " + a.add(sc.status) + " AND " + sc.guestCond(a)
+	if h := sc.holders(a); h != "" {
+		w += " AND NOT " + h
+	}
+	return w
+}
+
+// scopesPredicate is the disjunction of every scope's predicate over tickets t,
+// guests included; FALSE for none (a closed list of unread tickets admits nothing).
 func scopesPredicate(a *args, scs []statusScope) string {
+	return disjunction(a, scs, true)
+}
+
+// cellsPredicate is scopesPredicate without the guest parts, over ticket_counts t
+// (guestsOnlyPredicate is the rest).
+func cellsPredicate(a *args, scs []statusScope) string {
+	return disjunction(a, scs, false)
+}
+
+// guestsOnlyPredicate is the disjunction of the scopes' guestOnly conditions over
+// tickets t; "" when no scope has a guest part.
+func guestsOnlyPredicate(a *args, scs []statusScope) string {
+	var parts []string
+	for _, sc := range scs {
+		if sc.guest {
+			parts = append(parts, "("+sc.guestOnly(a)+")")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, " OR ") + ")"
+}
+
+func disjunction(a *args, scs []statusScope, withGuests bool) string {
 	if len(scs) == 0 {
 		return "FALSE"
 	}
 	parts := make([]string, len(scs))
 	for i, sc := range scs {
-		parts[i] = "(" + sc.predicate(a) + ")"
+		parts[i] = "(" + sc.predicate(a, withGuests) + ")"
 	}
 	if len(parts) == 1 {
 		return parts[0]
@@ -125,11 +208,22 @@ type branch struct {
 // list (the planner's choice) instead of one walk per value.
 const maxBranchesPerScope = 12
 
-// branches splits the scopes into index walks.
+// branches splits the scopes into index walks. A scope's guest part is one more walk
+// (ticket_guests_user, then the tickets' primary key) of the rows its holders do not
+// admit.
 func branches(scs []statusScope) []branch {
 	var out []branch
 	for _, sc := range scs {
 		sc := sc
+		if sc.guest {
+			out = append(out, branch{status: sc.status, residual: func(a *args) string {
+				w := sc.guestCond(a)
+				if h := sc.holders(a); h != "" {
+					w += " AND NOT " + h
+				}
+				return w
+			}})
+		}
 		switch {
 		case sc.users != nil && len(sc.users) <= maxBranchesPerScope:
 			for _, u := range sc.users {
@@ -153,7 +247,7 @@ func branches(scs []statusScope) []branch {
 		default:
 			b := branch{status: sc.status}
 			if sc.users != nil || sc.queues != nil {
-				b.residual = func(a *args) string { return sc.predicate(a) }
+				b.residual = func(a *args) string { return sc.holders(a) }
 			}
 			out = append(out, b)
 		}

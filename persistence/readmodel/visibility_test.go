@@ -40,6 +40,10 @@ func seedVisibility(t *testing.T, w *world) []engine.Ticket {
 		if tk.UnreadMessages > 0 {
 			w.receive(tk.ID, "mensagem")
 		}
+		for _, g := range tk.Guests {
+			w.do(tk.ID, engine.Invite{UserID: g, ByUserID: 9, ToName: "Convidado", FromName: "Quem convida"})
+			w.do(tk.ID, engine.AcceptInvite{UserID: g, Name: "Convidado"})
+		}
 		if tk.Status == engine.StatusClosed {
 			w.do(tk.ID, engine.Resolve{})
 		}
@@ -51,9 +55,10 @@ func seedVisibility(t *testing.T, w *world) []engine.Ticket {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Status != tk.Status || got.QueueID != tk.QueueID || got.UserID != tk.UserID || (got.UnreadMessages > 0) != (tk.UnreadMessages > 0) {
-			t.Fatalf("ticket %d reads back as %s queue %d user %d unread %d, generated %+v",
-				tk.ID, got.Status, got.QueueID, got.UserID, got.UnreadMessages, tk)
+		if got.Status != tk.Status || got.QueueID != tk.QueueID || got.UserID != tk.UserID || (got.UnreadMessages > 0) != (tk.UnreadMessages > 0) ||
+			!slices.Equal(got.Guests, tk.Guests) {
+			t.Fatalf("ticket %d reads back as %s queue %d user %d unread %d guests %v, generated %+v",
+				tk.ID, got.Status, got.QueueID, got.UserID, got.UnreadMessages, got.Guests, tk)
 		}
 	}
 	return want

@@ -107,6 +107,25 @@ func (s *Server) listChats(w http.ResponseWriter, r *http.Request, p engine.Prin
 	return nil
 }
 
+// chatPathID opens every /chats/{id} route: the caller needs chats:use, and the path
+// must name a chat id (whether the caller takes part is the actor's decision).
+func chatPathID(r *http.Request, p engine.Principal) (engine.ID, error) {
+	if err := requirePermission(p, engine.ActUseChat); err != nil {
+		return 0, err
+	}
+	return pathID(r, "id")
+}
+
+// doChat runs cmd on chat id's actor and answers the chat after it, as chatFor reads
+// it (the read model once it has applied the command's events).
+func (s *Server) doChat(r *http.Request, p engine.Principal, id engine.ID, cmd engine.ChatCommand) (engine.Chat, error) {
+	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, cmd)
+	if err != nil {
+		return engine.Chat{}, err
+	}
+	return s.chatFor(r, p, id, pos, &st)
+}
+
 // chatFor returns chat id as the read model shows it. Without st it first authorises
 // p to read the chat on its actor (the truth). After a command (st the actor's state
 // after it, pos the journal position of its last event, 0 for none) it first
@@ -138,10 +157,7 @@ func chatOfState(st engine.ChatState) engine.Chat {
 
 // getChat: GET /chats/{id}.
 func (s *Server) getChat(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if err := requirePermission(p, engine.ActUseChat); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+	id, err := chatPathID(r, p)
 	if err != nil {
 		return err
 	}
@@ -179,12 +195,8 @@ func (s *Server) createChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 	if err != nil {
 		return fmt.Errorf("chat id: %w", err)
 	}
-	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.CreateChat{ChatID: id, UUID: uuid.NewString(),
+	c, err := s.doChat(r, p, id, engine.CreateChat{ChatID: id, UUID: uuid.NewString(),
 		CompanyID: p.CompanyID, OwnerID: p.UserID, Title: title, Users: users})
-	if err != nil {
-		return err
-	}
-	c, err := s.chatFor(r, p, id, pos, &st)
 	if err != nil {
 		return err
 	}
@@ -194,10 +206,7 @@ func (s *Server) createChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 
 // updateChat: PUT /chats/{id} {title?, users?}; owner only.
 func (s *Server) updateChat(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if err := requirePermission(p, engine.ActUseChat); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+	id, err := chatPathID(r, p)
 	if err != nil {
 		return err
 	}
@@ -218,11 +227,7 @@ func (s *Server) updateChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 		}
 		cmd.Users = &users
 	}
-	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, cmd)
-	if err != nil {
-		return err
-	}
-	c, err := s.chatFor(r, p, id, pos, &st)
+	c, err := s.doChat(r, p, id, cmd)
 	if err != nil {
 		return err
 	}
@@ -232,10 +237,7 @@ func (s *Server) updateChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 
 // deleteChat: DELETE /chats/{id} → 204; owner only.
 func (s *Server) deleteChat(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if err := requirePermission(p, engine.ActUseChat); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+	id, err := chatPathID(r, p)
 	if err != nil {
 		return err
 	}
@@ -251,10 +253,7 @@ func (s *Server) deleteChat(w http.ResponseWriter, r *http.Request, p engine.Pri
 // listChatMessages: GET /chats/{id}/messages?pageNumber= → {records, count,
 // hasMore}: 30 a page, page 1 the newest, oldest first within a page.
 func (s *Server) listChatMessages(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if err := requirePermission(p, engine.ActUseChat); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+	id, err := chatPathID(r, p)
 	if err != nil {
 		return err
 	}
@@ -286,10 +285,7 @@ func (s *Server) listChatMessages(w http.ResponseWriter, r *http.Request, p engi
 // files are checked by the media store like every upload (ERR_MEDIA_TOO_LARGE 413,
 // ERR_MEDIA_TYPE_NOT_ALLOWED 415) before anything is posted.
 func (s *Server) postChatMessage(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if err := requirePermission(p, engine.ActUseChat); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+	id, err := chatPathID(r, p)
 	if err != nil {
 		return err
 	}
@@ -389,18 +385,11 @@ func (s *Server) signChatMedia(companyID engine.ID, m engine.ChatMessage) engine
 // readChat: POST /chats/{id}/read → the chat with the caller's unread count at 0.
 // Whaticket's body {userId} is ignored: one marks only one's own reading.
 func (s *Server) readChat(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	if err := requirePermission(p, engine.ActUseChat); err != nil {
-		return err
-	}
-	id, err := pathID(r, "id")
+	id, err := chatPathID(r, p)
 	if err != nil {
 		return err
 	}
-	st, pos, err := s.deps.Chats.Chat(r.Context(), p, id, engine.ReadChat{UserID: p.UserID})
-	if err != nil {
-		return err
-	}
-	c, err := s.chatFor(r, p, id, pos, &st)
+	c, err := s.doChat(r, p, id, engine.ReadChat{UserID: p.UserID})
 	if err != nil {
 		return err
 	}

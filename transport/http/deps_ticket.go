@@ -27,6 +27,8 @@ type TicketDeps struct {
 	// TicketQueries reads the ticket and message read models (readmodel.Queries).
 	// When it also implements engine.MessageLocator, DELETE /messages/{id} finds the
 	// message's ticket through it.
+	// When it also implements engine.InviteQueries, GET /ticketinvite lists the
+	// caller's pending invitations (503 otherwise).
 	TicketQueries engine.TicketQueries
 	// Journal is read for the ticket history (stream "ticket/<id>").
 	Journal engine.Journal

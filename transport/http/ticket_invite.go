@@ -8,6 +8,7 @@ import (
 
 // Ticket invitations (engine/ticket_invite.go has the rules):
 //
+//	GET  /ticketinvite                  the caller's pending invitations → 200 [invitation…]
 //	PUT  /ticketinvite/{id}          {userId, userFrom} invite userId → 200 and the ticket
 //	POST /ticketinvite/{id}/accept   +  the caller accepts their invitation → 200 and the ticket
 //	POST /ticketinvite/{id}/decline  +  the caller declines it → 204
@@ -28,25 +29,21 @@ type inviteBody struct {
 // ERR_NO_TICKET_FOUND; outside the caller's queues or held by someone else: 403
 // ERR_NO_PERMISSION — engine.AuthorizeTicket) and not closed (409).
 func (s *Server) inviteToTicket(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	id, err := pathID(r, "id", engine.ErrNoTicketFound)
-	if err != nil {
-		return err
-	}
 	var body inviteBody
-	if err := s.decodeJSON(r, &body); err != nil {
-		return err
-	}
-	switch {
-	case body.UserID.Bad:
-		return fieldError("userId", engine.MsgInvalidValue)
-	case body.UserID.ID == 0:
-		return fieldError("userId", engine.MsgRequired)
-	case body.UserFrom.Bad:
-		return fieldError("userFrom", engine.MsgInvalidValue)
-	case body.UserFrom.ID != 0 && body.UserFrom.ID != p.UserID:
-		return engine.E(engine.ErrNoPermission)
-	}
-	if _, err := s.deps.TicketQueries.GetTicket(r.Context(), p.CompanyID, id); err != nil {
+	id, _, err := s.openTicketPut(r, p, &body, func() error {
+		switch {
+		case body.UserID.Bad:
+			return fieldError("userId", engine.MsgInvalidValue)
+		case body.UserID.ID == 0:
+			return fieldError("userId", engine.MsgRequired)
+		case body.UserFrom.Bad:
+			return fieldError("userFrom", engine.MsgInvalidValue)
+		case body.UserFrom.ID != 0 && body.UserFrom.ID != p.UserID:
+			return engine.E(engine.ErrNoPermission)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if body.UserID.ID == p.UserID {
@@ -60,17 +57,8 @@ func (s *Server) inviteToTicket(w http.ResponseWriter, r *http.Request, p engine
 	if err != nil {
 		return err
 	}
-	st, pos, err := s.deps.Tickets.Do(r.Context(), p, id,
+	return s.doTicket(w, r, p, id,
 		engine.Invite{UserID: to.ID, ByUserID: p.UserID, ToName: to.Name, FromName: from.Name})
-	if err != nil {
-		return err
-	}
-	t, err := s.ticketAfter(r, p, id, st, pos)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, t)
-	return nil
 }
 
 // answerInvite answers POST /ticketinvite/{id}/accept (accept) and …/decline. Only the
@@ -91,19 +79,29 @@ func (s *Server) answerInvite(accept bool) authedFunc {
 		if accept {
 			cmd = engine.AcceptInvite{UserID: p.UserID, Name: me.Name}
 		}
-		st, pos, err := s.deps.Tickets.Do(r.Context(), p, id, cmd)
+		if accept {
+			return s.doTicket(w, r, p, id, cmd)
+		}
+		_, pos, err := s.deps.Tickets.Do(r.Context(), p, id, cmd)
 		if err != nil {
 			return err
 		}
-		if !accept {
-			writeJSON(w, http.StatusNoContent, nil)
-			return nil
-		}
-		t, err := s.ticketAfter(r, p, id, st, pos)
-		if err != nil {
-			return err
-		}
-		writeJSON(w, http.StatusOK, t)
+		s.waitRead(r, pos) // so that GET /ticketinvite no longer lists it
+		writeJSON(w, http.StatusNoContent, nil)
 		return nil
 	}
+}
+
+// pendingInvites: GET /ticketinvite → the caller's pending invitations, newest first
+// (at most engine.PendingInvitesLimit), each shaped as the socket's "invitation"
+// event with action create, so that the web app shows after a reload the notices it
+// was sent before. Answered invitations and those of a closed or deleted ticket are
+// not listed. Every profile has invitations: no permission beyond being signed in.
+func (s *Server) pendingInvites(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
+	list, err := s.deps.TicketQueries.(engine.InviteQueries).PendingInvites(r.Context(), p.CompanyID, p.UserID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
 }

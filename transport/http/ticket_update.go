@@ -22,15 +22,8 @@ type ticketUpdate struct {
 // the ticket's actor, which authorises and judges it. A body that asks for where the
 // ticket already is changes nothing and answers the ticket.
 func (s *Server) updateTicket(w http.ResponseWriter, r *http.Request, p engine.Principal) error {
-	id, err := pathID(r, "id", engine.ErrNoTicketFound)
-	if err != nil {
-		return err
-	}
 	var body ticketUpdate
-	if err := s.decodeJSON(r, &body); err != nil {
-		return err
-	}
-	cur, err := s.deps.TicketQueries.GetTicket(r.Context(), p.CompanyID, id)
+	id, cur, err := s.openTicketPut(r, p, &body, nil)
 	if err != nil {
 		return err
 	}
@@ -45,6 +38,37 @@ func (s *Server) updateTicket(w http.ResponseWriter, r *http.Request, p engine.P
 	if err := s.checkTargets(r, p, cmd); err != nil {
 		return err
 	}
+	return s.doTicket(w, r, p, id, cmd)
+}
+
+// openTicketPut opens the routes that change a ticket from a JSON body (PUT
+// /tickets/{id}, PUT /ticketinvite/{id}): the ticket id of the path (404
+// ERR_NO_TICKET_FOUND when it is not one), the body decoded into body, check (when
+// not nil) run on it, and then the ticket as the read model shows it (404 for another
+// tenant's), so a malformed body is refused before anything is read.
+func (s *Server) openTicketPut(r *http.Request, p engine.Principal, body any, check func() error) (engine.ID, engine.Ticket, error) {
+	id, err := pathID(r, "id", engine.ErrNoTicketFound)
+	if err != nil {
+		return 0, engine.Ticket{}, err
+	}
+	if err := s.decodeJSON(r, body); err != nil {
+		return 0, engine.Ticket{}, err
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return 0, engine.Ticket{}, err
+		}
+	}
+	cur, err := s.deps.TicketQueries.GetTicket(r.Context(), p.CompanyID, id)
+	if err != nil {
+		return 0, engine.Ticket{}, err
+	}
+	return id, cur, nil
+}
+
+// doTicket runs cmd on ticket id's actor and answers 200 with the ticket after it
+// (ticketAfter: the read model once it has the command's events).
+func (s *Server) doTicket(w http.ResponseWriter, r *http.Request, p engine.Principal, id engine.ID, cmd engine.TicketCommand) error {
 	st, pos, err := s.deps.Tickets.Do(r.Context(), p, id, cmd)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,6 +76,9 @@ func (s *Server) ticketRoutes() {
 
 	s.ticketRoute("GET /tickets-export-report", q && d.Media != nil, s.ticketReport)
 
+	_, invites := d.TicketQueries.(engine.InviteQueries)
+	s.ticketRoute("GET /ticketinvite", invites, s.pendingInvites)
+	s.ticketRoute("GET /ticketinvite/{$}", invites, s.pendingInvites)
 	s.ticketRoute("PUT /ticketinvite/{id}", q && t, s.inviteToTicket)
 	s.ticketRoute("POST /ticketinvite/{id}/accept", q && t, s.answerInvite(true))
 	s.ticketRoute("POST /ticketinvite/{id}/decline", t, s.answerInvite(false))
@@ -313,6 +317,7 @@ func (s *Server) overlayState(ctx context.Context, t engine.Ticket, st engine.Ti
 	}
 	t.Status, t.WhatsappID, t.UnreadMessages = st.Status, st.WhatsappID, st.UnreadMessages
 	t.LastMessage, t.UpdatedAt = st.LastMessage, st.UpdatedAt
+	t.Guests = slices.Clone(st.Guests)
 	if t.UserID != st.UserID || (st.UserID != 0 && t.User == nil) {
 		t.UserID, t.User = st.UserID, nil
 		if st.UserID != 0 {

@@ -105,13 +105,13 @@ type holders struct {
 // now is, or of the ticket with a previous holder or queue (the status stays the
 // current one: a reopened ticket is not shown to all as a closed one would be).
 func visibility(t *engine.Ticket, h holders) socket.Filter {
-	now := engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: t.QueueID, UserID: t.UserID}
+	now := engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: t.QueueID, UserID: t.UserID, Guests: t.Guests}
 	was := make([]engine.Ticket, 0, len(h.users)+len(h.queues))
 	for _, u := range h.users {
-		was = append(was, engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: t.QueueID, UserID: u})
+		was = append(was, engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: t.QueueID, UserID: u, Guests: t.Guests})
 	}
 	for _, q := range h.queues {
-		was = append(was, engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: q, UserID: t.UserID})
+		was = append(was, engine.Ticket{CompanyID: t.CompanyID, Status: t.Status, QueueID: q, UserID: t.UserID, Guests: t.Guests})
 	}
 	return socket.FilterFunc(func(sp socket.Principal) bool {
 		p := engine.Principal{UserID: sp.UserID, CompanyID: sp.CompanyID, Profile: sp.Profile, QueueIDs: sp.QueueIDs}
@@ -204,7 +204,7 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 		if err != nil {
 			return nil, err
 		}
-		return &socket.Event{Rooms: append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat),
+		return &socket.Event{Rooms: withGuests(append(append([]socket.Room{}, statusRooms...), socket.NotificationRoom(), chat), t),
 			Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}, nil
 	}
 	// whaticket's rooms: the update goes to the room of the ticket's status (and to
@@ -217,7 +217,7 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 	if err != nil {
 		return nil, err
 	}
-	out := &socket.Event{Rooms: []socket.Room{socket.TicketsRoom(t.Status), socket.NotificationRoom(), chat},
+	out := &socket.Event{Rooms: withGuests([]socket.Room{socket.TicketsRoom(t.Status), socket.NotificationRoom(), chat}, t),
 		Exempt: []socket.Room{chat}, Name: EventTicket, Payload: body, Filter: filter}
 	if left.Valid() {
 		lead, err := payload(map[string]any{"action": ActionDelete, "ticketId": id, "moved": true})
@@ -243,8 +243,19 @@ func (p *Publisher) messageCreated(rec engine.RecordedEvent, t *engine.Ticket, f
 		return nil, err
 	}
 	chat := socket.ChatBoxRoom(t.ID)
-	return &socket.Event{Rooms: []socket.Room{chat, socket.NotificationRoom(), socket.TicketsRoom(t.Status)},
+	return &socket.Event{Rooms: withGuests([]socket.Room{chat, socket.NotificationRoom(), socket.TicketsRoom(t.Status)}, t),
 		Exempt: []socket.Room{chat}, Name: EventAppMessage, Payload: body, Filter: filter}, nil
+}
+
+// withGuests adds the user rooms of t's guests to rooms: a guest's sockets get the
+// ticket's updates and messages whether or not they joined the status room the
+// ticket is in (a socket in several rooms gets an event once; the Filter,
+// engine.SeesTicket, admits guests).
+func withGuests(rooms []socket.Room, t *engine.Ticket) []socket.Room {
+	for _, g := range t.Guests {
+		rooms = append(rooms, socket.UserRoom(g))
+	}
+	return rooms
 }
 
 // messageUpdated is appMessage update (acks, deletions, failures): only the chat box

@@ -372,3 +372,31 @@ func TestNoticeWithPermission(t *testing.T) {
 		t.Errorf("a notice without permission has a filter")
 	}
 }
+
+// A guest of a ticket (an accepted invitation) outside its queue gets its updates and
+// messages: their user room is among the event's rooms and the filter admits them.
+func TestTicketEventsReachItsGuests(t *testing.T) {
+	r := newRig(t)
+	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	// Open with a user of queue 10; bruno (queue 20) is a guest.
+	r.q.set(engine.Ticket{ID: 9, CompanyID: 1, Status: engine.StatusOpen, QueueID: 10, UserID: 5, ContactID: 5,
+		Guests: []engine.ID{bruno.UserID}, Contact: &engine.Contact{ID: 5, Name: "Maria"}})
+	p1 := r.ticketEvent(t, 9, engine.TicketMessageReceived{MessageID: 90, Body: "Olá", At: at})
+	p2 := r.ticketEvent(t, 9, engine.TicketTagsSet{TagIDs: []engine.ID{3}, At: at})
+	recs := r.published(t, 1, p2)
+	if len(recs) != 2 || recs[0].Seq != p1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	for i, rec := range recs {
+		if !slices.Contains(rec.Rooms, socket.UserRoom(bruno.UserID)) {
+			t.Errorf("event %d goes to %v, not to the guest's user room", i, rec.Rooms)
+		}
+		if !rec.Filter.Visible(bruno) {
+			t.Errorf("event %d: the filter refuses the guest", i)
+		}
+		outsider := socket.Principal{UserID: 9, CompanyID: 1, Profile: engine.ProfileUser, QueueIDs: []int64{20}}
+		if rec.Filter.Visible(outsider) {
+			t.Errorf("event %d: a colleague of the guest's queue who is no guest sees it", i)
+		}
+	}
+}

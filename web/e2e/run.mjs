@@ -55,7 +55,7 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `time zone flow (${lng}): the admin sets the tenant's zone, kept after a reload, default restored`, run: (ctx) => timeZoneFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `internal chat (${lng}): two attendants chat, the unread badge shakes on the other and clears when read`, run: (ctx) => internalChatFlow({ ...ctx, lng }) })),
   { name: 'announcements popover (pt-BR): the admin publishes one with an image; another attendant sees it in the top bar popover', run: (ctx) => announcementsFlow({ ...ctx, lng: 'pt-BR' }) },
-  { name: 'ticket invitation (pt-BR): ana invites bruno from the chat header; he accepts, the ticket opens and he answers the customer', run: (ctx) => inviteFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'ticket invitation (pt-BR): ana invites bruno from the chat header; the notice survives a reload; he accepts, the ticket opens, it is in his list and he answers the customer', run: (ctx) => inviteFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: "catalog (pt-BR): category and item with image created; '#' in the composer sends the item to a web chat customer", run: (ctx) => catalogFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `super flow (${lng}): super creates a company with its admin, /Support shows the node healthy; the new admin sees an empty inbox`, run: (ctx) => superFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `dashboard flow (${lng}): a ticket resolved in another browser shows on /tableaux live; CSV export`, run: (ctx) => dashboardFlow({ ...ctx, lng }) })),

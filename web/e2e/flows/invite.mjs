@@ -3,8 +3,9 @@
 // ana (another browser, already on the inbox) sees the announcements button count it,
 // opens the popover and finds it there with its image, in the high priority's stripe.
 // inviteFlow: a web chat customer writes; ana accepts and invites bruno (whose queue is
-// not the ticket's) from the chat header; bruno's notice offers accept and decline; he
-// accepts, the ticket opens for him, he answers and the customer gets it.
+// not the ticket's) from the chat header; bruno's notice offers accept and decline and
+// comes back after a reload; he accepts, the ticket opens for him, he answers and the
+// customer gets it, and the ticket is in his own open list.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { startsWith, translator } from '../lib/locales.mjs';
 import { assertClean, check, customerSees, customerWrites, demo, login, openSubTab, reply, rowByName, ticketIdOf, until, visible } from './steps.mjs';
@@ -87,10 +88,14 @@ export async function inviteFlow({ browser, server, lng, runId, onActors }) {
   await dialog.getByRole('button', { name: t('invite.send'), exact: true }).click();
   await visible(ana.page.getByRole('status').filter({ hasText: t('invite.sent', { name: 'Bruno Atendente' }) }));
 
-  // Bruno's notice; he accepts and lands in the conversation.
-  const notice = bruno.page.getByRole('alertdialog', { name: t('invite.notice.title') });
+  // Bruno's notice; it survives a reload (GET /ticketinvite); he accepts and lands in
+  // the conversation.
+  let notice = bruno.page.getByRole('alertdialog', { name: t('invite.notice.title') });
   await visible(notice);
-  check((await notice.textContent()).includes(customerName), 'the notice names the customer');
+  await bruno.page.reload();
+  notice = bruno.page.getByRole('alertdialog', { name: t('invite.notice.title') });
+  await visible(notice);
+  check((await notice.textContent()).includes(customerName), 'the notice names the customer after a reload');
   await shot(bruno.page, 'notice');
   await notice.getByRole('button', { name: t('invite.notice.accept'), exact: true }).click();
   await bruno.page.waitForURL(new RegExp(`/tickets/${id}$`));
@@ -102,6 +107,11 @@ export async function inviteFlow({ browser, server, lng, runId, onActors }) {
   await reply(bruno.page, t, `Olá, aqui é o Bruno ${runId}`);
   await customerSees(customer, `Olá, aqui é o Bruno ${runId}`);
   await shot(bruno.page, 'guest-chat');
+
+  // A guest has the ticket in his own list, though its queue is not his.
+  await openSubTab(bruno.page, t, 'assigned');
+  await visible(rowByName(bruno.page, customerName));
+  await shot(bruno.page, 'guest-list');
 
   await assertClean(actors);
   await Promise.all(actors.map((a) => a.close()));

@@ -13,6 +13,7 @@ import type {
   HistoryEntry,
   ID,
   InternalChat,
+  InvitationEvent,
   InternalChatMessage,
   InternalChatMessagePage,
   InternalChatPage,
@@ -307,6 +308,9 @@ export const ticketInviteApi = {
   // PUT /ticketinvite/{id} {userId, userFrom}: userFrom is the caller.
   invite: (ticketId: ID, userId: ID, userFrom: ID): Promise<Ticket> =>
     http.put<Ticket>(`/ticketinvite/${ticketId}`, { body: { userId, userFrom } }),
+  // GET /ticketinvite: the caller's pending invitations, newest first, shaped as the
+  // socket's "invitation" event (action create).
+  pending: (): Promise<InvitationEvent[]> => http.get<InvitationEvent[]>('/ticketinvite'),
   accept: (ticketId: ID): Promise<Ticket> => http.post<Ticket>(`/ticketinvite/${ticketId}/accept`),
   decline: (ticketId: ID): Promise<void> => http.post<void>(`/ticketinvite/${ticketId}/decline`),
 };

@@ -140,6 +140,8 @@ export interface Ticket {
   whatsappId?: ID;
   channel?: Channel | string;
   tags?: Tag[];
+  // Users who accepted an invitation to the ticket (engine.Ticket.Guests).
+  guests?: ID[];
   lastMessage?: string;
   protocol?: string;
   createdAt?: string;

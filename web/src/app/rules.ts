@@ -17,18 +17,28 @@ export function viewerOf(user: { id: ID; companyId: ID; profile: string; queues?
 }
 
 // seesTicket is engine.SeesTicket: showall profiles see every ticket of their tenant;
-// the others see closed tickets, tickets with no queue, tickets in one of their queues
-// and tickets assigned to them. A ticket that names another tenant is never seen; an
-// unknown profile sees nothing.
+// the others see closed tickets, tickets with no queue, tickets in one of their queues,
+// tickets assigned to them and tickets they are a guest of. A ticket that names another
+// tenant is never seen; an unknown profile sees nothing.
 export function seesTicket(
   v: Viewer,
-  t: Pick<Ticket, 'status' | 'queueId' | 'userId'> & { companyId?: ID },
+  t: Pick<Ticket, 'status' | 'queueId' | 'userId' | 'guests'> & { companyId?: ID },
 ): boolean {
   if (!(v.userId > 0) || !(v.companyId > 0) || !Object.prototype.hasOwnProperty.call(permissionTable, v.profile)) return false;
   if (t.companyId != null && t.companyId !== v.companyId) return false;
   if (can(v.profile, actions.showAllTickets) || t.status === 'closed') return true;
   const queue = t.queueId ?? 0;
-  return queue === 0 || v.queueIds.includes(queue) || (t.userId != null && t.userId !== 0 && t.userId === v.userId);
+  return (
+    queue === 0 ||
+    v.queueIds.includes(queue) ||
+    (t.userId != null && t.userId !== 0 && t.userId === v.userId) ||
+    isGuest(t, v.userId)
+  );
+}
+
+// isGuest is engine.Ticket.HasGuest: user accepted an invitation to the ticket.
+export function isGuest(t: Pick<Ticket, 'guests'>, user: ID | null | undefined): boolean {
+  return user != null && user !== 0 && (t.guests ?? []).includes(user);
 }
 
 // Satisfaction icons of engine.SatisfactionScore.

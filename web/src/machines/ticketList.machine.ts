@@ -17,7 +17,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { AppMessageEvent, Contact, ID, Ticket, TicketEvent, TicketPage, TicketStatus } from '../api/types';
 import { ticketStore as defaultStore, type TicketStore } from './ticketStore';
-import { seesTicket, type Viewer } from '../app/rules';
+import { isGuest, seesTicket, type Viewer } from '../app/rules';
 import { actions, can } from '../app/permissions';
 
 export interface TicketFilters {
@@ -96,10 +96,12 @@ export function belongs(t: Ticket, ctx: Pick<TicketListContext, 'spec' | 'filter
   const privileged = viewer ? can(viewer.profile, actions.showAllTickets) : true;
   const queue = t.queueId ?? 0;
   const mine = t.userId != null && t.userId !== 0 && t.userId === ctx.userId;
-  // The open tab without show-all is one's own tickets: the queue checkboxes change nothing there.
+  const guest = isGuest(t, ctx.userId);
+  // The open tab without show-all is one's own tickets and those one is a guest of: the
+  // queue checkboxes change nothing there.
   const pinned = t.status === 'open' && !(filters.showAll && privileged);
-  if (pinned && !mine) return false;
-  if (t.status === 'pending' && !privileged && viewer && queue !== 0 && !viewer.queueIds.includes(queue)) return false;
+  if (pinned && !mine && !guest) return false;
+  if (t.status === 'pending' && !privileged && viewer && queue !== 0 && !viewer.queueIds.includes(queue) && !guest) return false;
   // Tickets with no queue pass the queue checkboxes, and so do one's own unless pending.
   if (filters.queueIds.length && !pinned && queue !== 0 && !filters.queueIds.includes(queue) && !(mine && t.status !== 'pending')) return false;
   // Every tag given, as the server filters (engine.TicketQuery.TagIDs).

@@ -5,7 +5,7 @@ import { clearResources } from '../../app/resources';
 import { toastStore } from '../../components/toast/toastStore';
 import { renderPage } from '../users/pageHarness';
 import type { InvitationEvent } from '../../api/types';
-import { InvitationCenter, foldInvitation } from './InvitationCenter';
+import { InvitationCenter, foldInvitation, mergePending } from './InvitationCenter';
 import { useLocation } from 'react-router';
 
 // Where shows the router's current path, for the tests that navigate.
@@ -78,6 +78,20 @@ describe('InvitationCenter', () => {
     expect(screen.getByTestId('where')).toHaveTextContent('/tickets/45');
   });
 
+  it('shows the pending invitations the server lists at start (after a reload)', async () => {
+    const { calls } = mockFetch(
+      route('GET', '/ticketinvite', { body: [inv(51, { uFrom: 'Carla Supervisora' }), inv(50)] }),
+      route('POST', '/ticketinvite/51/accept', { body: { id: 51, status: 'open' } }),
+    );
+    renderPage(<InvitationCenter />, { profile: 'user', userId: 1 });
+    const notices = await screen.findAllByRole('alertdialog', { name: 'Convite para um atendimento' });
+    expect(notices).toHaveLength(2);
+    expect(notices[0]).toHaveTextContent('Carla Supervisora convidou você para o atendimento de Maria Cliente.');
+    await userEvent.click(screen.getAllByRole('button', { name: 'Aceitar' })[0]);
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.url}`)).toContain('POST /ticketinvite/51/accept'));
+    await waitFor(() => expect(screen.getAllByRole('alertdialog')).toHaveLength(1));
+  });
+
   it('tells the inviter of an answer', async () => {
     mockFetch();
     const server = renderPage(<InvitationCenter />, { profile: 'user', userId: 7 });
@@ -87,6 +101,19 @@ describe('InvitationCenter', () => {
       expect(toastStore.getSnapshot().map((t) => t.text)).toContain('Bruno Atendente recusou seu convite para o atendimento de Maria Cliente.'),
     );
     expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+});
+
+describe('mergePending', () => {
+  it('takes the listed ones, keeps newer socket notices, one per ticket', () => {
+    const held = [inv(2, { dateTime: '2026-11-26T13:00:00Z', uFrom: 'socket' }), inv(3, { uFrom: 'old' })];
+    const listed = [inv(3, { dateTime: '2026-11-26T12:30:00Z', uFrom: 'server' }), inv(1), inv(9, { to: 5 })];
+    expect(mergePending(held, listed, 1).map((i) => `${i.ticket}:${i.uFrom}`)).toEqual([
+      '2:socket',
+      '3:server',
+      '1:Ana Atendente',
+    ]);
+    expect(mergePending([], [], 1)).toEqual([]);
   });
 });
 

@@ -2,12 +2,13 @@
 // "invitation"): each shows as a notice with the inviter, the customer and accept /
 // decline. Accepting opens the ticket for both: the invitee's page goes to it (the
 // server made the user its guest) and so does the inviter's when told of the accept;
-// declining tells the inviter. The inviter is told of each answer by a toast. Pending notices
-// live as long as the page: a reload drops them (the inviter can invite again).
-import { useState } from 'react';
+// declining tells the inviter. The inviter is told of each answer by a toast. The pending
+// notices are loaded from the server (GET /ticketinvite) when the page starts and after
+// the socket had to resync, so a reload or a lost connection does not drop them.
+import { useCallback, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { useRealtimeEvent } from '../../app/realtime';
+import { useRealtimeEvent, useResync } from '../../app/realtime';
 import { useUser } from '../../app/session';
 import { toastError } from '../../app/errors';
 import { toast } from '../../components/toast/toastStore';
@@ -24,12 +25,31 @@ export function foldInvitation(list: InvitationEvent[], e: InvitationEvent, me: 
   return [e, ...list.filter((i) => i.ticket !== e.ticket)];
 }
 
+// mergePending adds the listed invitations (newest first, as GET /ticketinvite
+// answers) to the notices held, one per ticket; a notice that came by socket while the
+// list was on its way stays.
+export function mergePending(held: InvitationEvent[], listed: readonly InvitationEvent[], me: ID): InvitationEvent[] {
+  const fromServer = [...listed].reverse().reduce((acc, e) => foldInvitation(acc, e, me), [] as InvitationEvent[]);
+  const newer = held.filter((h) => !fromServer.some((l) => l.ticket === h.ticket && l.dateTime >= h.dateTime));
+  return [...newer, ...fromServer.filter((l) => !newer.some((h) => h.ticket === l.ticket))];
+}
+
 export function InvitationCenter() {
   const { t } = useTranslation();
   const me = useUser();
   const navigate = useNavigate();
   const [pending, setPending] = useState<InvitationEvent[]>([]);
   const [busy, setBusy] = useState<ID | null>(null);
+
+  // A failed load leaves the notices as they are: the socket still brings new ones.
+  const load = useCallback(() => {
+    ticketInviteApi
+      .pending()
+      .then((listed) => setPending((held) => mergePending(held, listed, me.id)))
+      .catch(() => undefined);
+  }, [me.id]);
+  useEffect(load, [load]);
+  useResync(load);
 
   useRealtimeEvent<InvitationEvent>('invitation', (e) => {
     if (e.action === 'create') {
