@@ -94,6 +94,13 @@ const (
 	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
 	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
+	// AI assistance (engine/ai.go): the tenant has no AI endpoint configured; the
+	// endpoint refused the key (401/403); it limits the tenant's requests (429); it
+	// failed, timed out or answered something unreadable.
+	ErrAINotConfigured Code = "ERR_AI_NOT_CONFIGURED"
+	ErrAICredentials   Code = "ERR_AI_CREDENTIALS"
+	ErrAIRateLimited   Code = "ERR_AI_RATE_LIMITED"
+	ErrAIUnavailable   Code = "ERR_AI_UNAVAILABLE"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -162,6 +169,10 @@ var statusOf = map[Code]int{
 	ErrTenantNameDuplicated:  http.StatusConflict,
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
+	ErrAINotConfigured:       http.StatusConflict,
+	ErrAICredentials:         http.StatusBadGateway,
+	ErrAIRateLimited:         http.StatusTooManyRequests,
+	ErrAIUnavailable:         http.StatusBadGateway,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

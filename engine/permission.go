@@ -92,6 +92,10 @@ const (
 	// read and write it, and only its owner edits or deletes it (engine/chat.go).
 	ActUseChat       = "chats:use"
 	ActViewClientMap = "client-map:view"
+	// ai:manage — the tenant's AI endpoint (/iaconfig) and NLP intents (/NLPConfig):
+	// admin and super, like settings (the pages sit in the business section). Using
+	// the AI from the composer needs no action beyond working on the ticket.
+	ActManageAI = "ai:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -134,6 +138,7 @@ var (
 		ActManageSettings,
 		ActManageCatalog,
 		ActViewCluster,
+		ActManageAI,
 	}
 	// Hosting operator: the super profile only.
 	superGrants = []string{

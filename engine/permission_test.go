@@ -45,6 +45,7 @@ var wantGrants = map[string][]string{
 	ActManageSettings: {"admin", "super"},
 	ActManageCatalog:  {"admin", "super"},
 	ActViewCluster:    {"admin", "super"},
+	ActManageAI:       {"admin", "super"},
 	// the hosting operator only
 	ActManageTenants: {"super"},
 }
