@@ -40,6 +40,8 @@ type Deps struct {
 	TenantDeps
 	// ChatDeps are the collaborators of the internal chat routes (chats.go).
 	ChatDeps
+	// AIDeps are the collaborators of the AI routes (ai.go).
+	AIDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.

@@ -28,6 +28,7 @@ import { internalChatFlow } from './flows/internalChat.mjs';
 import { announcementsFlow, inviteFlow } from './flows/invite.mjs';
 import { clientMapFlow, waitPanelFlow } from './flows/supervision.mjs';
 import { timeZoneFlow } from './flows/timezone.mjs';
+import { aiFlow } from './flows/ai.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -64,6 +65,8 @@ const tests = [
   ...(existsSync(new URL('../src/features/connections', import.meta.url))
     ? [{ name: 'whatsapp flow (pt-BR): add a connection, QR dialog, the fake scans, card CONNECTED', run: (ctx) => whatsappFlow({ ...ctx, lng: 'pt-BR' }) }]
     : []),
+  // Last: it configures the demo tenant's AI, which the chat flow expects unset.
+  { name: 'AI (pt-BR): /iaconfig saved and tested against the fake; ask-AI answer shown apart and sent on request; a received message translated', run: (ctx) => aiFlow({ ...ctx, lng: 'pt-BR' }) },
 ];
 
 process.on('exit', killAll);
@@ -100,8 +103,11 @@ let browser;
 try {
   // WhatsApp connections talk to the in-process fake (nothing reaches WhatsApp).
   const whatsappFake = `127.0.0.1:${await freePort()}`;
-  server = await startServer({ args: ['--whatsapp-fake', whatsappFake] });
+  // AI answers come from the in-process fake OpenAI API (docs/ai.md).
+  const aiFake = `127.0.0.1:${await freePort()}`;
+  server = await startServer({ args: ['--whatsapp-fake', whatsappFake, '--ai-fake', aiFake] });
   server.whatsappFake = `http://${whatsappFake}`;
+  server.aiFake = `http://${aiFake}`;
   console.log(`e2e: atende at ${server.base} (data ${server.dataDir}), web chat connection ${server.webchatConnectionId}`);
   browser = await launchBrowser();
   for (const test of selected) {

@@ -36,6 +36,8 @@ export const serverEvents = [
   'chat',
   // Who is online changed (supervision screens only; docs/api.md, "Supervision").
   'presence',
+  // The tenant's AI configuration changed (docs/ai.md): the composer's AI toggles.
+  'aiConfig',
   'resync',
 ] as const;
 

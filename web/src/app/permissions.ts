@@ -41,6 +41,7 @@ export const actions = {
   viewDashboard: 'dashboard:view', // the dashboard (/tableaux) and its CSV export
   useChat: 'chats:use', // the internal chat: its page and the top bar popover
   viewClientMap: 'client-map:view', // the client maps (/ClientMap, /LeafletMap)
+  manageAI: 'ai:manage', // the AI endpoint (/iaconfig) and NLP intents (/NLPConfig)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

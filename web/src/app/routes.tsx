@@ -32,6 +32,8 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
+const AIConfigPage = lazy(() => import('../features/ai/AIConfigPage'));
+const NLPConfigPage = lazy(() => import('../features/ai/NLPConfigPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -41,14 +43,12 @@ function Lazy({ children }: { children: ReactNode }) {
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Bots', 'bots'],
   ['Campaign', 'campaign'],
-  ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
   ['newticket', 'newTicket'],
   ['googlecalendar', 'googleCalendar'],
-  ['iaconfig', 'iaConfig'],
 ];
 
 export const routes: RouteObject[] = [
@@ -142,6 +142,8 @@ export const routes: RouteObject[] = [
               ['Super', SuperPage],
               ['Support', SupportPage],
               ['tableaux', DashboardPage],
+              ['iaconfig', AIConfigPage],
+              ['NLPConfig', NLPConfigPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
