@@ -17,8 +17,9 @@ import (
 
 // memStore is an engine.AIConfigStore of one map (the SQL store has its own tests).
 type memStore struct {
-	mu  sync.Mutex
-	cfg map[engine.ID]engine.AIConfig
+	mu      sync.Mutex
+	cfg     map[engine.ID]engine.AIConfig
+	intents []engine.AIIntent
 }
 
 func (m *memStore) AIConfig(_ context.Context, id engine.ID) (engine.AIConfig, error) {
@@ -36,7 +37,11 @@ func (m *memStore) PutAIConfig(_ context.Context, c engine.AIConfig) (engine.AIC
 	m.cfg[c.CompanyID] = c
 	return c, nil
 }
-func (m *memStore) Intents(context.Context, engine.ID) ([]engine.AIIntent, error) { return nil, nil }
+func (m *memStore) Intents(context.Context, engine.ID) ([]engine.AIIntent, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.intents, nil
+}
 func (m *memStore) PutIntent(_ context.Context, in engine.AIIntent) (engine.AIIntent, error) {
 	return in, nil
 }
@@ -214,4 +219,36 @@ func FuzzProviderAnswer(f *testing.F) {
 			t.Fatalf("answer %q", answer)
 		}
 	})
+}
+
+func TestIntentQueue(t *testing.T) {
+	fake, c, store, _ := rig(t, ai.Config{})
+	ctx := context.Background()
+	if q, ok, err := c.IntentQueue(ctx, 1, "boleto"); ok || err != nil || q != 0 {
+		t.Fatalf("no intents: %d %v %v", q, ok, err)
+	}
+	store.intents = []engine.AIIntent{
+		{ID: 1, Name: "Financeiro", Examples: []string{"segunda via do boleto"}, QueueID: 10},
+		{ID: 2, Name: "Suporte", Examples: []string{"internet caiu"}, QueueID: 20},
+	}
+	before := len(fake.Requests())
+	if q, ok, err := c.IntentQueue(ctx, 1, "minha internet caiu"); !ok || err != nil || q != 20 {
+		t.Fatalf("by the model: %d %v %v", q, ok, err)
+	}
+	if len(fake.Requests()) != before+1 {
+		t.Fatalf("the model was not asked")
+	}
+	// The provider fails: the keywords decide.
+	fake.SetFailure(aifake.FailServer)
+	if q, ok, err := c.IntentQueue(ctx, 1, "quero a segunda via do boleto"); !ok || err != nil || q != 10 {
+		t.Fatalf("keyword fallback: %d %v %v", q, ok, err)
+	}
+	fake.SetFailure(aifake.FailNone)
+	// A tenant without AI configured: keywords only.
+	if q, ok, _ := c.IntentQueue(ctx, 3, "internet caiu"); !ok || q != 20 {
+		t.Fatalf("unconfigured tenant: %d %v", q, ok)
+	}
+	if _, ok, _ := c.IntentQueue(ctx, 1, "bom dia"); ok {
+		t.Fatalf("a greeting matched an intent")
+	}
 }
