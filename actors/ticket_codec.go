@@ -75,6 +75,7 @@ var ticketCommands = map[string]ticketCommandDecoder{
 	engine.Invite{}.CommandName():               decodeAs[engine.Invite],
 	engine.AcceptInvite{}.CommandName():         decodeAs[engine.AcceptInvite],
 	engine.DeclineInvite{}.CommandName():        decodeAs[engine.DeclineInvite],
+	engine.TranslateMessage{}.CommandName():     decodeAs[engine.TranslateMessage],
 }
 
 // DecodeTicketCommand turns a wire command's type and JSON back into the engine

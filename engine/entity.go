@@ -128,9 +128,13 @@ type Message struct {
 	Failed bool `json:"failed,omitempty"`
 	// ProviderID is the channel's own id of the message (WhatsApp key id, Graph mid…);
 	// inbound messages are de-duplicated on it per connection.
-	ProviderID string    `json:"providerId,omitempty"`
-	CreatedAt  time.Time `json:"createdAt"`
-	UpdatedAt  time.Time `json:"updatedAt"`
+	ProviderID string `json:"providerId,omitempty"`
+	// Translation is the latest translation of Body (PUT /messages/{id}), into
+	// TranslationLanguage (cn, es, gb); empty when never translated.
+	Translation         string    `json:"translation,omitempty"`
+	TranslationLanguage string    `json:"translationLanguage,omitempty"`
+	CreatedAt           time.Time `json:"createdAt"`
+	UpdatedAt           time.Time `json:"updatedAt"`
 }
 
 // QuotedMessage is the message a reply quotes.

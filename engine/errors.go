@@ -104,6 +104,13 @@ const (
 	// the faulty nodes ("nodes.<id>"); no flow of the tenant has the id.
 	ErrFlowInvalid Code = "ERR_FLOW_INVALID"
 	ErrNoFlowFound Code = "ERR_NO_FLOW_FOUND"
+	// AI assistance (engine/ai.go): the tenant has no AI endpoint configured; the
+	// endpoint refused the key (401/403); it limits the tenant's requests (429); it
+	// failed, timed out or answered something unreadable.
+	ErrAINotConfigured Code = "ERR_AI_NOT_CONFIGURED"
+	ErrAICredentials   Code = "ERR_AI_CREDENTIALS"
+	ErrAIRateLimited   Code = "ERR_AI_RATE_LIMITED"
+	ErrAIUnavailable   Code = "ERR_AI_UNAVAILABLE"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -177,6 +184,10 @@ var statusOf = map[Code]int{
 	ErrNoAPITokenFound:       http.StatusNotFound,
 	ErrFlowInvalid:           http.StatusBadRequest,
 	ErrNoFlowFound:           http.StatusNotFound,
+	ErrAINotConfigured:       http.StatusConflict,
+	ErrAICredentials:         http.StatusBadGateway,
+	ErrAIRateLimited:         http.StatusTooManyRequests,
+	ErrAIUnavailable:         http.StatusBadGateway,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

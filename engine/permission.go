@@ -103,6 +103,10 @@ const (
 	// and choose where they start. It sits in the supervision section: superv and
 	// upward.
 	ActManageFlows = "flows:manage"
+	// ai:manage — the tenant's AI endpoint (/iaconfig) and NLP intents (/NLPConfig):
+	// admin and super, like settings (the pages sit in the business section). Using
+	// the AI from the composer needs no action beyond working on the ticket.
+	ActManageAI = "ai:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -148,6 +152,7 @@ var (
 		ActViewCluster,
 		ActManageAPITokens,
 		ActManageBots,
+		ActManageAI,
 	}
 	// Hosting operator: the super profile only.
 	superGrants = []string{

@@ -48,6 +48,7 @@ var wantGrants = map[string][]string{
 	ActViewCluster:     {"admin", "super"},
 	ActManageAPITokens: {"admin", "super"},
 	ActManageBots:      {"admin", "super"},
+	ActManageAI:        {"admin", "super"},
 	// the hosting operator only
 	ActManageTenants: {"super"},
 }

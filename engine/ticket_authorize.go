@@ -92,6 +92,10 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 		if c.ByUserID != p.UserID {
 			return deny("delete message as user %d", c.ByUserID)
 		}
+	case TranslateMessage:
+		if c.ByUserID != p.UserID {
+			return deny("translate as user %d", c.ByUserID)
+		}
 	case Delete:
 		if !p.Can(ActDeleteTicket) {
 			return deny("needs %s", ActDeleteTicket)

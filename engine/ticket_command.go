@@ -95,6 +95,9 @@ type AddWhisper struct {
 	MessageID ID
 	SenderID  ID
 	Body      string
+	// MediaType is MediaWhisper (also when empty) or MediaChatGPT: an AI assistant's
+	// answer to the attendant, kept apart like a note and never sent to the customer.
+	MediaType string
 }
 
 // AckMessage records a delivery receipt for one of our messages. Acks only move
@@ -221,7 +224,7 @@ func knownCommand(cmd TicketCommand) bool {
 	switch cmd.(type) {
 	case OpenTicket, Accept, Resolve, Return, Reopen, Transfer, Delete, ReceiveMessage,
 		SendMessage, SendAutomaticMessage, AddWhisper, AckMessage, DeleteMessage, RevokeMessage, FailMessage, MarkRead, SetTags, AskRating,
-		BotStep, Invite, AcceptInvite, DeclineInvite:
+		BotStep, Invite, AcceptInvite, DeclineInvite, TranslateMessage:
 		return true
 	}
 	return false

@@ -112,6 +112,8 @@ func DecideTicket(s TicketState, cmd TicketCommand, now time.Time) ([]TicketEven
 		return decideAck(s, c, at)
 	case DeleteMessage:
 		return decideDeleteMessage(s, c, at)
+	case TranslateMessage:
+		return decideTranslate(s, c, at)
 	case RevokeMessage:
 		return decideRevoke(s, c, at)
 	case FailMessage:
@@ -379,6 +381,14 @@ func decideWhisper(s TicketState, c AddWhisper, at time.Time) ([]TicketEvent, er
 	f := fieldErrors{}
 	checkMessage(f, c.MessageID, c.Body, "", "", outboundMediaTypes)
 	f.id("senderId", c.SenderID, true)
+	media := ""
+	switch c.MediaType {
+	case "", MediaWhisper:
+	case MediaChatGPT:
+		media = MediaChatGPT
+	default:
+		f.add("mediaType", MsgInvalidValue)
+	}
 	if err := f.err(); err != nil {
 		return nil, err
 	}
@@ -388,7 +398,7 @@ func decideWhisper(s TicketState, c AddWhisper, at time.Time) ([]TicketEvent, er
 	if s.Status != StatusOpen {
 		return nil, invalidTransition(s, c)
 	}
-	return one(TicketWhisperAdded{MessageID: c.MessageID, SenderID: c.SenderID, Body: c.Body, At: at})
+	return one(TicketWhisperAdded{MessageID: c.MessageID, SenderID: c.SenderID, Body: c.Body, MediaType: media, At: at})
 }
 
 // decideAck: receipts arrive late and out of order, so an ack that does not move the

@@ -134,10 +134,21 @@ type TicketMessageSent struct {
 
 // TicketWhisperAdded: an internal note by SenderID (media type whisper).
 type TicketWhisperAdded struct {
-	MessageID ID        `json:"messageId"`
-	SenderID  ID        `json:"senderId"`
-	Body      string    `json:"body"`
+	MessageID ID     `json:"messageId"`
+	SenderID  ID     `json:"senderId"`
+	Body      string `json:"body"`
+	// MediaType is MediaChatGPT for an AI assistant's answer; empty is a whisper
+	// (events written before AI answers existed have none).
+	MediaType string    `json:"mediaType,omitempty"`
 	At        time.Time `json:"at"`
+}
+
+// Media is the message's media type: MediaWhisper or MediaChatGPT.
+func (e TicketWhisperAdded) Media() string {
+	if e.MediaType == MediaChatGPT {
+		return MediaChatGPT
+	}
+	return MediaWhisper
 }
 
 // TicketMessageAcked: a message's ack moved forward to Ack. ProviderID, when set, is
@@ -272,27 +283,28 @@ func (TicketTagsSet) isTicketEvent()         {}
 
 // ticketEventDecoders is the registry: one decoder per type. Never modified after init.
 var ticketEventDecoders = map[string]func([]byte) (TicketEvent, error){
-	EvTicketOpened:          decodeAs[TicketOpened],
-	EvTicketAccepted:        decodeAs[TicketAccepted],
-	EvTicketResolved:        decodeAs[TicketResolved],
-	EvTicketReturned:        decodeAs[TicketReturned],
-	EvTicketReopened:        decodeAs[TicketReopened],
-	EvTicketTransferred:     decodeAs[TicketTransferred],
-	EvTicketDeleted:         decodeAs[TicketDeleted],
-	EvTicketMessageReceived: decodeAs[TicketMessageReceived],
-	EvTicketMessageSent:     decodeAs[TicketMessageSent],
-	EvTicketWhisperAdded:    decodeAs[TicketWhisperAdded],
-	EvTicketMessageAcked:    decodeAs[TicketMessageAcked],
-	EvTicketMessageDeleted:  decodeAs[TicketMessageDeleted],
-	EvTicketMessageFailed:   decodeAs[TicketMessageFailed],
-	EvTicketRead:            decodeAs[TicketRead],
-	EvTicketTagsSet:         decodeAs[TicketTagsSet],
-	EvTicketRatingAsked:     decodeAs[TicketRatingAsked],
-	EvTicketRated:           decodeAs[TicketRated],
-	EvTicketBotStepped:      decodeAs[TicketBotStepped],
-	EvTicketInvited:         decodeAs[TicketInvited],
-	EvTicketInviteAccepted:  decodeAs[TicketInviteAccepted],
-	EvTicketInviteDeclined:  decodeAs[TicketInviteDeclined],
+	EvTicketOpened:            decodeAs[TicketOpened],
+	EvTicketAccepted:          decodeAs[TicketAccepted],
+	EvTicketResolved:          decodeAs[TicketResolved],
+	EvTicketReturned:          decodeAs[TicketReturned],
+	EvTicketReopened:          decodeAs[TicketReopened],
+	EvTicketTransferred:       decodeAs[TicketTransferred],
+	EvTicketDeleted:           decodeAs[TicketDeleted],
+	EvTicketMessageReceived:   decodeAs[TicketMessageReceived],
+	EvTicketMessageSent:       decodeAs[TicketMessageSent],
+	EvTicketWhisperAdded:      decodeAs[TicketWhisperAdded],
+	EvTicketMessageAcked:      decodeAs[TicketMessageAcked],
+	EvTicketMessageDeleted:    decodeAs[TicketMessageDeleted],
+	EvTicketMessageFailed:     decodeAs[TicketMessageFailed],
+	EvTicketRead:              decodeAs[TicketRead],
+	EvTicketTagsSet:           decodeAs[TicketTagsSet],
+	EvTicketRatingAsked:       decodeAs[TicketRatingAsked],
+	EvTicketRated:             decodeAs[TicketRated],
+	EvTicketBotStepped:        decodeAs[TicketBotStepped],
+	EvTicketInvited:           decodeAs[TicketInvited],
+	EvTicketInviteAccepted:    decodeAs[TicketInviteAccepted],
+	EvTicketInviteDeclined:    decodeAs[TicketInviteDeclined],
+	EvTicketMessageTranslated: decodeAs[TicketMessageTranslated],
 }
 
 func decodeAs[E TicketEvent](data []byte) (TicketEvent, error) {

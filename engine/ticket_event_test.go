@@ -30,6 +30,7 @@ func sampleTicketEvents() []TicketEvent {
 		TicketMessageSent{MessageID: 101, SenderID: 7, Automatic: false, ProviderID: "", Body: "Bom dia!",
 			MediaType: MediaDocument, MediaURL: "/public/101.pdf", QuotedID: 100, At: goldenAt},
 		TicketWhisperAdded{MessageID: 102, SenderID: 9, Body: "cliente VIP", At: goldenAt},
+		TicketMessageTranslated{MessageID: 100, ByUserID: 7, Language: "es", Body: "Hola, ¿todo bien? 😀", At: goldenAt},
 		TicketMessageAcked{MessageID: 101, Ack: AckRead, ProviderID: "3EB0A1B2C3D4E5F6", At: goldenAt},
 		TicketMessageFailed{MessageID: 101, Reason: "recipient is not on WhatsApp", At: goldenAt},
 		TicketMessageDeleted{MessageID: 101, ByUserID: 7, At: goldenAt},

@@ -56,6 +56,9 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 		}
 		return SendAutomaticMessage{MessageID: msg(), ProviderID: provider(), Body: body()}
 	case 11:
+		if r.IntN(3) == 0 {
+			return AddWhisper{MessageID: msg(), SenderID: user(), Body: body(), MediaType: MediaChatGPT}
+		}
 		return AddWhisper{MessageID: msg(), SenderID: user(), Body: body()}
 	case 12, 13:
 		return AckMessage{MessageID: msg(), Ack: r.IntN(6) - 1, ProviderID: provider()}
@@ -67,6 +70,9 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 		}
 		return FailMessage{MessageID: msg(), Reason: body()}
 	case 14:
+		if r.IntN(3) == 0 {
+			return TranslateMessage{MessageID: msg(), ByUserID: user(), Language: []string{"cn", "es", "gb", "fr"}[r.IntN(4)], Body: body()}
+		}
 		return DeleteMessage{MessageID: msg(), ByUserID: user()}
 	case 19:
 		return Invite{UserID: user(), ByUserID: user(), ToName: body(), FromName: "Ana"}

@@ -158,6 +158,10 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l.rezoner.jobs = sched
+	aiDeps, _, err := a.aiDeps()
+	if err != nil {
+		return nil, err
+	}
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
@@ -187,6 +191,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				APISender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
 					Connections: l.conns},
 				APILimiter: apiLimiter},
+			AIDeps: aiDeps,
 			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: a.readyCheck,

@@ -78,6 +78,11 @@ type Config struct {
 	// the clients at an outside one (cmd/fakewa): its wss:// URL, the PEM file of its
 	// TLS certificate and its noise root key in hex.
 	WhatsAppFake, WhatsAppWSURL, WhatsAppCAFile, WhatsAppCertKey string
+	// AIKeySecret (AI_KEY_SECRET) seals the tenants' AI API keys at rest; empty uses
+	// JWTSecret. Changing it makes the stored keys unreadable (the tenants enter them
+	// again). AIFake (AI_FAKE), a host:port, serves the fake OpenAI API there
+	// (development and browser tests; docs/ai.md).
+	AIKeySecret, AIFake string
 
 	// Network limits (docs/security.md, "Network limits" and "Web chat limits").
 	Limits Limits
@@ -157,6 +162,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.BoolVar(&c.SeedDemo, "seed-demo", env("SEED_DEMO", "") == "true" || env("SEED_DEMO", "") == "1", "create the demo tenant at start (SEED_DEMO)")
 	fs.BoolVar(&c.SeedConversations, "seed-conversations", env("SEED_CONVERSATIONS", "") == "true" || env("SEED_CONVERSATIONS", "") == "1",
 		"with the demo tenant, also its sample conversations (SEED_CONVERSATIONS)")
+	fs.StringVar(&c.AIKeySecret, "ai-key-secret", env("AI_KEY_SECRET", ""), "secret sealing the tenants' AI API keys; empty: the JWT secret (AI_KEY_SECRET)")
+	fs.StringVar(&c.AIFake, "ai-fake", env("AI_FAKE", ""), "development and tests: serve a fake OpenAI API on this host:port (AI_FAKE)")
 	fs.StringVar(&c.WhatsAppFake, "whatsapp-fake", "", "tests only: in-process fake WhatsApp, control API on this host:port")
 	fs.StringVar(&c.WhatsAppWSURL, "whatsapp-ws-url", "", "tests only: wss:// URL of a fake WhatsApp Web server")
 	fs.StringVar(&c.WhatsAppCAFile, "whatsapp-ca-file", "", "tests only: PEM certificate the fake WhatsApp server presents")

@@ -338,7 +338,7 @@ func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visit
 	}
 	var out []webchat.HistoryItem
 	for _, m := range msgs {
-		if m.MediaType == engine.MediaWhisper || m.IsDeleted {
+		if m.MediaType == engine.MediaWhisper || m.MediaType == engine.MediaChatGPT || m.IsDeleted { // the attendants' own
 			continue
 		}
 		out = append(out, webchat.HistoryItem{MessageID: m.ID, ProviderID: m.ProviderID, FromMe: m.FromMe, Ack: m.Ack,

@@ -102,6 +102,7 @@ func (s *call) ticketExists(ctx context.Context, company, ticket engine.ID) erro
 
 const messageSelect = `SELECT m.id, m.company_id, m.ticket_id, m.seq, m.contact_id, m.sender_id, m.body, m.from_me,
 	m.read, m.media_type, m.media_url, m.quoted_msg_id, m.ack, m.is_deleted, m.failed, m.provider_id, m.created_at, m.updated_at,
+	m.translation, m.translation_language,
 	c.id, c.name, c.number, c.email, c.profile_pic_url,
 	qm.id, qm.body, qm.from_me, qc.name, qu.name
 	FROM messages m
@@ -135,7 +136,7 @@ func (s *call) readMessages(ctx context.Context, rest string, list []any) ([]eng
 		)
 		if err := rs.Scan(&m.ID, &m.CompanyID, &m.TicketID, &seq, &m.ContactID, &m.SenderID, &m.Body, &m.FromMe,
 			&m.Read, &m.MediaType, &m.MediaURL, new(engine.ID), &m.Ack, &m.IsDeleted, &m.Failed, &m.ProviderID,
-			timeCol{&m.CreatedAt}, timeCol{&m.UpdatedAt},
+			timeCol{&m.CreatedAt}, timeCol{&m.UpdatedAt}, &m.Translation, &m.TranslationLanguage,
 			&cID, &cName, &cNumber, &cEmail, &cPic, &qID, &qBody, &qFromMe, &qContact, &qUser); err != nil {
 			return nil, nil, err
 		}

@@ -18,12 +18,12 @@ var _ engine.Outbox = Outbox{}
 func NewOutbox(d *db.DB) Outbox { return Outbox{db: d} }
 
 // pendingOutbound is the condition on messages m of tickets t for "waits to be sent by
-// connection $1": ours (not whispers, not echoes of the channel's own app, which carry
+// connection $1": ours (not whispers nor AI answers, which stay with the attendants; not echoes of the channel's own app, which carry
 // a provider id), at ack 0, not deleted, not refused for good by the channel, on a live
 // ticket of the connection. PendingOutbound lists these; SendAttempts.Prune keeps
 // their rows.
 const pendingOutbound = `t.whatsapp_id = $1 AND NOT t.deleted AND m.from_me AND m.ack = 0 AND m.provider_id = ''
-	AND m.media_type <> '` + engine.MediaWhisper + `' AND NOT m.is_deleted AND NOT m.failed`
+	AND m.media_type NOT IN ('` + engine.MediaWhisper + `', '` + engine.MediaChatGPT + `') AND NOT m.is_deleted AND NOT m.failed`
 
 // PendingOutbound implements engine.Outbox: the messages that wait to be sent
 // (pendingOutbound), oldest first.

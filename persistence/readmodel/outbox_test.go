@@ -23,6 +23,10 @@ func TestOutboxListsOnlyUnsentMessagesOfTheConnection(t *testing.T) {
 		w.do(10, engine.AckMessage{MessageID: acked, Ack: engine.AckSent})
 		w.nextMsg++
 		w.do(10, engine.AddWhisper{MessageID: w.nextMsg, SenderID: 7, Body: "nota interna"})
+		w.nextMsg++ // an AI answer is the attendant's, never the customer's
+		w.do(10, engine.AddWhisper{MessageID: w.nextMsg, SenderID: 7, Body: "sugestão da IA", MediaType: engine.MediaChatGPT})
+		aiAnswer := w.nextMsg
+		w.do(10, engine.TranslateMessage{MessageID: aiAnswer - 2, ByUserID: 7, Language: "es", Body: "Respuesta 2"})
 		w.nextMsg++
 		w.do(10, engine.SendAutomaticMessage{MessageID: w.nextMsg, ProviderID: "echo-1", Body: "do celular"})
 		deleted := w.send(10, 7, "apagada", 0)
@@ -45,6 +49,22 @@ func TestOutboxListsOnlyUnsentMessagesOfTheConnection(t *testing.T) {
 		}
 		if !slices.Equal(ids, []engine.ID{unsent, greeting}) {
 			t.Fatalf("pending %v, want the unsent reply %d and the greeting %d", ids, unsent, greeting)
+		}
+		msgs, err := w.q.GetMessages(context.Background(), 1, []engine.ID{aiAnswer, aiAnswer - 2})
+		if err != nil || len(msgs) != 2 {
+			t.Fatalf("get messages: %v %v", msgs, err)
+		}
+		for _, m := range msgs {
+			switch m.ID {
+			case aiAnswer:
+				if m.MediaType != engine.MediaChatGPT || !m.FromMe {
+					t.Errorf("AI answer stored as %+v", m)
+				}
+			default:
+				if m.Translation != "Respuesta 2" || m.TranslationLanguage != "es" {
+					t.Errorf("translation stored as %q %q", m.Translation, m.TranslationLanguage)
+				}
+			}
 		}
 		// Another connection has nothing to send.
 		if other, err := ob.PendingOutbound(context.Background(), 2, 0); err != nil || len(other) != 0 {

@@ -58,7 +58,10 @@ func (w *messageWriter) apply(ctx context.Context, ticket, company, contact engi
 			mediaURL: e.MediaURL, providerID: e.ProviderID, at: e.At})
 	case engine.TicketWhisperAdded:
 		w.add(newMessage{id: e.MessageID, company: company, ticket: ticket, seq: seq, sender: e.SenderID,
-			body: e.Body, fromMe: true, read: true, mediaType: engine.MediaWhisper, at: e.At})
+			body: e.Body, fromMe: true, read: true, mediaType: e.Media(), at: e.At})
+	case engine.TicketMessageTranslated:
+		return w.update(ctx, `UPDATE messages SET translation = $1, translation_language = $2, updated_at = $3
+			WHERE id = $4 AND ticket_id = $5`, e.Body, e.Language, tsArg(w.dialect, e.At), e.MessageID, ticket)
 	case engine.TicketMessageAcked:
 		// One statement for two independent moves: the ack only forward (with its
 		// updated_at), and the channel's id of our message, when the event has one and

@@ -134,7 +134,7 @@ type outgoing struct {
 	mediaType string
 	mediaPath string // a stored file, "<companyId>/<file>"
 	quoted    engine.ID
-	whisper   bool
+	whisper   bool // an internal note: mediaType "" (whisper) or chatgpt (an AI answer)
 }
 
 // sendMessage: POST /messages/{ticketId} → 201 and the message sent.
@@ -267,7 +267,7 @@ func (s *Server) send(r *http.Request, p engine.Principal, ticketID engine.ID, o
 		var cmd engine.TicketCommand = engine.SendMessage{MessageID: ids[i], SenderID: p.UserID, Body: o.body,
 			MediaType: o.mediaType, MediaURL: o.mediaPath, QuotedID: o.quoted}
 		if o.whisper {
-			cmd = engine.AddWhisper{MessageID: ids[i], SenderID: p.UserID, Body: o.body}
+			cmd = engine.AddWhisper{MessageID: ids[i], SenderID: p.UserID, Body: o.body, MediaType: o.mediaType}
 		}
 		_, pos, err := s.deps.Tickets.Do(r.Context(), p, ticketID, cmd)
 		if err != nil {
@@ -300,7 +300,7 @@ func (s *Server) messagesAfter(r *http.Request, p engine.Principal, ticketID eng
 			m = engine.Message{ID: id, CompanyID: p.CompanyID, TicketID: ticketID, SenderID: p.UserID, Body: o.body,
 				Read: true, FromMe: true, MediaURL: o.mediaPath, MediaType: o.mediaType, CreatedAt: now, UpdatedAt: now}
 			if o.whisper {
-				m.MediaType = engine.MediaWhisper
+				m.MediaType = engine.TicketWhisperAdded{MediaType: o.mediaType}.Media()
 			}
 			if o.quoted != 0 {
 				m.QuotedMsg = &engine.QuotedMessage{ID: o.quoted}

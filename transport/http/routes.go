@@ -41,6 +41,7 @@ func (s *Server) routes() {
 	s.supervisionRoutes()
 	s.calendarFeedRoutes()
 	s.apiTokenRoutes()
+	s.aiRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'

@@ -42,6 +42,8 @@ type Deps struct {
 	ChatDeps
 	// MessagingDeps are the collaborators of the messaging API (apitokens.go).
 	MessagingDeps
+	// AIDeps are the collaborators of the AI routes (ai.go).
+	AIDeps
 
 	// Tokens issues and checks access tokens; the socket gateway shares it so that its
 	// principal cache sees the same invalidations.

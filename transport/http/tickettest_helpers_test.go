@@ -174,7 +174,13 @@ func (w *world) project(pe pendingEvents) {
 		case engine.TicketWhisperAdded:
 			w.msgs[pe.ticket] = append(w.msgs[pe.ticket], engine.Message{ID: e.MessageID, CompanyID: st.CompanyID,
 				TicketID: pe.ticket, SenderID: e.SenderID, FromMe: true, Read: true, Body: e.Body,
-				MediaType: engine.MediaWhisper, CreatedAt: e.At})
+				MediaType: e.Media(), CreatedAt: e.At})
+		case engine.TicketMessageTranslated:
+			for i := range w.msgs[pe.ticket] {
+				if w.msgs[pe.ticket][i].ID == e.MessageID {
+					w.msgs[pe.ticket][i].Translation, w.msgs[pe.ticket][i].TranslationLanguage = e.Body, e.Language
+				}
+			}
 		case engine.TicketMessageDeleted:
 			for i := range w.msgs[pe.ticket] {
 				if w.msgs[pe.ticket][i].ID == e.MessageID {
@@ -428,6 +434,10 @@ const (
 	testMaxUpload = 64 << 10
 )
 
+// extraTicketDeps, when set, adds collaborators to the next newTicketEnv (the AI
+// routes' tests set it around their call; those tests are not parallel).
+var extraTicketDeps func(*httpapi.Deps)
+
 func newTicketEnv(t *testing.T, d *db.DB) *ticketEnv {
 	t.Helper()
 	te := &ticketEnv{msgIDs: &seqIDs{}, mediaDir: t.TempDir()}
@@ -451,6 +461,9 @@ func newTicketEnv(t *testing.T, d *db.DB) *ticketEnv {
 			Tags: te.tags, QuickAnswers: store.NewQuickAnswers(d, e.clock)}
 		deps.TicketDeps = httpapi.TicketDeps{Tickets: te.w, TicketQueries: te.w, Journal: te.journal, IDs: te.msgIDs,
 			Media: te.media, Waiter: te.w, MaxUploadBytes: testMaxUpload, VideoCalls: testVideoCalls(t)}
+		if extraTicketDeps != nil {
+			extraTicketDeps(deps)
+		}
 	}))
 	e := te.env
 	for local, id := range e.ids {

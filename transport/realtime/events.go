@@ -192,7 +192,10 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 			QuotedMsg: p.quotes.quote(e.QuotedID), CreatedAt: e.At})
 	case engine.TicketWhisperAdded:
 		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, SenderID: e.SenderID, FromMe: true, Read: true,
-			Body: e.Body, MediaType: engine.MediaWhisper, CreatedAt: e.At})
+			Body: e.Body, MediaType: e.Media(), CreatedAt: e.At})
+	case engine.TicketMessageTranslated:
+		return p.messageUpdated(rec, t, messages, e.MessageID, map[string]any{"id": e.MessageID, "ticketId": id,
+			"translation": e.Body, "translationLanguage": e.Language})
 	case engine.TicketMessageAcked:
 		return p.messageUpdated(rec, t, messages, e.MessageID, map[string]any{"id": e.MessageID, "ticketId": id, "ack": e.Ack})
 	case engine.TicketMessageDeleted:
@@ -302,7 +305,7 @@ func newMessageCache(ctx context.Context, q engine.TicketQueries, evs []engine.R
 	for _, ev := range evs {
 		var id engine.ID
 		switch ev.Type {
-		case engine.EvTicketMessageAcked, engine.EvTicketMessageDeleted, engine.EvTicketMessageFailed:
+		case engine.EvTicketMessageAcked, engine.EvTicketMessageDeleted, engine.EvTicketMessageFailed, engine.EvTicketMessageTranslated:
 			var ref struct {
 				MessageID engine.ID `json:"messageId"`
 			}

@@ -32,6 +32,7 @@ import { calendarFlow } from './flows/calendar.mjs';
 import { messagingApiFlow } from './flows/messagingApi.mjs';
 import { botsFlow } from './flows/bots.mjs';
 import { bizflowFlow } from './flows/bizflow.mjs';
+import { aiFlow } from './flows/ai.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -76,6 +77,8 @@ const tests = [
     : []),
   // Last: the bot is the demo tenant's while the flow runs (it deletes it at the end).
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `bots flow (${lng}): the admin builds a two-level reception menu on /Bots; a web chat customer answers it and lands in the chosen queue`, run: (ctx) => botsFlow({ ...ctx, lng }) })),
+  // Last: it configures the demo tenant's AI, which the chat flow expects unset.
+  { name: 'AI (pt-BR): /iaconfig saved and tested against the fake; ask-AI answer shown apart and sent on request; a received message translated', run: (ctx) => aiFlow({ ...ctx, lng: 'pt-BR' }) },
 ];
 
 process.on('exit', killAll);
@@ -112,8 +115,11 @@ let browser;
 try {
   // WhatsApp connections talk to the in-process fake (nothing reaches WhatsApp).
   const whatsappFake = `127.0.0.1:${await freePort()}`;
-  server = await startServer({ args: ['--whatsapp-fake', whatsappFake] });
+  // AI answers come from the in-process fake OpenAI API (docs/ai.md).
+  const aiFake = `127.0.0.1:${await freePort()}`;
+  server = await startServer({ args: ['--whatsapp-fake', whatsappFake, '--ai-fake', aiFake] });
   server.whatsappFake = `http://${whatsappFake}`;
+  server.aiFake = `http://${aiFake}`;
   console.log(`e2e: atende at ${server.base} (data ${server.dataDir}), web chat connection ${server.webchatConnectionId}`);
   browser = await launchBrowser();
   for (const test of selected) {

@@ -35,8 +35,9 @@ export const viewports = {
 // cope with them quietly (see TransferModal). Anything else ≥ 400 fails the flow.
 const tolerated = [
   { method: 'GET', path: /^\/whatsapp\/?$/, status: 404 },
-  // Message translation is not in this build: the dialog says so (TranslateDialog).
+  // Message translation without AI configured: the dialog says so (TranslateDialog).
   { method: 'PUT', path: /^\/messages\/\d+$/, status: 405 },
+  { method: 'PUT', path: /^\/messages\/\d+$/, status: 409 },
 ];
 
 // newActor opens a context in a language and viewport and records what must not happen:

@@ -1,6 +1,10 @@
 // Endpoint functions of spec section 7. Each is a thin typed call on the shared client.
 import { http } from './client';
 import type {
+  AIConfigInput,
+  AIConfigView,
+  AIIntent,
+  AIIntentInput,
   Announcement,
   AnnouncementInput,
   AnnouncementPage,
@@ -166,7 +170,13 @@ export const messagesApi = {
   remove: (messageId: ID, ticketId: ID): Promise<void> =>
     http.delete<void>(`/messages/${messageId}`, { query: { ticketId } }),
   translate: (messageId: ID, language: string): Promise<Message> =>
-    http.put<Message>(`/messages/${messageId}`, { body: { translateTo: language } }),
+    http.put<Message>(`/messages/${messageId}`, { body: { language } }),
+  // The composer's translation toggle: the customer gets the text translated.
+  sendTranslated: (ticketId: ID, body: string, language: string): Promise<Message | undefined> =>
+    http.post<Message | undefined>(`/messages/translated/${ticketId}`, { body: { body, language } }),
+  // The composer's text-to-audio toggle: the text goes out as a voice note.
+  sendSpoken: (ticketId: ID, body: string): Promise<Message | undefined> =>
+    http.post<Message | undefined>(`/messages/audio/${ticketId}`, { body: { body } }),
 };
 
 export interface ContactInput {
@@ -415,4 +425,15 @@ export const calendarFeedApi = {
   status: (): Promise<CalendarFeedView> => http.get<CalendarFeedView>('/calendar-feed'),
   issue: (): Promise<CalendarFeedView> => http.post<CalendarFeedView>('/calendar-feed'),
   revoke: (): Promise<CalendarFeedView> => http.delete<CalendarFeedView>('/calendar-feed'),
+};
+
+// AI assistance (docs/ai.md): /iaconfig and /NLPConfig.
+export const aiApi = {
+  config: (): Promise<AIConfigView> => http.get<AIConfigView>('/iaconfig'),
+  save: (input: AIConfigInput): Promise<AIConfigView> => http.put<AIConfigView>('/iaconfig', { body: input }),
+  test: (input: AIConfigInput): Promise<{ ok: boolean }> => http.post<{ ok: boolean }>('/iaconfig/test', { body: input }),
+  intents: (): Promise<AIIntent[]> => http.get<AIIntent[]>('/intents'),
+  createIntent: (input: AIIntentInput): Promise<AIIntent> => http.post<AIIntent>('/intents', { body: input }),
+  updateIntent: (id: ID, input: AIIntentInput): Promise<AIIntent> => http.put<AIIntent>(`/intents/${id}`, { body: input }),
+  deleteIntent: (id: ID): Promise<void> => http.delete<void>(`/intents/${id}`),
 };

@@ -42,6 +42,8 @@ export const serverEvents = [
   'bot',
   // Bizflow flows changed (flows:manage holders only; docs/api.md, "Bizflow flows").
   'flow',
+  // The tenant's AI configuration changed (docs/ai.md): the composer's AI toggles.
+  'aiConfig',
   'resync',
 ] as const;
 

@@ -184,6 +184,9 @@ export interface Message {
   isDeleted?: boolean;
   /** The channel refused it for good: never sent, never retried. */
   failed?: boolean;
+  /** The latest translation of the body (PUT /messages/{id}) and its language (cn, es, gb). */
+  translation?: string;
+  translationLanguage?: string;
   createdAt: string;
   updatedAt?: string;
 }
@@ -589,3 +592,33 @@ export interface ApiTokenEvent {
   action: 'create' | 'update';
   apiToken: ApiToken;
 }
+
+// AI assistance (docs/ai.md): the tenant's OpenAI-compatible endpoint, without its key.
+// An attendant's GET /iaconfig answers only `configured`.
+export interface AIConfigView {
+  baseUrl?: string;
+  model?: string;
+  speechModel?: string;
+  voice?: string;
+  hasKey?: boolean;
+  configured: boolean;
+  updatedAt?: string;
+}
+
+export interface AIConfigInput {
+  baseUrl: string;
+  apiKey: string; // empty keeps the stored key
+  model: string;
+  speechModel: string;
+  voice: string;
+}
+
+// An NLP intent (/NLPConfig): a new ticket whose first message matches goes to queueId.
+export interface AIIntent {
+  id: ID;
+  name: string;
+  examples: string[];
+  queueId: ID;
+}
+
+export type AIIntentInput = Omit<AIIntent, 'id'>;

@@ -44,6 +44,7 @@ export const actions = {
   viewClientMap: 'client-map:view', // the client maps (/ClientMap, /LeafletMap)
   manageApiTokens: 'api-tokens:manage', // the messaging API's tokens (/MessagingAPI)
   manageFlows: 'flows:manage', // the Bizflow page (/BizFlow)
+  manageAI: 'ai:manage', // the AI endpoint (/iaconfig) and NLP intents (/NLPConfig)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

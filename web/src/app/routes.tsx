@@ -37,6 +37,8 @@ const MessagingApiPage = lazy(() => import('../features/messagingApi/MessagingAp
 const NewTicketPage = lazy(() => import('../features/tickets/NewTicketPage'));
 const BotsPage = lazy(() => import('../features/bots/BotsPage'));
 const BizFlowPage = lazy(() => import('../features/bizflow/BizFlowPage'));
+const AIConfigPage = lazy(() => import('../features/ai/AIConfigPage'));
+const NLPConfigPage = lazy(() => import('../features/ai/NLPConfigPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -45,10 +47,8 @@ function Lazy({ children }: { children: ReactNode }) {
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Campaign', 'campaign'],
-  ['NLPConfig', 'nlpConfig'],
   ['Broadcasts', 'broadcasts'],
   ['Groups', 'groups'],
-  ['iaconfig', 'iaConfig'],
 ];
 
 export const routes: RouteObject[] = [
@@ -147,6 +147,8 @@ export const routes: RouteObject[] = [
               ['MessagingAPI', MessagingApiPage],
               ['newticket', NewTicketPage],
               ['BizFlow', BizFlowPage],
+              ['iaconfig', AIConfigPage],
+              ['NLPConfig', NLPConfigPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

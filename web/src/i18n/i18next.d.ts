@@ -1,6 +1,7 @@
 // Keys are type-checked against the default locale (pt-BR).
 import 'i18next';
 import type agenda from './locales/pt-BR/agenda.json';
+import type ai from './locales/pt-BR/ai.json';
 import type announcements from './locales/pt-BR/announcements.json';
 import type backendErrors from './locales/pt-BR/backendErrors.json';
 import type bizflow from './locales/pt-BR/bizflow.json';
@@ -39,6 +40,7 @@ declare module 'i18next' {
     resources: {
       translation: {
         agenda: typeof agenda;
+        ai: typeof ai;
         announcements: typeof announcements;
         backendErrors: typeof backendErrors;
         bizflow: typeof bizflow;

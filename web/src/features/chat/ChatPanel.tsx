@@ -23,6 +23,7 @@ import { Composer, useComposer } from './Composer';
 import { ContactDrawer } from './ContactDrawer';
 import { TagPicker } from './TagPicker';
 import { TranslateDialog } from './TranslateDialog';
+import { useAIConfigured } from '../ai/useAIConfigured';
 import { deletedToastKey, drawerRemembered, rememberDrawer } from './prefs';
 import { ChatColumn, ChatFrame, ErrorBox } from './style';
 
@@ -46,6 +47,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [translating, setTranslating] = useState<Message | null>(null);
   const canSign = can(perms.adminMenu);
+  const aiOn = useAIConfigured();
   const composer = useComposer(ticketId, ticket?.status === 'open', canSign, user.name, ticket?.channel);
 
   useRoom(useMemo(() => ({ kind: 'chatBox' as const, ticketId }), [ticketId]));
@@ -106,7 +108,7 @@ export default function ChatPanel({ ticketId }: { ticketId: ID }) {
           onDelete={onDelete}
           onTranslate={onTranslate}
         />
-        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} channel={ticket.channel} />
+        <Composer actor={composer} ticketId={ticketId} status={ticket.status} canSign={canSign} userName={user.name} channel={ticket.channel} aiOn={aiOn} />
       </ChatColumn>
       {drawerOpen && ticket.contact && (
         <ContactDrawer contact={ticket.contact} overlay={!wide} onClose={() => toggleDrawer(false)} />

@@ -6,7 +6,7 @@ import { toastStore } from '../../components/toast/toastStore';
 import { Composer, useComposer } from './Composer';
 import type { Message, TicketStatus } from '../../api/types';
 
-function Harness({ status, canSign = false, quote }: { status: TicketStatus; canSign?: boolean; quote?: Message }) {
+function Harness({ status, canSign = false, quote, aiOn = true }: { status: TicketStatus; canSign?: boolean; quote?: Message; aiOn?: boolean }) {
   const actor = useComposer(9, status === 'open', canSign, 'Ana', 'whatsapp');
   return (
     <>
@@ -15,7 +15,7 @@ function Harness({ status, canSign = false, quote }: { status: TicketStatus; can
           reply
         </button>
       )}
-      <Composer actor={actor} ticketId={9} status={status} canSign={canSign} channel="whatsapp" />
+      <Composer actor={actor} ticketId={9} status={status} canSign={canSign} channel="whatsapp" aiOn={aiOn} />
     </>
   );
 }
@@ -93,7 +93,7 @@ describe('Composer', () => {
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Idioma da tradução' }), 'gb');
     await userEvent.type(input(), 'bom dia{Enter}');
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0].body).toMatchObject({ body: 'bom dia', translateTo: 'gb' });
+    expect(calls[0]).toMatchObject({ url: '/messages/translated/9', body: { body: 'bom dia', language: 'gb' } });
   });
 
   it('the signature (with permission) prefixes the name and survives mode changes', async () => {
@@ -104,7 +104,32 @@ describe('Composer', () => {
     expect(screen.getByRole('button', { name: 'Assinar mensagens' })).toHaveAttribute('aria-pressed', 'true');
     await userEvent.type(input(), 'olá{Enter}');
     await waitFor(() => expect(calls).toHaveLength(1));
-    expect(calls[0].body).toMatchObject({ body: '*Ana:*\nolá', textToAudio: true });
+    expect(calls[0]).toMatchObject({ url: '/messages/audio/9', body: { body: '*Ana:*\nolá' } });
+  });
+
+  it('without AI configured the AI toggles are disabled with a hint; whisper stays', () => {
+    mockFetch();
+    renderWithProviders(<Harness status="open" aiOn={false} />);
+    for (const name of ['Perguntar à IA', 'Texto para áudio', 'Traduzir ao enviar']) {
+      const b = screen.getByRole('button', { name });
+      expect(b).toBeDisabled();
+      expect(b).toHaveAttribute('title', 'Configure a inteligência artificial em Configuração de IA para usar esta opção.');
+    }
+    expect(screen.getByRole('button', { name: 'Sussurro' })).toBeEnabled();
+  });
+
+  it('ask-AI posts the question to askgpt and a provider failure is a translated toast', async () => {
+    toastStore.clear();
+    const { calls } = mockFetch(route('POST', '/messages/askgpt/9', { status: 429, body: { error: 'ERR_AI_RATE_LIMITED' } }));
+    renderWithProviders(<Harness status="open" />);
+    await userEvent.click(screen.getByRole('button', { name: 'Perguntar à IA' }));
+    await userEvent.type(input(), 'o que respondo?{Enter}');
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]).toMatchObject({ url: '/messages/askgpt/9', body: { body: 'o que respondo?' } });
+    await waitFor(() =>
+      expect(toastStore.getSnapshot().map((t) => t.text)).toEqual(['O provedor de IA está limitando as solicitações. Tente novamente em instantes.']),
+    );
+    expect(input()).toHaveValue('o que respondo?');
   });
 
   it('hides the signature toggle without the permission', () => {

@@ -73,12 +73,16 @@ export function Composer({
   canSign,
   userName = '',
   channel,
+  aiOn = false,
 }: {
   actor: ComposerActor;
   ticketId: ID;
   status: TicketStatus;
   canSign: boolean;
   userName?: string; // for the signature of a file's caption
+  // The tenant has an AI endpoint: without one the ask-AI, text-to-audio and
+  // translation toggles are disabled, their title saying where to set it up.
+  aiOn?: boolean;
   channel?: string; // the ticket's channel: the signature's markup
 }) {
   const { t } = useTranslation();
@@ -202,8 +206,8 @@ export function Composer({
             $active={mode === m}
             aria-pressed={mode === m}
             aria-label={t(`chat.composer.modeNames.${m}`)}
-            title={t(`chat.composer.modeNames.${m}`)}
-            disabled={!enabled || hasFiles}
+            disabled={!enabled || hasFiles || (m !== 'whisper' && !aiOn)}
+            title={m !== 'whisper' && !aiOn ? t('ai.composer.notConfiguredHint') : t(`chat.composer.modeNames.${m}`)}
             onClick={() => toggle(m)}
           >
             <Icon name={icon} size={18} />

@@ -1,6 +1,7 @@
 // One message bubble: quoted reply, media, text, time HH:mm and ack ticks
 // (0 pending clock, 1 sent tick, 3 read double tick, 4 played double tick in colour).
-// Deleted and whisper (internal) messages look apart.
+// Deleted, whisper (internal) and chatgpt (an AI answer for the attendant, with a button
+// that sends it to the customer) messages look apart; a translation shows under the text.
 import { memo, type CSSProperties } from 'react';
 import { useT } from '../../i18n/useT';
 import { sameRowProps } from '../../components/rowProps';
@@ -8,6 +9,7 @@ import { formatTime } from '../../app/format';
 import { Icon } from '../../components/Icon';
 import type { Message } from '../../api/types';
 import { Ack, Bubble, BubbleActions, BubbleMeta, BubbleRow, MediaImage, Quoted, SmallAction, Body } from './style';
+import { AIAnswerSend, TranslationNote } from '../ai/MessageAI';
 
 export interface MessageActions {
   onReply: (m: Message) => void;
@@ -58,13 +60,14 @@ export const MessageItem = memo(function MessageItem({
   onTranslate,
 }: { message: Message; style?: CSSProperties; ariaAttributes?: Record<string, unknown> } & MessageActions) {
   const t = useT();
-  const whisper = m.mediaType === 'whisper';
+  const aiAnswer = m.mediaType === 'chatgpt';
+  const whisper = m.mediaType === 'whisper' || aiAnswer;
   const kind = m.isDeleted ? 'deleted' : whisper ? 'whisper' : m.fromMe ? 'out' : 'in';
   const showBody = m.body && !(m.mediaType === 'image' && m.body === m.mediaUrl);
   return (
     <BubbleRow style={style} {...ariaAttributes} $out={m.fromMe} data-testid={`message-${m.id}`}>
       <Bubble $kind={kind}>
-        {whisper && <BubbleMeta>{t('chat.messages.whisperLabel')}</BubbleMeta>}
+        {whisper && <BubbleMeta>{aiAnswer ? t('ai.message.label') : t('chat.messages.whisperLabel')}</BubbleMeta>}
         {m.quotedMsg && (
           <Quoted $fromMe={m.quotedMsg.fromMe}>
             <strong>{m.quotedMsg.fromMe ? t('chat.messages.you') : m.quotedMsg.contactName || m.contact?.name}</strong>
@@ -77,6 +80,8 @@ export const MessageItem = memo(function MessageItem({
           <>
             <Media m={m} />
             {showBody && <Body>{m.body}</Body>}
+            {m.translation && <TranslationNote message={m} />}
+            {aiAnswer && <AIAnswerSend message={m} />}
           </>
         )}
         <BubbleMeta>

@@ -20,7 +20,9 @@ export function forgetTranslationAnswer(): void {
   translationMissing = false;
 }
 
-// Translate a message (PUT /messages/{id}); the translated message comes back by socket.
+// Translate a message (PUT /messages/{id}); the translation comes back by socket and
+// shows under the message. A tenant without AI configured (ERR_AI_NOT_CONFIGURED) is
+// told so in the dialog rather than by an error toast.
 export function TranslateDialog({ message, onClose }: { message: Message | null; onClose: () => void }) {
   const { t } = useTranslation();
   const [missing, setMissing] = useState(translationMissing);
@@ -37,6 +39,9 @@ export function TranslateDialog({ message, onClose }: { message: Message | null;
     } catch (err) {
       if (isApiError(err) && notConfiguredStatus.has(err.status)) {
         translationMissing = true;
+        setMissing(true);
+      } else if (isApiError(err) && err.code === 'ERR_AI_NOT_CONFIGURED') {
+        // The tenant may set AI up later (docs/ai.md): not remembered for the page.
         setMissing(true);
       } else {
         toastError(err);

@@ -24,6 +24,10 @@ export function sendOutgoing(m: OutgoingMessage, userName: string, channel?: str
       return messagesApi.whisper(m.ticketId, body);
     case 'askAI':
       return messagesApi.askAI(m.ticketId, body);
+    case 'textToAudio':
+      return messagesApi.sendSpoken(m.ticketId, body);
+    case 'translation':
+      return messagesApi.sendTranslated(m.ticketId, body, m.language ?? 'gb');
     default:
       return messagesApi.send(m.ticketId, {
         body,
@@ -31,8 +35,6 @@ export function sendOutgoing(m: OutgoingMessage, userName: string, channel?: str
         read: true,
         mediaUrl: '',
         quotedMsg: m.quotedMsgId ? { id: m.quotedMsgId } : null,
-        textToAudio: m.mode === 'textToAudio' || undefined,
-        translateTo: m.language ?? undefined,
       });
   }
 }

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"atende/goroutine"
+	"atende/persistence/aiconfig"
+	"atende/transport/ai"
+	"atende/transport/ai/aifake"
+	httpapi "atende/transport/http"
+)
+
+// aiDeps builds the AI assistance (docs/ai.md): the tenants' endpoints with their keys
+// sealed under AI_KEY_SECRET (the JWT secret when unset), and the client that asks
+// them. --ai-fake also serves the fake OpenAI API on that address, for development
+// and the browser tests: point a tenant's /iaconfig at http://<addr>/v1.
+func (a *app) aiDeps() (httpapi.AIDeps, *aiconfig.Store, error) {
+	secret := a.cfg.AIKeySecret
+	if secret == "" {
+		secret = a.cfg.JWTSecret
+	}
+	seal, err := aiconfig.NewSealer(secret)
+	if err != nil {
+		return httpapi.AIDeps{}, nil, err
+	}
+	configs := aiconfig.New(a.db, seal, nil)
+	if a.cfg.AIFake != "" {
+		ln, err := net.Listen("tcp", a.cfg.AIFake)
+		if err != nil {
+			return httpapi.AIDeps{}, nil, err
+		}
+		srv := &http.Server{Handler: aifake.New("").Handler(), ReadHeaderTimeout: 5 * time.Second}
+		serving := &goroutine.Group{}
+		serving.Go(func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				a.log.Error().Err(err).Msg("fake OpenAI API stopped")
+			}
+		})
+		a.onClose(func(ctx context.Context) error { return errors.Join(srv.Shutdown(ctx), serving.Wait(ctx)) })
+		a.log.Warn().Str("addr", ln.Addr().String()).Msg("AI: a FAKE OpenAI API is served at http://" + ln.Addr().String() + "/v1 (development and tests only)")
+	}
+	return httpapi.AIDeps{AI: ai.New(configs, ai.Config{}), AIConfigs: configs}, configs, nil
+}
