@@ -94,6 +94,15 @@ const (
 	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
 	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
+
+	// Campaigns and broadcasts (issue 12).
+	ErrNoCampaignFound      Code = "ERR_NO_CAMPAIGN_FOUND"
+	ErrCampaignNotRemovable Code = "ERR_CAMPAIGN_NOT_REMOVABLE"
+	ErrCampaignTransition   Code = "ERR_CAMPAIGN_TRANSITION"
+	ErrNoChannelSelected    Code = "ERR_NO_CHANNEL_SELECTED"
+	ErrNoContactsSelected   Code = "ERR_NO_CONTACTS_SELECTED"
+	ErrNoCredits            Code = "ERR_NO_CREDITS"
+	ErrDailyMaxReached      Code = "ERR_DAILY_MAX_REACHED"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -162,6 +171,14 @@ var statusOf = map[Code]int{
 	ErrTenantNameDuplicated:  http.StatusConflict,
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
+
+	ErrNoCampaignFound:      http.StatusNotFound,
+	ErrCampaignNotRemovable: http.StatusMethodNotAllowed,
+	ErrCampaignTransition:   http.StatusConflict,
+	ErrNoChannelSelected:    http.StatusBadRequest,
+	ErrNoContactsSelected:   http.StatusBadRequest,
+	ErrNoCredits:            http.StatusPaymentRequired,
+	ErrDailyMaxReached:      http.StatusTooManyRequests,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked
