@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math"
 	"strings"
 	"time"
@@ -335,4 +336,31 @@ func ButtonsAsText(body string, b CampaignButtons) string {
 	}
 	line("", b.Destination)
 	return sb.String()
+}
+
+// CampaignOutbound is one campaign send handed to a connection.
+type CampaignOutbound struct {
+	// MessageID is the send's idempotency key: fixed when the campaign's segment is
+	// expanded, one per (campaign, contact, message), so a send retried after a crash
+	// goes out under the same id and a channel that de-duplicates sends it once.
+	MessageID ID              `json:"messageId"`
+	To        string          `json:"to"`
+	Body      string          `json:"body"`
+	MediaType string          `json:"mediaType,omitempty"`
+	MediaPath string          `json:"mediaPath,omitempty"`
+	Buttons   CampaignButtons `json:"buttons,omitempty"`
+}
+
+// CampaignSender hands campaign sends to the connection that owns the channel (the
+// connection actor, wherever the cluster placed it). An error with ErrUnavailable or
+// ErrChannelTemporary is worth retrying later (the connection is down or busy); any
+// other error is the channel's refusal of that contact and is recorded on the send.
+type CampaignSender interface {
+	SendCampaign(ctx context.Context, connectionID ID, m CampaignOutbound) (providerID string, err error)
+}
+
+// InteractiveSender is implemented by channels that send buttons as an interactive
+// message; the others get ButtonsAsText.
+type InteractiveSender interface {
+	SendInteractive(ctx context.Context, m OutboundMessage, b CampaignButtons) (providerID string, err error)
 }

@@ -40,6 +40,9 @@ type RefDeps struct {
 	WaitPanel engine.WaitPanelQueries
 	// Locations reads the client maps' contacts (maps.go); nil answers 503.
 	Locations engine.LocationStore
+	// Campaigns keeps and runs campaigns and broadcasts (campaigns.go); nil answers
+	// 503.
+	Campaigns CampaignStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).

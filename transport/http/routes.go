@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	s.chatRoutes()
 	s.opsRoutes()
 	s.supervisionRoutes()
+	s.campaignRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'
