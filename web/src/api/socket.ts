@@ -36,6 +36,9 @@ export const serverEvents = [
   'chat',
   // Who is online changed (supervision screens only; docs/api.md, "Supervision").
   'presence',
+  // Campaigns and broadcasts: progress and status (business section only).
+  'campaign',
+  'campaignCredits',
   'resync',
 ] as const;
 

@@ -32,6 +32,8 @@ const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ChatsPage = lazy(() => import('../features/internalChat/ChatsPage'));
 const WaitPanelPage = lazy(() => import('../features/waitpanel/WaitPanelPage'));
 const ClientMapPage = lazy(() => import('../features/clientmap/ClientMapPage'));
+const CampaignPage = lazy(() => import('../features/campaigns/CampaignPage'));
+const BroadcastsPage = lazy(() => import('../features/campaigns/BroadcastsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -40,9 +42,7 @@ function Lazy({ children }: { children: ReactNode }) {
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Bots', 'bots'],
-  ['Campaign', 'campaign'],
   ['NLPConfig', 'nlpConfig'],
-  ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
   ['MessagingAPI', 'messagingApi'],
@@ -142,6 +142,8 @@ export const routes: RouteObject[] = [
               ['Super', SuperPage],
               ['Support', SupportPage],
               ['tableaux', DashboardPage],
+              ['Campaign', CampaignPage],
+              ['Broadcasts', BroadcastsPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

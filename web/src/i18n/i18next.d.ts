@@ -27,6 +27,7 @@ import type users from './locales/pt-BR/users.json';
 import type validation from './locales/pt-BR/validation.json';
 import type tenants from './locales/pt-BR/tenants.json';
 import type support from './locales/pt-BR/support.json';
+import type outbound from './locales/pt-BR/outbound.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -51,6 +52,7 @@ declare module 'i18next' {
         login: typeof login;
         tenants: typeof tenants;
         support: typeof support;
+        outbound: typeof outbound;
         pages: typeof pages;
         queues: typeof queues;
         quickAnswers: typeof quickAnswers;
