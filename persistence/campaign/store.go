@@ -141,7 +141,9 @@ func (s *Store) Create(ctx context.Context, companyID, userID engine.ID, in engi
 		}
 	}
 	spec := in
-	spec.CSV = nil // the lines are in the sends; the spec stays small
+	// The contacts and CSV lines are in the sends: the spec stays small, since every
+	// step of the job reads it.
+	spec.CSV, spec.ContactIDs = nil, nil
 	specJSON, err := json.Marshal(spec)
 	if err != nil {
 		return engine.Campaign{}, fmt.Errorf("campaign spec: %w", err)
