@@ -23,7 +23,7 @@ import (
 // time the segment took to expand into send rows.
 func BenchmarkCampaignSend(b *testing.B) {
 	for range b.N {
-		benchCampaign(b, 100_000, 500)
+		benchCampaign(b, 100_000, 1000)
 	}
 }
 

@@ -426,9 +426,7 @@ func (s *Store) record(ctx context.Context, c engine.Campaign, connID engine.ID,
 		retryCredits += res.Failed
 	}
 	s.giveBack(ctx, connID, day, retry+res.Failed, c.CompanyID, retryCredits)
-	if err := s.finishIfDone(ctx, c.CompanyID, c.ID); err != nil {
-		return res, err
-	}
+	// Finishing is idle's: the next step finds nothing to claim.
 	if fresh, err := s.Get(ctx, c.CompanyID, c.ID); err == nil {
 		s.changed(fresh)
 	}
