@@ -17,6 +17,7 @@ import (
 	"atende/persistence/schedule"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
+	"atende/transport/media"
 )
 
 // campaignChannel records campaign sends and refuses the numbers in bad, as the
@@ -33,7 +34,7 @@ func (c *campaignChannel) SendCampaign(_ context.Context, _ engine.ID, m engine.
 	if c.bad[m.To] {
 		return "", engine.Wrap(engine.ErrWappInvalidContact, fmt.Errorf("%s is not on WhatsApp", m.To))
 	}
-	c.sent[m.MessageID] = m.Body
+	c.sent[m.MessageID] = m.Body + "|" + m.MediaType + ":" + m.MediaPath
 	return "p", nil
 }
 
@@ -54,6 +55,12 @@ func eachCampaignEnv(t *testing.T, fn func(t *testing.T, e *campaignEnv)) {
 			}
 			ce.store = s
 			deps.Campaigns = s
+			ms, err := media.New(media.Config{Dir: t.TempDir(), Secret: testSecret, MaxImage: testMaxImage, BaseURL: "/media"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { ms.Close() })
+			deps.Media = ms
 		}))
 		if err := schedule.Migrate(context.Background(), d); err != nil {
 			t.Fatal(err)
@@ -267,8 +274,48 @@ func TestCampaignCSVPreview(t *testing.T) {
 			bodies[b] = true
 		}
 		e.ch.mu.Unlock()
-		if !bodies["Sua fatura, Maria"] || !bodies["Sua boleto, Nova"] || len(bodies) != 2 {
+		if !bodies["Sua fatura, Maria|:"] || !bodies["Sua boleto, Nova|:"] || len(bodies) != 2 {
 			t.Fatalf("bodies %v", bodies)
 		}
+	})
+}
+
+// A broadcast with media: the file is uploaded first (POST /campaigns/media) and the
+// message names it; a path of another tenant is refused.
+func TestCampaignBroadcastWithMedia(t *testing.T) {
+	eachCampaignEnv(t, func(t *testing.T, e *campaignEnv) {
+		admin := e.tok("admin")
+		body, ct := multipartBody(t, formPart{name: "file", fileName: "promo.png", contentType: "image/png", data: pngFile})
+		e.do(req{method: "POST", path: "/campaigns/media", token: e.tok("ana"), body: body, header: map[string]string{"Content-Type": ct}}).
+			wantErr(t, http.StatusForbidden, engine.ErrNoPermission)
+		r := e.do(req{method: "POST", path: "/campaigns/media", token: admin, body: body, header: map[string]string{"Content-Type": ct}})
+		r.wantStatus(t, http.StatusCreated)
+		up := r.obj(t)
+		path, _ := up["mediaPath"].(string)
+		if !strings.HasPrefix(path, "1/") || up["mediaType"] != engine.MediaImage {
+			t.Fatalf("upload %v", up)
+		}
+		if err := e.store.SetCredits(context.Background(), 1, 5); err != nil {
+			t.Fatal(err)
+		}
+		msg := map[string]any{"kind": "broadcast", "sendFrom": []int{1}, "contactIds": []int{101},
+			"messages": []map[string]any{{"body": "Oferta", "mediaType": "image", "mediaPath": path}}}
+		r = e.post(admin, "/campaigns", msg)
+		r.wantStatus(t, http.StatusCreated)
+		var c engine.Campaign
+		r.json(t, &c)
+		for res, err := e.store.Step(context.Background(), 1, c.ID, 1); !res.Done; res, err = e.store.Step(context.Background(), 1, c.ID, 1) {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		e.ch.mu.Lock()
+		got := fmt.Sprint(e.ch.sent)
+		e.ch.mu.Unlock()
+		if !strings.Contains(got, "Oferta|image:"+path) {
+			t.Fatalf("sent %s", got)
+		}
+		e.post(e.tok("admin2"), "/campaigns", map[string]any{"kind": "broadcast", "sendFrom": []int{3}, "contactIds": []int{201},
+			"messages": []map[string]any{{"body": "x", "mediaType": "image", "mediaPath": path}}}).wantErr(t, http.StatusBadRequest, engine.ErrValidation)
 	})
 }
