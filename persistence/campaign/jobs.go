@@ -140,8 +140,10 @@ type runWorker struct {
 	s *Store
 }
 
-// sliceBudget is how long one job run sends before it gives its worker back.
-const sliceBudget = 20 * time.Second
+// sliceBudget is how long one job run sends before it gives its worker back (snoozed
+// until now: River hands it out again after its scheduler's next pass, a pause of a
+// few seconds that a longer slice makes rare on an unpaced campaign).
+const sliceBudget = 2 * time.Minute
 
 // Work implements river.Worker.
 func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {
