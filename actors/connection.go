@@ -196,6 +196,10 @@ type connActor struct {
 	// (connection_flow.go).
 	flowHere      bool
 	flowCheckedAt time.Time
+	// campaignSent: campaign message ids the channel took in this activation ->
+	// provider id; campaignBusy: those in flight (connection_campaign.go).
+	campaignSent map[engine.ID]string
+	campaignBusy map[engine.ID]bool
 }
 
 func (a *connActor) Receive(ctx actor.Context) {
@@ -242,6 +246,8 @@ func (a *connActor) init(ctx actor.Context) {
 	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
 	a.lanes = map[string][]queuedSend{}
+	a.campaignSent = map[engine.ID]string{}
+	a.campaignBusy = map[engine.ID]bool{}
 	a.startChannel(ctx)
 }
 
@@ -265,6 +271,18 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 		}
 		a.deliver(ctx, req, 0)
 		ctx.Respond(&wire.Reply{})
+	case CmdConnectionCampaign:
+		m, err := decodeCampaign(cmd)
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		a.ensureLoaded(ctx)
+		if cmd.CompanyId != 0 && a.loaded && cmd.CompanyId != a.conn.CompanyID {
+			ctx.Respond(ErrorReply(engine.E(engine.ErrNoWappFound)))
+			return
+		}
+		a.campaignSend(ctx, m)
 	case CmdConnectionFarewell:
 		var req DeliverRequest
 		if err := json.Unmarshal(cmd.Payload, &req); err != nil {

@@ -111,6 +111,15 @@ const (
 	ErrAICredentials   Code = "ERR_AI_CREDENTIALS"
 	ErrAIRateLimited   Code = "ERR_AI_RATE_LIMITED"
 	ErrAIUnavailable   Code = "ERR_AI_UNAVAILABLE"
+
+	// Campaigns and broadcasts (issue 12).
+	ErrNoCampaignFound      Code = "ERR_NO_CAMPAIGN_FOUND"
+	ErrCampaignNotRemovable Code = "ERR_CAMPAIGN_NOT_REMOVABLE"
+	ErrCampaignTransition   Code = "ERR_CAMPAIGN_TRANSITION"
+	ErrNoChannelSelected    Code = "ERR_NO_CHANNEL_SELECTED"
+	ErrNoContactsSelected   Code = "ERR_NO_CONTACTS_SELECTED"
+	ErrNoCredits            Code = "ERR_NO_CREDITS"
+	ErrDailyMaxReached      Code = "ERR_DAILY_MAX_REACHED"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -188,6 +197,14 @@ var statusOf = map[Code]int{
 	ErrAICredentials:         http.StatusBadGateway,
 	ErrAIRateLimited:         http.StatusTooManyRequests,
 	ErrAIUnavailable:         http.StatusBadGateway,
+
+	ErrNoCampaignFound:      http.StatusNotFound,
+	ErrCampaignNotRemovable: http.StatusMethodNotAllowed,
+	ErrCampaignTransition:   http.StatusConflict,
+	ErrNoChannelSelected:    http.StatusBadRequest,
+	ErrNoContactsSelected:   http.StatusBadRequest,
+	ErrNoCredits:            http.StatusPaymentRequired,
+	ErrDailyMaxReached:      http.StatusTooManyRequests,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

@@ -162,6 +162,10 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err != nil {
 		return nil, err
 	}
+	campaigns, err := a.newCampaigns(cfg, clock, log)
+	if err != nil {
+		return nil, err
+	}
 	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
@@ -182,7 +186,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Catalog: store.NewCatalog(a.db, clock), Schedules: sched,
 				Dashboard: dashboard.NewQueries(a.db, l.dashboard.BucketZone(a.db)),
 				WaitPanel: l.queries, Locations: store.NewLocations(a.db), Bots: a.stores.bots,
-				CalendarFeeds: store.NewCalendarFeeds(a.db, clock)},
+				CalendarFeeds: store.NewCalendarFeeds(a.db, clock), Campaigns: campaigns},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
@@ -218,6 +222,11 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l.rezoner.catchUp(ctx)
+	// The River client of campaign jobs: sends of campaigns and broadcasts.
+	if err := campaigns.Start(ctx); err != nil {
+		return nil, err
+	}
+	a.onClose(campaigns.Stop)
 	return a, nil
 }
 

@@ -95,6 +95,11 @@ type Config struct {
 	CallTURNCredential string        // CALL_TURN_CREDENTIAL
 	CallLinkTTL        time.Duration // CALL_LINK_TTL: how long a call link joins, default 30m
 
+	// CampaignInterval (CAMPAIGN_INTERVAL, default 4s) is the pause between two
+	// campaign sends of one connection, plus up to 3 s of jitter; 0 sends without
+	// pacing (benchmarks), docs/campaigns.md.
+	CampaignInterval time.Duration
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
@@ -194,7 +199,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&c.CallTURNUsername, "call-turn-username", env("CALL_TURN_USERNAME", ""), "TURN user name for video calls (CALL_TURN_USERNAME)")
 	fs.StringVar(&c.CallTURNCredential, "call-turn-credential", env("CALL_TURN_CREDENTIAL", ""), "TURN credential for video calls (CALL_TURN_CREDENTIAL)")
 	fs.StringVar(&callTTL, "call-link-ttl", env("CALL_LINK_TTL", "30m"), "how long a video call link lets the customer join (CALL_LINK_TTL)")
-	var access, refresh, shutdown, dedupeTTL string
+	var access, refresh, shutdown, dedupeTTL, campaignInterval string
+	fs.StringVar(&campaignInterval, "campaign-interval", env("CAMPAIGN_INTERVAL", "4s"), "pause between two campaign sends of one connection, plus up to 3s of jitter; 0 = no pacing (CAMPAIGN_INTERVAL)")
 	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
 	fs.StringVar(&refresh, "refresh-ttl", env("REFRESH_TOKEN_TTL", "168h"), "refresh token lifetime (REFRESH_TOKEN_TTL)")
@@ -204,6 +210,11 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	}
 	if err := c.parseCallFlags(stun, turn, callTTL); err != nil {
 		return Config{}, err
+	}
+	if d, err := time.ParseDuration(campaignInterval); err != nil || d < 0 || d > time.Hour {
+		return Config{}, fmt.Errorf("config: CAMPAIGN_INTERVAL must be a duration from 0 to 1h, got %q", campaignInterval)
+	} else {
+		c.CampaignInterval = d
 	}
 	if metaAppID != "" {
 		id, err := strconv.ParseInt(metaAppID, 10, 64)

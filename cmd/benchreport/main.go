@@ -36,6 +36,7 @@ var figures = []figure{
 	{"B8", "browser inbox", "list first render ≤ 16 ms; no frame > 50 ms; initial JS ≤ 300 KB gz", []string{"Browser", "Inbox"}},
 	{"B9", "due schedules fired by one node (100,000 pending)", "≥ 1,000 fired/s; lateness p99 ≤ 1 s", []string{"ScheduleFire"}},
 	{"B10", "dashboard query at 1,000,000 tickets", "p95 ≤ 100 ms; a ten-year range as fast as a day", []string{"DashboardQuery"}},
+	{"B11", "campaign of 100,000 contacts, no pacing, one node", "≥ 2,000 sends/s", []string{"CampaignSend"}},
 }
 
 type result struct {

@@ -45,6 +45,9 @@ type RefDeps struct {
 	CalendarFeeds CalendarFeeds
 	// Bots keeps the reception-menu bot levels (bots.go); nil answers 503.
 	Bots engine.BotStore
+	// Campaigns keeps and runs campaigns and broadcasts (campaigns.go); nil answers
+	// 503.
+	Campaigns CampaignStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).

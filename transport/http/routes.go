@@ -42,6 +42,7 @@ func (s *Server) routes() {
 	s.calendarFeedRoutes()
 	s.apiTokenRoutes()
 	s.aiRoutes()
+	s.campaignRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'

@@ -33,6 +33,7 @@ import { messagingApiFlow } from './flows/messagingApi.mjs';
 import { botsFlow } from './flows/bots.mjs';
 import { bizflowFlow } from './flows/bizflow.mjs';
 import { aiFlow } from './flows/ai.mjs';
+import { broadcastFlow, campaignFlow } from './flows/campaigns.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -67,6 +68,8 @@ const tests = [
     name: `bizflow (${lng}): a flow built by dragging nodes and saved, live in another supervisor's list; a web chat customer walks it`,
     run: (ctx) => bizflowFlow({ ...ctx, lng }),
   })),
+  { name: 'broadcast flow (pt-BR): credits, two contacts picked, progress to the end live, the customer gets it, the bad number shows as error', run: (ctx) => broadcastFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'campaign flow (pt-BR): CSV preview with its bad line, a customer picked, started now, progress bar to the end', run: (ctx) => campaignFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

@@ -44,6 +44,9 @@ export const serverEvents = [
   'flow',
   // The tenant's AI configuration changed (docs/ai.md): the composer's AI toggles.
   'aiConfig',
+  // Campaigns and broadcasts: progress and status (business section only).
+  'campaign',
+  'campaignCredits',
   'resync',
 ] as const;
 

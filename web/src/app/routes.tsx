@@ -39,6 +39,8 @@ const BotsPage = lazy(() => import('../features/bots/BotsPage'));
 const BizFlowPage = lazy(() => import('../features/bizflow/BizFlowPage'));
 const AIConfigPage = lazy(() => import('../features/ai/AIConfigPage'));
 const NLPConfigPage = lazy(() => import('../features/ai/NLPConfigPage'));
+const CampaignPage = lazy(() => import('../features/campaigns/CampaignPage'));
+const BroadcastsPage = lazy(() => import('../features/campaigns/BroadcastsPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
@@ -46,8 +48,6 @@ function Lazy({ children }: { children: ReactNode }) {
 
 // Private pages not built yet: they render a titled placeholder.
 export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['Campaign', 'campaign'],
-  ['Broadcasts', 'broadcasts'],
   ['Groups', 'groups'],
 ];
 
@@ -149,6 +149,8 @@ export const routes: RouteObject[] = [
               ['BizFlow', BizFlowPage],
               ['iaconfig', AIConfigPage],
               ['NLPConfig', NLPConfigPage],
+              ['Campaign', CampaignPage],
+              ['Broadcasts', BroadcastsPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

@@ -7,6 +7,7 @@ export type ValidationKey =
   | 'validation.required'
   | 'validation.tooShort'
   | 'validation.tooLong'
+  | 'validation.csvFormat'
   | 'validation.invalidEmail'
   | 'validation.notNumber'
   | 'validation.invalidColor'
@@ -72,6 +73,7 @@ const serverTexts: Record<string, ValidationKey> = {
   'Already exists': 'validation.alreadyExists',
   'Too common': 'validation.commonPassword',
   'Wrong password': 'validation.wrongPassword',
+  'CSV format wrong': 'validation.csvFormat',
 };
 
 export function serverFieldKey(text: string): ValidationKey | null {

@@ -32,6 +32,7 @@ import type tenants from './locales/pt-BR/tenants.json';
 import type support from './locales/pt-BR/support.json';
 import type calendarFeed from './locales/pt-BR/calendarFeed.json';
 import type messagingApi from './locales/pt-BR/messagingApi.json';
+import type outbound from './locales/pt-BR/outbound.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -61,6 +62,7 @@ declare module 'i18next' {
         support: typeof support;
         calendarFeed: typeof calendarFeed;
         messagingApi: typeof messagingApi;
+        outbound: typeof outbound;
         pages: typeof pages;
         queues: typeof queues;
         quickAnswers: typeof quickAnswers;

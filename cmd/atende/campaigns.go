@@ -1,0 +1,35 @@
+package main
+
+import (
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"atende/actors"
+	"atende/engine"
+	"atende/persistence/campaign"
+)
+
+// newCampaigns builds the campaign and broadcast engine: its store, and the River
+// client that works the sends of this node (started after the API exists, so progress
+// always has a socket to go to). Sends go to the connection actors through the
+// cluster (actors.Connections.SendCampaign).
+func (a *app) newCampaigns(cfg Config, clock engine.Clock, log zerolog.Logger) (*campaign.Store, error) {
+	l := a.live
+	interval := cfg.CampaignInterval
+	if interval == 0 {
+		interval = -1 // no pacing
+	}
+	// Up to 3 s of jitter, never more than the interval itself.
+	jitter := min(3*time.Second, max(interval, 0))
+	return campaign.New(a.db, campaign.Config{
+		Contacts: a.stores.contacts, Connections: a.stores.connections, Settings: a.stores.settings,
+		Sender: actors.Connections{Node: l.node}, Clock: clock, Interval: interval, Jitter: jitter,
+		OnChange: func(c engine.Campaign) {
+			if a.api != nil {
+				a.api.PublishCampaign(c)
+			}
+		},
+		Log: log.With().Str("component", "campaign").Logger(),
+	})
+}
