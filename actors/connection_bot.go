@@ -148,8 +148,13 @@ func (a *connActor) automate(ctx actor.Context, st engine.TicketState, m engine.
 	ctx.ReenterAfter(f, func(res any, ferr error) {
 		if _, err := ticketResult(res, ferr); err != nil {
 			a.log.Warn().Err(err).Int64("ticket_id", st.ID).Msg("bot step refused")
-			done(err)
-			return
+			if engine.CodeOf(err) == engine.ErrUnavailable {
+				// Worth a redelivery: the step is decided again from the same state.
+				done(err)
+				return
+			}
+			// A refusal (an oversized menu, say) would be refused again on every
+			// redelivery: the customer's message stands without an answer.
 		}
 		done(nil)
 	})
