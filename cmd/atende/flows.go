@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"time"
 
 	"github.com/asynkron/protoactor-go/cluster"
 	"github.com/rs/zerolog"
 
 	"atende/actors"
 	"atende/engine"
+	"atende/goroutine"
 	"atende/persistence/flow"
 	"atende/transport/flowapi"
 	"atende/transport/realtime"
@@ -64,5 +66,14 @@ func (a *app) startFlows(ctx context.Context) error {
 		return err
 	}
 	a.onClose(l.flows.timers.Stop)
+	// Runs a crashed process left mid-step carry on now, not at the next sweep. The
+	// wake is bounded; it ends on its own.
+	goroutine.Go(func() {
+		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if err := l.flows.timers.WakeRunning(wctx); err != nil {
+			a.log.Warn().Err(err).Msg("flows: wake running runs")
+		}
+	})
 	return nil
 }

@@ -65,6 +65,8 @@ type TimersConfig struct {
 // Timers inserts wait timeouts and runs the flow jobs of this node.
 type Timers struct {
 	// static after NewTimers
+	runs   *Runs
+	waker  Waker
 	insert func(ctx context.Context, args timeoutArgs, at time.Time) error
 	start  func(ctx context.Context) error
 	stop   func(ctx context.Context) error
@@ -125,7 +127,7 @@ func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, er
 		if err != nil {
 			return nil, fmt.Errorf("flow timers: %w", err)
 		}
-		return &Timers{
+		return &Timers{runs: runs, waker: waker,
 			insert: func(ctx context.Context, a timeoutArgs, at time.Time) error {
 				_, err := c.Insert(ctx, a, opts(at))
 				return err
@@ -138,7 +140,7 @@ func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, er
 		if err != nil {
 			return nil, fmt.Errorf("flow timers: %w", err)
 		}
-		return &Timers{
+		return &Timers{runs: runs, waker: waker,
 			insert: func(ctx context.Context, a timeoutArgs, at time.Time) error {
 				_, err := c.Insert(ctx, a, opts(at))
 				return err
@@ -153,6 +155,25 @@ func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, er
 func (t *Timers) ScheduleTimeout(ctx context.Context, companyID, ticketID engine.ID, seq int64, at time.Time) error {
 	if err := t.insert(ctx, timeoutArgs{CompanyID: companyID, TicketID: ticketID, Seq: seq}, at); err != nil {
 		return fmt.Errorf("insert timeout of flow run %d wait %d: %w", ticketID, seq, err)
+	}
+	return nil
+}
+
+// WakeRunning wakes every run recorded running, at once: a node calls it when it
+// starts, so that a run its previous process left between two steps carries on
+// without waiting for the sweep (whose leader may be the dead process until its
+// lease lapses). Waking a run that is fine does nothing, so every node may call it.
+func (t *Timers) WakeRunning(ctx context.Context) error {
+	if t.runs == nil {
+		return nil
+	}
+	refs, err := t.runs.Stalled(ctx, 0, 1000)
+	if err != nil {
+		return err
+	}
+	for _, r := range refs {
+		// A run that cannot be woken now is left to the sweep.
+		_ = t.waker.Wake(ctx, r.CompanyID, r.TicketID)
 	}
 	return nil
 }
