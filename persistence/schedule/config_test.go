@@ -3,6 +3,8 @@ package schedule
 import (
 	"testing"
 	"time"
+
+	"github.com/riverqueue/river"
 )
 
 // TestNodeDefaultsReachTheGoal: a node started without TimersConfig (as cmd/atende
@@ -36,5 +38,24 @@ func TestNodeDefaultsReachTheGoal(t *testing.T) {
 	}
 	if io := riverConfig(TimersConfig{InsertOnly: true}, nil); len(io.Queues) != 0 {
 		t.Errorf("an insert-only node works queues %v", io.Queues)
+	}
+}
+
+// TestOtherJobKinds: each kind of TimersConfig.Jobs gets its own queue with its
+// workers (at least one) beside the schedules', and a kind without a queue of its
+// own or without a worker is refused.
+func TestOtherJobKinds(t *testing.T) {
+	add := func(*river.Workers) error { return nil }
+	rc := riverConfig(TimersConfig{Jobs: []Job{{Queue: "dashboard", Workers: 0, Add: add}, {Queue: "campaigns", Workers: 4, Add: add}}}, nil)
+	if rc.Queues["dashboard"].MaxWorkers != 1 || rc.Queues["campaigns"].MaxWorkers != 4 || rc.Queues[queueName].MaxWorkers != defaultWorkers {
+		t.Errorf("queues %+v", rc.Queues)
+	}
+	if rc := riverConfig(TimersConfig{InsertOnly: true, Jobs: []Job{{Queue: "dashboard", Add: add}}}, nil); len(rc.Queues) != 0 {
+		t.Errorf("an insert-only node works queues %+v", rc.Queues)
+	}
+	for _, j := range []Job{{Queue: "", Add: add}, {Queue: queueName, Add: add}, {Queue: "dashboard"}} {
+		if _, err := newQueue(nil, TimersConfig{Jobs: []Job{j}}, &fireWorker{}); err == nil {
+			t.Errorf("job %+v accepted", j)
+		}
 	}
 }
