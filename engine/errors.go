@@ -96,6 +96,9 @@ const (
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
 	// ErrNoAPITokenFound: no API token of the tenant has the id (engine/apitoken.go).
 	ErrNoAPITokenFound Code = "ERR_NO_API_TOKEN_FOUND"
+	// ErrNoCalendarFeed: a calendar subscription link that was never issued, was
+	// replaced by a newer one, or whose user or tenant is gone or disabled.
+	ErrNoCalendarFeed Code = "ERR_NO_CALENDAR_FEED"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -165,6 +168,7 @@ var statusOf = map[Code]int{
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
 	ErrNoAPITokenFound:       http.StatusNotFound,
+	ErrNoCalendarFeed:        http.StatusNotFound,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

@@ -40,6 +40,9 @@ type RefDeps struct {
 	WaitPanel engine.WaitPanelQueries
 	// Locations reads the client maps' contacts (maps.go); nil answers 503.
 	Locations engine.LocationStore
+	// CalendarFeeds keeps the calendar subscription links (calendarfeed.go); nil
+	// answers 503.
+	CalendarFeeds CalendarFeeds
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).

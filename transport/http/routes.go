@@ -39,6 +39,7 @@ func (s *Server) routes() {
 	s.opsRoutes()
 	s.supervisionRoutes()
 	s.apiTokenRoutes()
+	s.calendarFeedRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'

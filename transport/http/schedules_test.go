@@ -30,13 +30,7 @@ func eachSchedEnv(t *testing.T, fn func(t *testing.T, e *schedEnv)) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		se := &schedEnv{}
 		se.env = newEnv(t, d, withDeps(func(e *env, deps *httpapi.Deps) {
-			if err := schedule.Migrate(context.Background(), d); err != nil {
-				t.Fatal(err)
-			}
-			s, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Clock: e.clock})
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := newTestScheduler(t, d, e.clock)
 			ms, err := media.New(media.Config{Dir: t.TempDir(), Secret: testSecret, MaxImage: 1 << 20, BaseURL: "/media"})
 			if err != nil {
 				t.Fatal(err)
@@ -47,6 +41,20 @@ func eachSchedEnv(t *testing.T, fn func(t *testing.T, e *schedEnv)) {
 		}))
 		fn(t, se)
 	})
+}
+
+// newTestScheduler is the schedule store of d with River's tables, its timers not
+// started.
+func newTestScheduler(t *testing.T, d *db.DB, clock engine.Clock) *schedule.Scheduler {
+	t.Helper()
+	if err := schedule.Migrate(context.Background(), d); err != nil {
+		t.Fatal(err)
+	}
+	s, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 type schedulePage struct {

@@ -29,6 +29,7 @@ import { announcementsFlow, inviteFlow } from './flows/invite.mjs';
 import { clientMapFlow, waitPanelFlow } from './flows/supervision.mjs';
 import { timeZoneFlow } from './flows/timezone.mjs';
 import { messagingApiFlow } from './flows/messagingApi.mjs';
+import { calendarFlow } from './flows/calendar.mjs';
 
 const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
@@ -58,6 +59,7 @@ const tests = [
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `dashboard flow (${lng}): a ticket resolved in another browser shows on /tableaux live; CSV export`, run: (ctx) => dashboardFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `wait panel (${lng}): ana's presence and a web chat customer's pending ticket arrive live; wall screen`, run: (ctx) => waitPanelFlow({ ...ctx, lng }) })),
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `client map (${lng}): a contact's location is a marker whose popup opens its ticket`, run: (ctx) => clientMapFlow({ ...ctx, lng }) })),
+  { name: 'calendar link (pt-BR): made on /googlecalendar, fetched without a session as an iCalendar holding a booking, replaced and the old one refused', run: (ctx) => calendarFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },

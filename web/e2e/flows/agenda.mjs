@@ -9,23 +9,7 @@
 // booking's texts are records.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { check, demo, gone, login, until, visible } from './steps.mjs';
-
-async function api(base, token, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = text;
-  }
-  return { status: res.status, body: parsed };
-}
+import { api, check, demo, gone, login, until, visible } from './steps.mjs';
 
 // dragTo drags with the mouse in small steps, as a person does: dnd-kit starts a drag
 // only after the pointer has moved a few pixels.

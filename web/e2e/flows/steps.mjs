@@ -121,3 +121,21 @@ export async function assertClean(actors) {
   }
   check(issues.length === 0, issues.join('\n'));
 }
+
+// api calls the server's REST API as a client outside the browser would: the answer's
+// status and its body, parsed when it is JSON (the raw text otherwise).
+export async function api(base, token, method, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, body: parsed };
+}

@@ -10,23 +10,7 @@
 // follows it to the ticket.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, check, customerWrites, demo, login, until, visible } from './steps.mjs';
-
-async function api(base, token, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed = null;
-  try {
-    parsed = text ? JSON.parse(text) : null;
-  } catch {
-    parsed = text;
-  }
-  return { status: res.status, body: parsed };
-}
+import { api, assertClean, check, customerWrites, demo, login, until, visible } from './steps.mjs';
 
 const anaName = 'Ana Atendente'; // demo data, not interface text
 

@@ -10,17 +10,7 @@
 // closes and the card's status ([data-testid=connection-status-<id>]) reads CONNECTED.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { check, demo, gone, login, until, visible } from './steps.mjs';
-
-async function api(base, token, method, path, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+import { api, check, demo, gone, login, until, visible } from './steps.mjs';
 
 async function adminToken(base) {
   const r = await api(base, null, 'POST', '/auth/login', demo.admin);

@@ -398,3 +398,17 @@ export const supportApi = {
   cluster: (): Promise<ClusterView> => http.get<ClusterView>('/cluster'),
   ready: (): Promise<{ status: string }> => http.get<{ status: string }>('/readyz'),
 };
+
+// The calendar subscription link of /googlecalendar: url is answered only when a
+// link is made (docs/calendar.md).
+export interface CalendarFeedView {
+  active: boolean;
+  issuedAt?: string;
+  url?: string;
+}
+
+export const calendarFeedApi = {
+  status: (): Promise<CalendarFeedView> => http.get<CalendarFeedView>('/calendar-feed'),
+  issue: (): Promise<CalendarFeedView> => http.post<CalendarFeedView>('/calendar-feed'),
+  revoke: (): Promise<CalendarFeedView> => http.delete<CalendarFeedView>('/calendar-feed'),
+};

@@ -26,6 +26,7 @@ const CategoriesPage = lazy(() => import('../features/catalog/CategoriesPage'));
 const ScheduledMessagesPage = lazy(() => import('../features/scheduledMessages/ScheduledMessagesPage'));
 const SuperPage = lazy(() => import('../features/super/SuperPage'));
 const SupportPage = lazy(() => import('../features/super/SupportPage'));
+const GoogleCalendarPage = lazy(() => import('../features/googleCalendar/GoogleCalendarPage'));
 const AttendantCallPage = lazy(() => import('../features/videoCall/AttendantCallPage'));
 const CustomerCallPage = lazy(() => import('../features/videoCall/CustomerCallPage'));
 const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
@@ -47,7 +48,6 @@ export const placeholderRoutes: [string, PlaceholderPageName][] = [
   ['Broadcasts', 'broadcasts'],
   ['BizFlow', 'bizFlow'],
   ['Groups', 'groups'],
-  ['googlecalendar', 'googleCalendar'],
   ['iaconfig', 'iaConfig'],
 ];
 
@@ -144,6 +144,7 @@ export const routes: RouteObject[] = [
               ['tableaux', DashboardPage],
               ['MessagingAPI', MessagingApiPage],
               ['newticket', NewTicketPage],
+              ['googlecalendar', GoogleCalendarPage],
             ] as const
           ).map(([path, Page]) => ({
             path,

@@ -28,6 +28,7 @@ import type validation from './locales/pt-BR/validation.json';
 import type tenants from './locales/pt-BR/tenants.json';
 import type support from './locales/pt-BR/support.json';
 import type messagingApi from './locales/pt-BR/messagingApi.json';
+import type calendarFeed from './locales/pt-BR/calendarFeed.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -53,6 +54,7 @@ declare module 'i18next' {
         tenants: typeof tenants;
         support: typeof support;
         messagingApi: typeof messagingApi;
+        calendarFeed: typeof calendarFeed;
         pages: typeof pages;
         queues: typeof queues;
         quickAnswers: typeof quickAnswers;

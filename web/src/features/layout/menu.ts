@@ -10,6 +10,7 @@ export type MenuKey =
   | 'groups'
   | 'quickAnswers'
   | 'agenda'
+  | 'googleCalendar'
   | 'dashboard'
   | 'connections'
   | 'queues'
@@ -60,6 +61,7 @@ export const menu: MenuSection[] = [
       { key: 'groups', to: '/Groups', icon: 'group' },
       { key: 'quickAnswers', to: '/quickAnswers', icon: 'bolt' },
       { key: 'agenda', to: '/advscheduler', icon: 'calendar', permission: actions.scheduleMenu },
+      { key: 'googleCalendar', to: '/googlecalendar', icon: 'calendar', permission: actions.scheduleMenu },
     ],
   },
   {
