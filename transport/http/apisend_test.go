@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"atende/engine"
 	"atende/persistence/connection"
 	"atende/persistence/db"
@@ -173,7 +175,22 @@ func TestAPITokenRoutes(t *testing.T) {
 				wantErr(t, http.StatusNotFound, engine.ErrNoWappFound)
 		})
 
-		t.Run("revoked is refused at once", func(t *testing.T) {
+		t.Run("revoked is refused at once, on another node too", func(t *testing.T) {
+			// A second node: its own server over the same database.
+			deps := e.built.deps
+			deps.Metrics = prometheus.NewRegistry()
+			other, err := httpapi.New(e.built.cfg, deps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			onOther := func() resp {
+				own := e.h
+				e.h = other.Handler()
+				defer func() { e.h = own }()
+				return e.send(secret, map[string]any{"number": "5565999990000", "body": "oi"}, nil)
+			}
+			onOther().wantStatus(t, http.StatusOK)
+			e.sender.take()
 			e.pub.take()
 			r := e.del(e.tok("admin"), "/apiTokens/"+itoa(id))
 			r.wantStatus(t, http.StatusOK)
@@ -186,6 +203,7 @@ func TestAPITokenRoutes(t *testing.T) {
 			}
 			e.send(secret, map[string]any{"number": "5565999990000", "body": "oi"}, nil).
 				wantErr(t, http.StatusForbidden, engine.ErrInvalidToken)
+			onOther().wantErr(t, http.StatusForbidden, engine.ErrInvalidToken)
 			if d := e.sender.take(); len(d) != 0 {
 				t.Fatalf("a revoked token sent %+v", d)
 			}
