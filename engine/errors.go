@@ -95,17 +95,9 @@ const (
 	ErrTenantNameDuplicated Code = "ERR_TENANT_NAME_DUPLICATED"
 	ErrTenantDisabled       Code = "ERR_TENANT_DISABLED"
 	ErrTenantOwn            Code = "ERR_TENANT_OWN"
-<<<<<<< HEAD
-||||||| merged common ancestors
-<<<<<<<<< Temporary merge branch 1
-=======
-	// ErrNoAPITokenFound: no API token of the tenant has the id (engine/apitoken.go).
-	ErrNoAPITokenFound Code = "ERR_NO_API_TOKEN_FOUND"
->>>>>>> h-MSGAPI
 	// ErrNoCalendarFeed: a calendar subscription link that was never issued, was
 	// replaced by a newer one, or whose user or tenant is gone or disabled.
 	ErrNoCalendarFeed Code = "ERR_NO_CALENDAR_FEED"
-<<<<<<< HEAD
 	// ErrNoAPITokenFound: no API token of the tenant has the id (engine/apitoken.go).
 	ErrNoAPITokenFound Code = "ERR_NO_API_TOKEN_FOUND"
 	// Bizflow (engine/flow.go): a flow document refused on save, its fields naming
@@ -128,14 +120,6 @@ const (
 	ErrNoContactsSelected   Code = "ERR_NO_CONTACTS_SELECTED"
 	ErrNoCredits            Code = "ERR_NO_CREDITS"
 	ErrDailyMaxReached      Code = "ERR_DAILY_MAX_REACHED"
-||||||| merged common ancestors
-||||||||| 5425721
-=========
-	// ErrNoAPITokenFound: no API token of the tenant has the id (engine/apitoken.go).
-	ErrNoAPITokenFound Code = "ERR_NO_API_TOKEN_FOUND"
->>>>>>>>> Temporary merge branch 2
-=======
->>>>>>> h-MSGAPI
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -205,17 +189,8 @@ var statusOf = map[Code]int{
 	ErrTenantNameDuplicated:  http.StatusConflict,
 	ErrTenantDisabled:        http.StatusForbidden,
 	ErrTenantOwn:             http.StatusConflict,
-<<<<<<< HEAD
 	ErrNoCalendarFeed:        http.StatusNotFound,
-||||||| merged common ancestors
-<<<<<<<<< Temporary merge branch 1
-	ErrNoCalendarFeed:        http.StatusNotFound,
-||||||||| 5425721
-=========
-=======
->>>>>>> h-MSGAPI
 	ErrNoAPITokenFound:       http.StatusNotFound,
-<<<<<<< HEAD
 	ErrFlowInvalid:           http.StatusBadRequest,
 	ErrNoFlowFound:           http.StatusNotFound,
 	ErrAINotConfigured:       http.StatusConflict,
@@ -230,11 +205,6 @@ var statusOf = map[Code]int{
 	ErrNoContactsSelected:   http.StatusBadRequest,
 	ErrNoCredits:            http.StatusPaymentRequired,
 	ErrDailyMaxReached:      http.StatusTooManyRequests,
-||||||| merged common ancestors
->>>>>>>>> Temporary merge branch 2
-=======
-	ErrNoCalendarFeed:        http.StatusNotFound,
->>>>>>> h-MSGAPI
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

@@ -39,24 +39,10 @@ func (s *Server) routes() {
 	s.chatRoutes()
 	s.opsRoutes()
 	s.supervisionRoutes()
-<<<<<<< HEAD
 	s.calendarFeedRoutes()
-||||||| merged common ancestors
-<<<<<<<<< Temporary merge branch 1
-	s.calendarFeedRoutes()
-||||||||| 5425721
-=========
-=======
->>>>>>> h-MSGAPI
 	s.apiTokenRoutes()
-<<<<<<< HEAD
 	s.aiRoutes()
 	s.campaignRoutes()
-||||||| merged common ancestors
->>>>>>>>> Temporary merge branch 2
-=======
-	s.calendarFeedRoutes()
->>>>>>> h-MSGAPI
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'
