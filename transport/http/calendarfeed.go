@@ -46,8 +46,9 @@ func (s *Server) calendarFeedRoutes() {
 	s.route("POST /calendar-feed", s.authed(s.issueCalendarFeed))
 	s.route("DELETE /calendar-feed", s.authed(s.revokeCalendarFeed))
 	// Public: the secret in the path is the credential, as calendar applications
-	// (Google Calendar's "From URL") send no header of ours.
-	s.route("GET /ical/{file}", s.public(s.calendarFeed))
+	// (Google Calendar's "From URL") send no header of ours. Mounted, so that a
+	// browser opening the link (Accept: text/html) gets the calendar, not the app.
+	s.Mount("GET /ical/{file}", s.public(s.calendarFeed))
 }
 
 // calendarFeedAllowed: the subscription is the agenda, so it needs the schedule menu.

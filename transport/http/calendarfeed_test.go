@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	ics "github.com/arran4/golang-ical"
@@ -32,7 +33,9 @@ func eachCalendarEnv(t *testing.T, fn func(t *testing.T, e *calendarEnv)) {
 			ce.feeds, ce.contacts = store.NewCalendarFeeds(d, e.clock), store.NewContacts(d, e.clock)
 			deps.RefDeps = httpapi.RefDeps{Contacts: ce.contacts, Schedules: s,
 				Bookings: store.NewBookings(d, e.clock), CalendarFeeds: ce.feeds}
-		}))
+		}), func(o *envOpts) {
+			o.cfg.Web = fstest.MapFS{"index.html": {Data: []byte("<!doctype html><div id=root></div>")}}
+		})
 		fn(t, ce)
 	})
 }
@@ -97,7 +100,8 @@ func TestCalendarFeed(t *testing.T) {
 			t.Fatalf("status after issue: %v (the link must not be shown again)", st)
 		}
 
-		feed := e.get("", path)
+		// As a browser opening the link asks: the calendar, not the app's page.
+		feed := e.do(req{method: "GET", path: path, header: map[string]string{"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}})
 		feed.wantStatus(t, http.StatusOK)
 		if ct := feed.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/calendar") {
 			t.Fatalf("content type %q", ct)
