@@ -10,7 +10,7 @@ import (
 	"atende/goroutine"
 	"atende/persistence/aiconfig"
 	"atende/transport/ai"
-	"atende/transport/ai/aifake"
+	"atende/transport/ai/fakeai"
 	httpapi "atende/transport/http"
 )
 
@@ -33,7 +33,7 @@ func (a *app) aiDeps() (httpapi.AIDeps, *aiconfig.Store, error) {
 		if err != nil {
 			return httpapi.AIDeps{}, nil, err
 		}
-		srv := &http.Server{Handler: aifake.New("").Handler(), ReadHeaderTimeout: 5 * time.Second}
+		srv := &http.Server{Handler: fakeai.New("").Handler(), ReadHeaderTimeout: 5 * time.Second}
 		serving := &goroutine.Group{}
 		serving.Go(func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -44,7 +44,7 @@ export async function aiFlow({ browser, server, lng, runId, onActors }) {
   const input = page.getByRole('textbox', { name: t('chat.composer.input') });
   await input.fill(`o que respondo ${runId}?`);
   await input.press('Enter');
-  // The fake answers "AI answer (<turns>): <the last turn>" (transport/ai/aifake).
+  // The fake answers "AI answer (<turns>): <the last turn>" (transport/ai/fakeai).
   const answerText = `Attendant's question: o que respondo ${runId}?`;
   const answer = page.locator('[data-testid^="message-"]').filter({ hasText: answerText });
   await visible(answer);
