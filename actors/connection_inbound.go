@@ -122,6 +122,8 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 			case r.Events > 0 && r.Ticket.Status == engine.StatusClosed && r.Ticket.Rated:
 				// A closed ticket takes a message only as the answer to its rating.
 				a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
+			case job.opened == tid && a.routeByIntent(ctx, r.Ticket, m):
+				// The intent router greets once it has decided (connection_intent.go).
 			case job.opened == tid:
 				// The greeting answers the customer's first message, so it comes after it.
 				a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)

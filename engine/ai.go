@@ -137,6 +137,13 @@ type AI interface {
 	Check(ctx context.Context, cfg AIConfig) error
 }
 
+// IntentRouter picks the queue of a new ticket from its first message (NLP intents):
+// ok false when no intent fits. Only a failure to read the intents is an error; a
+// provider outage falls back to keywords (transport/ai.Client).
+type IntentRouter interface {
+	IntentQueue(ctx context.Context, companyID ID, text string) (queueID ID, ok bool, err error)
+}
+
 // AIConfigStore keeps each tenant's AI configuration and NLP intents.
 type AIConfigStore interface {
 	// AIConfig is the tenant's configuration; the zero AIConfig (CompanyID set) when

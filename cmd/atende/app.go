@@ -43,6 +43,7 @@ type app struct {
 	stores      stores
 	tokens      *token.Service
 	live        *live
+	ai          httpapi.AIDeps    // AI assistance (ai.go); its client also routes new tickets by intent
 	redis       *redisstate.Redis // shared state in cluster mode; nil without REDIS_URL
 	gossip      *cluster.Provider // cluster membership; nil on a single node
 	// revocations carries credential changes and logouts to every node (Redis), or
@@ -135,6 +136,9 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err != nil {
 		return nil, err
 	}
+	if a.ai, err = a.aiDeps(); err != nil {
+		return nil, err
+	}
 	if err := a.startLive(ctx); err != nil {
 		return nil, err
 	}
@@ -146,10 +150,6 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
 		Log:      log.With().Str("component", "schedule").Logger()})
-	if err != nil {
-		return nil, err
-	}
-	aiDeps, _, err := a.aiDeps()
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Actors: actors.Connections{Node: l.node}},
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
 			ChatDeps:   httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(a.db)},
-			AIDeps:     aiDeps,
+			AIDeps:     a.ai,
 			Tokens:     a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: a.readyCheck,

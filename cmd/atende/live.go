@@ -158,7 +158,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			Queues: a.stores.queues,
 			IDs:    l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
-			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines}),
+			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines,
+			Intents: intentRouter(a.ai)}),
 	}
 	nc, prov, err := a.nodeConfig(kinds)
 	if err != nil {
