@@ -117,6 +117,9 @@ type ConnectionConfig struct {
 	// receipts and quotes of earlier sends, revokes, and redeliveries of messages
 	// stored in an earlier ticket.
 	Locator engine.ProviderLocator
+	// Intents, when set, routes a new ticket by its first message on a connection with
+	// several queues (connection_intent.go); nil: the queue menu alone.
+	Intents engine.IntentRouter
 	Clock   engine.Clock // engine.SystemClock when nil
 	Logger  zerolog.Logger
 	// CallTimeout bounds one call to a ticket actor or a store (5 s when zero).

@@ -122,19 +122,28 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 				// A closed ticket takes a message only as the answer to its rating.
 				a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
 			default:
+				// menuAfter answers with the reception menu once the message is already
+				// acknowledged (after a flow or the intent router declined): its failure
+				// is logged.
+				menuAfter := func() {
+					a.automate(ctx, r.Ticket, m, func(err error) {
+						if err != nil {
+							a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("reception menu after a flow or intent declined")
+						}
+					})
+				}
 				if a.flowMayRun(r.Ticket, m) {
 					// A Bizflow flow of the connection or queue takes the message first
 					// (docs/flows.md); it journals its own steps, so the sink hears back
-					// at once. Without a flow to start or feed, the reception menu answers
-					// as below; its failure is logged, as the message is already stored.
+					// at once. Without a flow to start or feed, the reception menu answers.
 					a.answer(ctx, nil)
-					a.withFlow(ctx, r.Ticket, m, job.opened == tid, func() {
-						a.automate(ctx, r.Ticket, m, func(err error) {
-							if err != nil {
-								a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("reception menu after a flow declined")
-							}
-						})
-					})
+					a.withFlow(ctx, r.Ticket, m, job.opened == tid, menuAfter)
+					return
+				}
+				if job.opened == tid && a.routeByIntent(ctx, r.Ticket, m, menuAfter) {
+					// The intent router picks the queue and greets once it has decided
+					// (connection_intent.go); the message is stored, so the sink hears now.
+					a.answer(ctx, nil)
 					return
 				}
 				// The greeting, menu or absence message answers the customer's message

@@ -137,6 +137,13 @@ type AI interface {
 	Check(ctx context.Context, cfg AIConfig) error
 }
 
+// IntentRouter picks the queue of a new ticket from its first message (NLP intents):
+// ok false when no intent fits. Only a failure to read the intents is an error; a
+// provider outage falls back to keywords (transport/ai.Client).
+type IntentRouter interface {
+	IntentQueue(ctx context.Context, companyID ID, text string) (queueID ID, ok bool, err error)
+}
+
 // AIConfigStore keeps each tenant's AI configuration and NLP intents.
 type AIConfigStore interface {
 	// AIConfig is the tenant's configuration; the zero AIConfig (CompanyID set) when
@@ -255,6 +262,22 @@ func AskPrompt(conversation []Message, question string) []AIMessage {
 		"question that comes last, briefly, in the language of the question."})
 	out = append(out, turns...)
 	return append(out, AIMessage{Role: AIRoleUser, Content: "Attendant's question: " + question})
+}
+
+// FlowPrompt is what a Bizflow "ask the AI" node asks (FlowAI): the node's
+// instruction, then the customer's latest messages (history, oldest first), one turn
+// each. The answer goes to the customer as the flow's message, so the system turn asks
+// for a reply addressed to them.
+func FlowPrompt(instruction string, history []string) []AIMessage {
+	out := make([]AIMessage, 0, len(history)+2)
+	out = append(out, AIMessage{Role: AIRoleSystem, Content: "You answer a customer of a contact centre on its behalf, " +
+		"briefly and politely, in the customer's language. Follow this instruction: " + instruction})
+	for _, h := range history {
+		if strings.TrimSpace(h) != "" {
+			out = append(out, AIMessage{Role: AIRoleUser, Content: h})
+		}
+	}
+	return out
 }
 
 // TranslatePrompt asks the model to translate text into the language of code (one of

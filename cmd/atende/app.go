@@ -44,6 +44,7 @@ type app struct {
 	stores      stores
 	tokens      *token.Service
 	live        *live
+	ai          httpapi.AIDeps    // AI assistance (ai.go); its client also routes new tickets by intent
 	redis       *redisstate.Redis // shared state in cluster mode; nil without REDIS_URL
 	gossip      *cluster.Provider // cluster membership; nil on a single node
 	// revocations carries credential changes and logouts to every node (Redis), or
@@ -138,6 +139,9 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err != nil {
 		return nil, err
 	}
+	if a.ai, err = a.aiDeps(); err != nil {
+		return nil, err
+	}
 	if err := a.startLive(ctx); err != nil {
 		return nil, err
 	}
@@ -158,10 +162,6 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l.rezoner.jobs = sched
-	aiDeps, _, err := a.aiDeps()
-	if err != nil {
-		return nil, err
-	}
 	campaigns, err := a.newCampaigns(cfg, clock, log)
 	if err != nil {
 		return nil, err
@@ -195,7 +195,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				APISender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
 					Connections: l.conns},
 				APILimiter: apiLimiter},
-			AIDeps: aiDeps,
+			AIDeps: a.ai,
 			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
 			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
 			Ready: a.readyCheck,

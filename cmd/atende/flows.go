@@ -45,13 +45,22 @@ func (l *live) newFlows(a *app, log zerolog.Logger) (*cluster.Kind, error) {
 		return nil, err
 	}
 	l.flows = f
+	var ai engine.FlowAI // nil: ai nodes take their error branch ("AI not configured")
+	if a.ai.AI != nil {
+		ai = flowAI{ai: a.ai.AI}
+	}
 	return actors.FlowKind(actors.FlowConfig{Journal: l.journal, Flows: s, IDs: l.ids, Timers: f.timers, Runs: f.runs,
-		AI: flowAI, Logger: log.With().Str("component", "flow").Logger()}), nil
+		AI: ai, Logger: log.With().Str("component", "flow").Logger()}), nil
 }
 
-// flowAI answers the flows' ai nodes; nil until an AI client is wired, so ai nodes
-// take their error branch with "AI not configured".
-var flowAI engine.FlowAI
+// flowAI answers the flows' ai nodes with the tenant's AI endpoint (docs/ai.md); a
+// tenant without one answers ERR_AI_NOT_CONFIGURED, and the node takes its error
+// branch.
+type flowAI struct{ ai engine.AI }
+
+func (f flowAI) AskFlow(ctx context.Context, companyID engine.ID, instruction string, history []string) (string, error) {
+	return f.ai.Complete(ctx, companyID, engine.FlowPrompt(instruction, history))
+}
 
 // flowRoutes serves the /flows routes; called before the API serves.
 func (a *app) flowRoutes() {

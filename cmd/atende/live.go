@@ -162,7 +162,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			Queues: a.stores.queues, Bots: a.stores.bots, Settings: a.stores.settings,
 			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
 			Attempts: readmodel.NewSendAttempts(a.db),
-			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines, Flows: l.flows.store}),
+			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines, Flows: l.flows.store,
+			Intents: intentRouter(a.ai)}),
 		flowKind,
 	}
 	nc, prov, err := a.nodeConfig(kinds)

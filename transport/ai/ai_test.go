@@ -12,7 +12,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/ai"
-	"atende/transport/ai/aifake"
+	"atende/transport/ai/fakeai"
 )
 
 // memStore is an engine.AIConfigStore of one map (the SQL store has its own tests).
@@ -48,9 +48,9 @@ func (m *memStore) PutIntent(_ context.Context, in engine.AIIntent) (engine.AIIn
 func (m *memStore) DeleteIntent(context.Context, engine.ID, engine.ID) error { return nil }
 
 // rig is a fake provider and a client whose tenant 1 points at it with the right key.
-func rig(t *testing.T, cfg ai.Config) (*aifake.Fake, *ai.Client, *memStore, string) {
+func rig(t *testing.T, cfg ai.Config) (*fakeai.Fake, *ai.Client, *memStore, string) {
 	t.Helper()
-	fake := aifake.New("sk-good")
+	fake := fakeai.New("sk-good")
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	store := &memStore{cfg: map[engine.ID]engine.AIConfig{
@@ -98,17 +98,17 @@ func TestProviderFailuresMapToCodes(t *testing.T) {
 		failure string
 		want    engine.Code
 	}{
-		{aifake.FailUnauthorized, engine.ErrAICredentials},
-		{aifake.FailRateLimited, engine.ErrAIRateLimited},
-		{aifake.FailServer, engine.ErrAIUnavailable},
-		{aifake.FailTimeout, engine.ErrAIUnavailable},
-		{aifake.FailBadJSON, engine.ErrAIUnavailable},
-		{aifake.FailHuge, engine.ErrAIUnavailable},
+		{fakeai.FailUnauthorized, engine.ErrAICredentials},
+		{fakeai.FailRateLimited, engine.ErrAIRateLimited},
+		{fakeai.FailServer, engine.ErrAIUnavailable},
+		{fakeai.FailTimeout, engine.ErrAIUnavailable},
+		{fakeai.FailBadJSON, engine.ErrAIUnavailable},
+		{fakeai.FailHuge, engine.ErrAIUnavailable},
 	}
 	for _, tc := range cases {
 		t.Run("set "+tc.failure, func(t *testing.T) {
 			fake.SetFailure(tc.failure)
-			defer fake.SetFailure(aifake.FailNone)
+			defer fake.SetFailure(fakeai.FailNone)
 			if _, err := c.Complete(ctx, 1, []engine.AIMessage{{Role: engine.AIRoleUser, Content: "oi"}}); engine.CodeOf(err) != tc.want {
 				t.Errorf("complete: %v, want %s", err, tc.want)
 			}
@@ -239,11 +239,11 @@ func TestIntentQueue(t *testing.T) {
 		t.Fatalf("the model was not asked")
 	}
 	// The provider fails: the keywords decide.
-	fake.SetFailure(aifake.FailServer)
+	fake.SetFailure(fakeai.FailServer)
 	if q, ok, err := c.IntentQueue(ctx, 1, "quero a segunda via do boleto"); !ok || err != nil || q != 10 {
 		t.Fatalf("keyword fallback: %d %v %v", q, ok, err)
 	}
-	fake.SetFailure(aifake.FailNone)
+	fake.SetFailure(fakeai.FailNone)
 	// A tenant without AI configured: keywords only.
 	if q, ok, _ := c.IntentQueue(ctx, 3, "internet caiu"); !ok || q != 20 {
 		t.Fatalf("unconfigured tenant: %d %v", q, ok)

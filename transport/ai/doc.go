@@ -10,7 +10,7 @@
 // else (5xx, timeouts, unreadable answers) ERR_AI_UNAVAILABLE; without a
 // configuration, ERR_AI_NOT_CONFIGURED.
 //
-// Package aifake is the fake of the API's wire format the tests run against.
+// Package fakeai is the fake of the API's wire format the tests run against.
 //
 // A *Client is safe for concurrent use.
 package ai

@@ -12,7 +12,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/transport/ai"
-	"atende/transport/ai/aifake"
+	"atende/transport/ai/fakeai"
 	httpapi "atende/transport/http"
 )
 
@@ -37,14 +37,14 @@ func (w *world) GetMessages(ctx context.Context, companyID engine.ID, ids []engi
 // and the real client against the fake provider.
 type aiEnv struct {
 	*ticketEnv
-	fake    *aifake.Fake
+	fake    *fakeai.Fake
 	configs *aiconfig.Store
 	base    string
 }
 
 func newAIEnv(t *testing.T, d *db.DB) *aiEnv {
 	t.Helper()
-	fake := aifake.New("sk-good")
+	fake := fakeai.New("sk-good")
 	srv := httptest.NewServer(fake.Handler())
 	t.Cleanup(srv.Close)
 	seal, err := aiconfig.NewSealer("test-key")

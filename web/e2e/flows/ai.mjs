@@ -23,8 +23,8 @@ export async function aiFlow({ browser, server, lng, runId, onActors }) {
 
   // /iaconfig: save, then the test button.
   await page.goto(`${base}/iaconfig`);
-  await page.getByLabel(t('ai.config.baseUrl')).fill(`${server.aiFake}/v1`);
-  await page.getByLabel(t('ai.config.model')).fill('gpt-fake');
+  await page.getByLabel(t('ai.config.baseUrl'), { exact: true }).fill(`${server.aiFake}/v1`);
+  await page.getByLabel(t('ai.config.model'), { exact: true }).fill('gpt-fake');
   await page.getByRole('button', { name: t('ai.config.save'), exact: true }).click();
   await visible(page.getByText(t('ai.config.saved'), { exact: true }));
   await visible(page.getByText(t('ai.config.configured'), { exact: true }));
@@ -32,6 +32,7 @@ export async function aiFlow({ browser, server, lng, runId, onActors }) {
   await visible(page.getByText(t('ai.config.testOk'), { exact: true }));
   await shot(page, 'iaconfig');
 
+  await page.goto(`${base}/tickets`);
   const id = await acceptNewCustomer(page, t, customer, base, server.webchatConnectionId, customerName, said);
   check(id > 0, 'ticket opened');
 
@@ -43,7 +44,7 @@ export async function aiFlow({ browser, server, lng, runId, onActors }) {
   const input = page.getByRole('textbox', { name: t('chat.composer.input') });
   await input.fill(`o que respondo ${runId}?`);
   await input.press('Enter');
-  // The fake answers "AI answer (<turns>): <the last turn>" (transport/ai/aifake).
+  // The fake answers "AI answer (<turns>): <the last turn>" (transport/ai/fakeai).
   const answerText = `Attendant's question: o que respondo ${runId}?`;
   const answer = page.locator('[data-testid^="message-"]').filter({ hasText: answerText });
   await visible(answer);

@@ -1,4 +1,4 @@
-package aifake
+package fakeai
 
 import (
 	"bytes"

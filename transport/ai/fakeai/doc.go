@@ -1,4 +1,5 @@
-// Package aifake is a local fake of the OpenAI HTTP API's wire format, for tests, the
+// Package fakeai (named like fakewa: production code may run it behind a flag, so it
+// is not a test-support package) is a local fake of the OpenAI HTTP API's wire format, for tests, the
 // browser flows and a development server (--ai-fake): POST /v1/chat/completions and
 // POST /v1/audio/speech, with OpenAI's error answers.
 //
@@ -18,4 +19,4 @@
 // make. A configured API key is checked as OpenAI does (Authorization: Bearer).
 //
 // A *Fake is safe for concurrent use.
-package aifake
+package fakeai
