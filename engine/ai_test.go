@@ -163,3 +163,13 @@ func TestDecideTranslateAndChatGPT(t *testing.T) {
 		t.Errorf("translate as another user: %v", err)
 	}
 }
+
+func TestFlowPrompt(t *testing.T) {
+	got := FlowPrompt("Diga o horário de funcionamento", []string{"Oi", "  ", "Que horas vocês abrem?"})
+	if len(got) != 3 || got[0].Role != AIRoleSystem || !strings.Contains(got[0].Content, "Diga o horário de funcionamento") {
+		t.Fatalf("prompt %+v", got)
+	}
+	if got[1] != (AIMessage{Role: AIRoleUser, Content: "Oi"}) || got[2] != (AIMessage{Role: AIRoleUser, Content: "Que horas vocês abrem?"}) {
+		t.Fatalf("history turns %+v (blank ones must be left out)", got[1:])
+	}
+}
