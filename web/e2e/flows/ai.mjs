@@ -2,10 +2,11 @@
 // (--ai-fake): the admin points the tenant at it on /iaconfig and tests it; a web chat
 // customer writes; the admin asks the AI from the composer and the answer shows apart
 // (labelled, only for attendants); the customer does not get it until the admin sends
-// it; then the customer's message is translated and the translation shows under it.
+// it; then the customer's message is translated and the translation shows under it;
+// last, an NLP intent is added on /NLPConfig and deleted.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { acceptNewCustomer, assertClean, check, customerSees, demo, login, visible } from './steps.mjs';
+import { acceptNewCustomer, assertClean, check, customerSees, demo, gone, login, visible } from './steps.mjs';
 
 export async function aiFlow({ browser, server, lng, runId, onActors }) {
   const t = translator(lng);
@@ -63,6 +64,24 @@ export async function aiFlow({ browser, server, lng, runId, onActors }) {
   await dialog.getByRole('button', { name: t('chat.composer.languages.es'), exact: true }).click();
   await visible(received.getByText(`[Spanish] ${said}`));
   await shot(page, 'translated');
+
+  // /NLPConfig: an intent with its examples and queue is listed, then deleted after
+  // the confirmation (left in place it would route the other flows' new tickets).
+  const intentName = `Entrega ${runId}`;
+  await page.goto(`${base}/NLPConfig`);
+  await visible(page.getByRole('heading', { name: t('ai.intents.title'), exact: true }));
+  await page.getByLabel(t('ai.intents.name'), { exact: true }).fill(intentName);
+  await page.getByLabel(t('ai.intents.examples'), { exact: true }).fill(`meu pedido atrasou\nonde está minha entrega`);
+  await page.getByLabel(t('ai.intents.queue'), { exact: true }).selectOption({ label: demo.queues.support });
+  await page.getByRole('button', { name: t('ai.intents.add'), exact: true }).click();
+  const intent = page.locator('li').filter({ hasText: intentName });
+  await visible(intent);
+  check((await intent.textContent()).includes(demo.queues.support), 'the intent names its queue');
+  await shot(page, 'intent');
+  await intent.getByRole('button', { name: t('ai.intents.delete'), exact: true }).click();
+  const confirm = page.getByRole('dialog', { name: t('ai.intents.delete') });
+  await confirm.getByRole('button', { name: t('common.actions.confirm'), exact: true }).click();
+  await gone(intent);
 
   await assertClean(actors);
   await Promise.all(actors.map((a) => a.close()));

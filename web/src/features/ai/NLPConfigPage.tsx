@@ -7,6 +7,7 @@ import { aiApi, queuesApi } from '../../api/endpoints';
 import { useResource } from '../../app/resources';
 import { toastError } from '../../app/errors';
 import { toast } from '../../components/toast/toastStore';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Button, Field, Input, Muted, Row, Select, TextArea } from '../../components/primitives';
 import { Header, Page, Title } from '../../components/pageStyle';
 import type { AIIntent, AIIntentInput, ID } from '../../api/types';
@@ -21,6 +22,7 @@ export default function NLPConfigPage() {
   const [editing, setEditing] = useState<AIIntent | null>(null);
   const [form, setForm] = useState(blank);
   const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState<AIIntent | null>(null);
 
   const edit = (i: AIIntent | null) => {
     setEditing(i);
@@ -43,7 +45,7 @@ export default function NLPConfigPage() {
     }
   };
   const remove = async (i: AIIntent) => {
-    if (!window.confirm(t('ai.intents.confirmDelete', { name: i.name }))) return;
+    setRemoving(null);
     try {
       await aiApi.deleteIntent(i.id);
       toast.success(t('ai.intents.deleted'));
@@ -106,13 +108,21 @@ export default function NLPConfigPage() {
               <Button type="button" $variant="secondary" onClick={() => edit(i)}>
                 {t('ai.intents.edit')}
               </Button>
-              <Button type="button" $variant="secondary" onClick={() => void remove(i)}>
+              <Button type="button" $variant="secondary" onClick={() => setRemoving(i)}>
                 {t('ai.intents.delete')}
               </Button>
             </Row>
           </IntentItem>
         ))}
       </ul>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t('ai.intents.delete')}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => removing && void remove(removing)}
+      >
+        {removing ? t('ai.intents.confirmDelete', { name: removing.name }) : null}
+      </ConfirmDialog>
     </Page>
   );
 }
