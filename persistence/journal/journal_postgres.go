@@ -55,8 +55,10 @@ type postgresBackend struct {
 	pool   *pgxpool.Pool
 	mode   insertMode
 	notify bool
-	// lockMode takes the old cluster-wide advisory lock first in every transaction:
-	// for the side-by-side benchmark only.
+	// lockMode runs the journal as it was before migration 0900 — the cluster-wide
+	// advisory lock first in every transaction, positions head+1, … — for the
+	// side-by-side benchmark only (its positions ignore the sequence, so a database
+	// must not mix both modes).
 	lockMode bool
 	// hold, when set by a test, runs after the INSERT and before the COMMIT of every
 	// group-commit transaction: a node that stalls with its append written but not
@@ -144,11 +146,15 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 	// snapshot taken now, not at some earlier statement.
 	batch.Queue("BEGIN ISOLATION LEVEL READ COMMITTED")
 	if b.lockMode {
+		// The journal before migration 0900: one committer at a time cluster-wide,
+		// positions continue the head.
 		batch.Queue(`SELECT pg_advisory_xact_lock($1)`, appendLockKey)
+		batch.Queue(`SELECT coalesce(max(position), 0) FROM events`)
+	} else {
+		batch.Queue(sqlSeqFence)
+		batch.Queue(`SELECT pg_current_xact_id()`)
+		batch.Queue(`SELECT nextval('`+positionSeq+`') FROM generate_series(1, $1::int)`, events)
 	}
-	batch.Queue(sqlSeqFence)
-	batch.Queue(`SELECT pg_current_xact_id()`)
-	batch.Queue(`SELECT nextval('`+positionSeq+`') FROM generate_series(1, $1::int)`, events)
 	batch.Queue(`SELECT s, coalesce((SELECT max(version) FROM events WHERE stream_id = s), 0)
 		FROM unnest($1::text[]) AS s`, streams)
 	br := conn.SendBatch(ctx, &batch)
@@ -156,28 +162,37 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 	if _, err := br.Exec(); err != nil {
 		return nil, 0, fmt.Errorf("begin: %w", err)
 	}
+	var fence int64
+	var positions []int64
 	if b.lockMode {
 		if _, err := br.Exec(); err != nil {
 			return nil, 0, fmt.Errorf("append lock: %w", err)
 		}
+		var head int64
+		if err := br.QueryRow().Scan(&head); err != nil {
+			return nil, 0, fmt.Errorf("read head: %w", err)
+		}
+		for i := range int64(events) {
+			positions = append(positions, head+1+i)
+		}
+	} else {
+		if err := br.QueryRow().Scan(&fence); err != nil {
+			return nil, 0, fmt.Errorf("read fence: %w", err)
+		}
+		if _, err := br.Exec(); err != nil {
+			return nil, 0, fmt.Errorf("assign transaction id: %w", err)
+		}
+		var err error
+		if positions, err = scanInts(br); err != nil {
+			return nil, 0, fmt.Errorf("take positions: %w", err)
+		}
+		if len(positions) != events {
+			return nil, 0, fmt.Errorf("take positions: got %d for %d events", len(positions), events)
+		}
+		// The set is what matters; sorted, a stream's events get increasing
+		// positions in version order whatever order the sequence was called in.
+		slices.Sort(positions)
 	}
-	var fence int64
-	if err := br.QueryRow().Scan(&fence); err != nil {
-		return nil, 0, fmt.Errorf("read fence: %w", err)
-	}
-	if _, err := br.Exec(); err != nil {
-		return nil, 0, fmt.Errorf("assign transaction id: %w", err)
-	}
-	positions, err := scanInts(br)
-	if err != nil {
-		return nil, 0, fmt.Errorf("take positions: %w", err)
-	}
-	if len(positions) != events {
-		return nil, 0, fmt.Errorf("take positions: got %d for %d events", len(positions), events)
-	}
-	// The set is what matters; sorted, a stream's events get increasing positions
-	// in version order whatever order the sequence was called in.
-	slices.Sort(positions)
 	rs, err := br.Query()
 	if err != nil {
 		return nil, 0, fmt.Errorf("read versions: %w", err)
