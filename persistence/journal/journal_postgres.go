@@ -136,10 +136,11 @@ func (b *postgresBackend) appendTx(ctx context.Context, streams []string, events
 
 // decide opens the transaction and, in one pipeline: reads the fence (the highest
 // position taken so far), has the transaction's id assigned — after the fence was
-// read — takes positions for events events — after the id was assigned — and reads
-// the versions of streams. Then it plans the batch. The order of the first three is
-// what readers rely on (see doc.go): every position ≤ fence belongs to a transaction
-// whose id is lower than this one's.
+// read — reads the versions of streams, and takes positions for events events — after
+// the id was assigned and the versions read. Then it plans the batch. Readers rely on
+// the order (see doc.go): every position ≤ fence belongs to a transaction whose id is
+// lower than this one's; and a version this transaction read was committed before
+// its positions were taken, so within a stream positions increase with versions.
 func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, streams []string, events int, plan planFunc) ([]row, int64, error) {
 	var batch pgx.Batch
 	// READ COMMITTED whatever the server's default: the versions must be read with a
@@ -153,10 +154,12 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 	} else {
 		batch.Queue(sqlSeqFence)
 		batch.Queue(`SELECT pg_current_xact_id()`)
-		batch.Queue(`SELECT nextval('`+positionSeq+`') FROM generate_series(1, $1::int)`, events)
 	}
 	batch.Queue(`SELECT s, coalesce((SELECT max(version) FROM events WHERE stream_id = s), 0)
 		FROM unnest($1::text[]) AS s`, streams)
+	if !b.lockMode {
+		batch.Queue(`SELECT nextval('`+positionSeq+`') FROM generate_series(1, $1::int)`, events)
+	}
 	br := conn.SendBatch(ctx, &batch)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
@@ -182,16 +185,6 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 		if _, err := br.Exec(); err != nil {
 			return nil, 0, fmt.Errorf("assign transaction id: %w", err)
 		}
-		var err error
-		if positions, err = scanInts(br); err != nil {
-			return nil, 0, fmt.Errorf("take positions: %w", err)
-		}
-		if len(positions) != events {
-			return nil, 0, fmt.Errorf("take positions: got %d for %d events", len(positions), events)
-		}
-		// The set is what matters; sorted, a stream's events get increasing
-		// positions in version order whatever order the sequence was called in.
-		slices.Sort(positions)
 	}
 	rs, err := br.Query()
 	if err != nil {
@@ -211,8 +204,19 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 	if err := rs.Err(); err != nil {
 		return nil, 0, fmt.Errorf("read versions: %w", err)
 	}
+	if !b.lockMode {
+		if positions, err = scanInts(br); err != nil {
+			return nil, 0, fmt.Errorf("take positions: %w", err)
+		}
+		if len(positions) != events {
+			return nil, 0, fmt.Errorf("take positions: got %d for %d events", len(positions), events)
+		}
+		// The set is what matters; sorted, a stream's events get increasing
+		// positions in version order whatever order the sequence was called in.
+		slices.Sort(positions)
+	}
 	if err := br.Close(); err != nil {
-		return nil, 0, fmt.Errorf("read versions: %w", err)
+		return nil, 0, fmt.Errorf("take positions: %w", err)
 	}
 	i := 0
 	next := func() int64 {
