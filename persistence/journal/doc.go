@@ -51,9 +51,9 @@
 //
 //     1. Every group-commit transaction does, in this order, in its first pipeline:
 //     read the fence F = the position sequence's last handed-out value; have its
-//     transaction id X assigned (pg_current_xact_id()); take its positions with
-//     nextval (migration 0900: events_position_seq, CACHE 1). Every row stores X
-//     (transaction_id) and F (fence).
+//     transaction id X assigned (pg_current_xact_id()); read its streams' versions;
+//     take its positions with nextval (migration 0900: events_position_seq, CACHE
+//     1). Every row stores X (transaction_id) and F (fence).
 //     2. Hence the fence property: every position ≤ F was taken before F was read, by a
 //     transaction that had its id before it took it, so with an id lower than X.
 //     A reader's own fence (takeFence: read the sequence, then have an id N
@@ -86,6 +86,10 @@
 //     (stream_id, version) makes the second wait for the first and then fail, and the
 //     append is re-run alone (tryAlone), reading the new version: an exact expected
 //     version then fails with *engine.ConflictError, AnyVersion takes the next version.
+//     Positions are taken after the versions are read, so the transaction that wrote
+//     the version read had taken its positions before: within a stream, positions
+//     increase with versions even when two nodes append to it at once (the ordering
+//     test checks it).
 //
 // The rejected alternatives: keep the cluster-wide pg_advisory_xact_lock (what the
 // journal did until migration 0900: positions head+1 in commit order, but a node
