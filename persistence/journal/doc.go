@@ -79,7 +79,10 @@
 //     transaction ids are server-wide — holds every reader back until it ends (the
 //     database sessions' idle_in_transaction_session_timeout bounds that), while every
 //     other node's appends keep committing and being acknowledged. ReadAll waits up to
-//     Config.ReadWait for such a transaction before it returns an empty page.
+//     Config.ReadWait for such a transaction before it returns an empty page. A
+//     reader takes a fence of its own only when the newest finished rows' fences do
+//     not cover what is committed (typically the last batch when the journal goes
+//     quiet); each is one short transaction that consumes a transaction id.
 //
 //     Per-stream optimistic concurrency stays exact without the lock: two committers
 //     that read the same version of one stream both insert (stream, version+1); UNIQUE
