@@ -279,3 +279,56 @@ func b5Load(b *testing.B, s *Store, streams, activations, loaders int, useSnap b
 	wg.Wait()
 	return loadResult{ops: activations, elapsed: time.Since(start), lat: lat, cpu: cpuTime() - cpu0}
 }
+
+// BenchmarkAppendThreePools is B9's journal figure (issue 19): B4's load through three
+// journal instances, each on its own connection pool as three processes would be, at
+// once on one database. Each stream belongs to one instance (as to one node's actor).
+// global-lock takes the cluster-wide advisory lock the journal used before it appended
+// in parallel (postgresBackend.lockMode, kept for this comparison only); parallel is
+// the shipped journal. Compare events/s and p99-ms of the two in the same run.
+func BenchmarkAppendThreePools(b *testing.B) {
+	const pools = 3
+	for _, mode := range []struct {
+		name      string
+		lock      bool
+		appenders int
+	}{
+		{"global-lock", true, b4Appenders}, {"parallel", false, b4Appenders},
+		{"global-lock-24", true, 24}, {"parallel-24", false, 24},
+	} {
+		b.Run(mode.name, func(b *testing.B) {
+			url := dbtest.URL(b, db.Postgres)
+			var stores [pools]*Store
+			for i := range stores {
+				d, err := db.Open(context.Background(), url)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { d.Close() })
+				if _, err := d.Migrate(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				stores[i] = newStore(b, d, Config{})
+				stores[i].be.(*postgresBackend).lockMode = mode.lock
+			}
+			var fns [pools]appendFunc
+			for i, s := range stores {
+				fns[i] = journalAppend(s)
+			}
+			runB4(b, mode.appenders, 30_000, func(ctx context.Context, stream string, expected int64, data []byte) (int64, error) {
+				var n int
+				fmt.Sscanf(stream, "ticket/%d", &n)
+				return fns[n%pools](ctx, stream, expected, data)
+			})
+			var tx, ev uint64
+			for _, s := range stores {
+				st := s.Stats()
+				tx, ev = tx+st.Transactions, ev+st.Events
+				if st.Conflicts+st.Failures > 0 {
+					b.Errorf("stats %+v: conflicts or failures in a conflict-free load", st)
+				}
+			}
+			b.ReportMetric(float64(ev)/float64(max(tx, 1)), "events/tx")
+		})
+	}
+}

@@ -39,17 +39,18 @@ type row struct {
 	companyID int64
 }
 
-// planFunc decides a batch inside its transaction: given the last position and the
-// current versions of the batch's streams (0 for a new stream), it checks every
-// append's expected version and returns the rows of the appends that pass.
-type planFunc func(head int64, versions map[string]int64) []row
+// planFunc decides a batch inside its transaction: given a source of positions (each
+// call returns the next one, increasing) and the current versions of the batch's
+// streams (0 for a new stream), it checks every append's expected version and returns
+// the rows of the appends that pass.
+type planFunc func(next func() int64, versions map[string]int64) []row
 
 // backend is one dialect's SQL. appendTx runs a single group-commit transaction:
-// serialise against other committers, read the head and the versions of streams,
-// call plan, insert its rows, commit. An error wrapped in *txAborted guarantees that
-// nothing was written.
+// take positions for up to events events, read the versions of streams, call plan,
+// insert its rows, commit. An error wrapped in *txAborted guarantees that nothing was
+// written.
 type backend interface {
-	appendTx(ctx context.Context, streams []string, plan planFunc) error
+	appendTx(ctx context.Context, streams []string, events int, plan planFunc) error
 	streamVersion(ctx context.Context, stream string) (int64, error)
 	readStream(ctx context.Context, stream string, fromVersion, limit int64) ([]engine.RecordedEvent, error)
 	readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error)
@@ -162,6 +163,9 @@ func (s *Store) commitBatch(reqs []*request) {
 		return
 	}
 	err := s.tryTx(live)
+	if len(live) == 1 && db.IsUniqueViolation(err) {
+		err = s.tryAlone(live[0])
+	}
 	var ab *txAborted
 	switch {
 	case err == nil:
@@ -173,7 +177,7 @@ func (s *Store) commitBatch(reqs []*request) {
 		s.stats.retries.Add(1)
 		s.log.Warn().Err(err).Int("appends", len(live)).Msg("group commit refused; retrying one append per transaction")
 		for _, r := range live {
-			if err := s.tryTx([]*request{r}); err != nil {
+			if err := s.tryAlone(r); err != nil {
 				s.fail(r, err)
 				continue
 			}
@@ -186,20 +190,42 @@ func (s *Store) commitBatch(reqs []*request) {
 	}
 }
 
+// maxAloneTries bounds how often one append is re-run after a unique violation.
+const maxAloneTries = 5
+
+// tryAlone commits r in a transaction of its own. On PostgreSQL committers run in
+// parallel, so another node may take the same stream version between this one's
+// version read and its insert: the unique index refuses the loser, and a re-run reads
+// the new version — then an exact expected version fails as a conflict in plan, and
+// AnyVersion takes the next version. A stream written from two nodes at once keeps
+// colliding only while both keep writing; after maxAloneTries the append fails as a
+// conflict.
+func (s *Store) tryAlone(r *request) error {
+	var err error
+	for range maxAloneTries {
+		if err = s.tryTx([]*request{r}); err == nil || !db.IsUniqueViolation(err) {
+			return err
+		}
+	}
+	return err
+}
+
 // tryTx runs one transaction for reqs, leaving each request's res or conflict in it.
 func (s *Store) tryTx(reqs []*request) error {
 	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.CommitTimeout)
 	defer cancel()
 	seen := make(map[string]bool, len(reqs))
 	streams := make([]string, 0, len(reqs))
+	events := 0
 	for _, r := range reqs {
+		events += len(r.events)
 		if !seen[r.stream] {
 			seen[r.stream] = true
 			streams = append(streams, r.stream)
 		}
 	}
-	return s.be.appendTx(ctx, streams, func(head int64, versions map[string]int64) []row {
-		rows := plan(reqs, head, versions)
+	return s.be.appendTx(ctx, streams, events, func(next func() int64, versions map[string]int64) []row {
+		rows := plan(reqs, next, versions)
 		if s.hookRows != nil {
 			rows = s.hookRows(rows)
 		}
@@ -208,8 +234,9 @@ func (s *Store) tryTx(reqs []*request) error {
 }
 
 // plan checks each request's expected version in arrival order against versions,
-// which it advances, and numbers the events of those that pass after head.
-func plan(reqs []*request, head int64, versions map[string]int64) []row {
+// which it advances, and numbers the events of those that pass with positions from
+// next.
+func plan(reqs []*request, next func() int64, versions map[string]int64) []row {
 	var rows []row
 	for _, r := range reqs {
 		r.res, r.err = engine.AppendResult{}, nil
@@ -220,11 +247,11 @@ func plan(reqs []*request, head int64, versions map[string]int64) []row {
 		}
 		positions := make([]int64, len(r.events))
 		for i, e := range r.events {
-			head++
+			pos := next()
 			cur++
-			positions[i] = head
+			positions[i] = pos
 			rows = append(rows, row{
-				position: head, stream: r.stream, version: cur, typ: e.Type,
+				position: pos, stream: r.stream, version: cur, typ: e.Type,
 				data: e.Data, metadata: e.Metadata, companyID: r.companyID,
 			})
 		}

@@ -22,6 +22,7 @@ const (
 	DefaultMaxEventSize    = 1 << 20
 	DefaultMaxSnapshotSize = 16 << 20
 	DefaultCommitTimeout   = 30 * time.Second
+	DefaultReadWait        = 5 * time.Second
 	// DefaultReadLimit is ReadAll's limit when the caller passes ≤ 0.
 	DefaultReadLimit = 1000
 )
@@ -47,13 +48,18 @@ type Config struct {
 	MaxSnapshotSize int
 	// CommitTimeout bounds one group-commit transaction, lock wait included (0: 30 s).
 	CommitTimeout time.Duration
+	// ReadWait bounds how long ReadAll waits on PostgreSQL when events are committed
+	// past its position but a transaction older than them is still open (one that
+	// could still commit below them, see doc.go); it then returns nothing and the
+	// caller polls again (0: 5 s).
+	ReadWait time.Duration
 	// Logger receives commit failures and listener reconnects. The zero value logs
 	// nothing.
 	Logger zerolog.Logger
 }
 
 func (c *Config) fill() error {
-	if c.MaxBatch < 0 || c.MaxEventSize < 0 || c.MaxSnapshotSize < 0 || c.CommitTimeout < 0 {
+	if c.MaxBatch < 0 || c.MaxEventSize < 0 || c.MaxSnapshotSize < 0 || c.CommitTimeout < 0 || c.ReadWait < 0 {
 		return fmt.Errorf("journal config: negative limit in %+v", *c)
 	}
 	if c.MaxBatch == 0 {
@@ -70,6 +76,9 @@ func (c *Config) fill() error {
 	}
 	if c.CommitTimeout == 0 {
 		c.CommitTimeout = DefaultCommitTimeout
+	}
+	if c.ReadWait == 0 {
+		c.ReadWait = DefaultReadWait
 	}
 	return nil
 }
@@ -149,7 +158,7 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 			cancel()
 			return nil, errors.New("journal: postgres database without a pgx pool")
 		}
-		s.be = newPostgres(d)
+		s.be = newPostgres(d, cfg.ReadWait)
 	default:
 		cancel()
 		return nil, fmt.Errorf("journal: unsupported dialect %q", d.Dialect)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -15,8 +17,18 @@ import (
 )
 
 // appendLockKey is the transaction-scoped advisory lock every group-commit
-// transaction of every node takes before it reads the head ("journal").
+// transaction of every node took before the journal appended in parallel
+// ("journal"). Only BenchmarkAppendThreePools takes it now (lockMode), to measure what
+// removing it bought.
 const appendLockKey int64 = 0x6a6f75726e616c
+
+// positionSeq hands out event positions (migration 0900).
+const positionSeq = "events_position_seq"
+
+// sqlSeqFence reads the sequence's last handed-out value (0 before the first): every
+// position at or below it has been taken already, by a transaction whose id was
+// assigned before it took it.
+const sqlSeqFence = `SELECT CASE WHEN is_called THEN last_value ELSE last_value - 1 END FROM ` + positionSeq
 
 // notifyChannel is the LISTEN/NOTIFY channel commits are announced on.
 const notifyChannel = "atende_journal"
@@ -35,21 +47,36 @@ const (
 )
 
 // postgresBackend writes through the native pgx pool. A group commit costs two round
-// trips: [BEGIN, lock, head, versions] then [INSERT, NOTIFY, COMMIT].
+// trips: [BEGIN, fence, transaction id, positions, versions] then [INSERT, NOTIFY,
+// COMMIT]. Transactions of any number of nodes run in parallel; readers stop at the
+// high-water mark (highwater_postgres.go).
 type postgresBackend struct {
-	// static after newPostgres
+	// static after newPostgres (tests and benchmarks set them before the first append)
 	pool   *pgxpool.Pool
 	mode   insertMode
 	notify bool
+	// lockMode runs the journal as it was before migration 0900 — the cluster-wide
+	// advisory lock first in every transaction, positions head+1, … — for the
+	// side-by-side benchmark only (its positions ignore the sequence, so a database
+	// must not mix both modes).
+	lockMode bool
+	// hold, when set by a test, runs after the INSERT and before the COMMIT of every
+	// group-commit transaction: a node that stalls with its append written but not
+	// committed.
+	hold func(ctx context.Context)
+	// readWait is Config.ReadWait.
+	readWait time.Duration
+
+	hw highWater
 }
 
-func newPostgres(d *db.DB) *postgresBackend {
-	return &postgresBackend{pool: d.Pool, mode: insertUnnest, notify: true}
+func newPostgres(d *db.DB, readWait time.Duration) *postgresBackend {
+	return &postgresBackend{pool: d.Pool, mode: insertUnnest, notify: true, readWait: readWait}
 }
 
 func (b *postgresBackend) close() {}
 
-func (b *postgresBackend) appendTx(ctx context.Context, streams []string, plan planFunc) (err error) {
+func (b *postgresBackend) appendTx(ctx context.Context, streams []string, events int, plan planFunc) (err error) {
 	conn, err := b.pool.Acquire(ctx)
 	if err != nil {
 		return aborted(fmt.Errorf("acquire connection: %w", err))
@@ -63,17 +90,24 @@ func (b *postgresBackend) appendTx(ctx context.Context, streams []string, plan p
 		conn.Release()
 	}()
 
-	rows, err := b.decide(ctx, conn, streams, plan)
+	rows, fence, err := b.decide(ctx, conn, streams, events, plan)
 	if err != nil {
 		// Nothing is committed before the second pipeline is sent.
 		return aborted(err)
 	}
 	var batch pgx.Batch
 	if len(rows) > 0 {
-		b.queueInsert(&batch, rows)
+		b.queueInsert(&batch, rows, fence)
 	}
 	if b.notify && len(rows) > 0 {
 		batch.Queue(`SELECT pg_notify($1, $2)`, notifyChannel, strconv.FormatInt(rows[len(rows)-1].position, 10))
+	}
+	if b.hold != nil {
+		if err := execBatch(ctx, conn, &batch); err != nil {
+			return aborted(fmt.Errorf("insert: %w", err))
+		}
+		b.hold(ctx)
+		batch = pgx.Batch{}
 	}
 	batch.Queue("COMMIT")
 	br := conn.SendBatch(ctx, &batch)
@@ -100,32 +134,61 @@ func (b *postgresBackend) appendTx(ctx context.Context, streams []string, plan p
 	return nil
 }
 
-// decide opens the transaction, waits for the append lock, reads the head and the
-// versions of streams, and plans the batch.
-func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, streams []string, plan planFunc) ([]row, error) {
+// decide opens the transaction and, in one pipeline: reads the fence (the highest
+// position taken so far), has the transaction's id assigned — after the fence was
+// read — reads the versions of streams, and takes positions for events events — after
+// the id was assigned and the versions read. Then it plans the batch. Readers rely on
+// the order (see doc.go): every position ≤ fence belongs to a transaction whose id is
+// lower than this one's; and a version this transaction read was committed before
+// its positions were taken, so within a stream positions increase with versions.
+func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, streams []string, events int, plan planFunc) ([]row, int64, error) {
 	var batch pgx.Batch
-	// READ COMMITTED whatever the server's default: the head and versions must be
-	// read with snapshots taken after the lock is granted, not at the first statement.
+	// READ COMMITTED whatever the server's default: the versions must be read with a
+	// snapshot taken now, not at some earlier statement.
 	batch.Queue("BEGIN ISOLATION LEVEL READ COMMITTED")
-	batch.Queue(`SELECT pg_advisory_xact_lock($1)`, appendLockKey)
-	batch.Queue(`SELECT coalesce(max(position), 0) FROM events`)
+	if b.lockMode {
+		// The journal before migration 0900: one committer at a time cluster-wide,
+		// positions continue the head.
+		batch.Queue(`SELECT pg_advisory_xact_lock($1)`, appendLockKey)
+		batch.Queue(`SELECT coalesce(max(position), 0) FROM events`)
+	} else {
+		batch.Queue(sqlSeqFence)
+		batch.Queue(`SELECT pg_current_xact_id()`)
+	}
 	batch.Queue(`SELECT s, coalesce((SELECT max(version) FROM events WHERE stream_id = s), 0)
 		FROM unnest($1::text[]) AS s`, streams)
+	if !b.lockMode {
+		batch.Queue(`SELECT nextval('`+positionSeq+`') FROM generate_series(1, $1::int)`, events)
+	}
 	br := conn.SendBatch(ctx, &batch)
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
-		return nil, fmt.Errorf("begin: %w", err)
+		return nil, 0, fmt.Errorf("begin: %w", err)
 	}
-	if _, err := br.Exec(); err != nil {
-		return nil, fmt.Errorf("append lock: %w", err)
-	}
-	var head int64
-	if err := br.QueryRow().Scan(&head); err != nil {
-		return nil, fmt.Errorf("read head: %w", err)
+	var fence int64
+	var positions []int64
+	if b.lockMode {
+		if _, err := br.Exec(); err != nil {
+			return nil, 0, fmt.Errorf("append lock: %w", err)
+		}
+		var head int64
+		if err := br.QueryRow().Scan(&head); err != nil {
+			return nil, 0, fmt.Errorf("read head: %w", err)
+		}
+		for i := range int64(events) {
+			positions = append(positions, head+1+i)
+		}
+	} else {
+		if err := br.QueryRow().Scan(&fence); err != nil {
+			return nil, 0, fmt.Errorf("read fence: %w", err)
+		}
+		if _, err := br.Exec(); err != nil {
+			return nil, 0, fmt.Errorf("assign transaction id: %w", err)
+		}
 	}
 	rs, err := br.Query()
 	if err != nil {
-		return nil, fmt.Errorf("read versions: %w", err)
+		return nil, 0, fmt.Errorf("read versions: %w", err)
 	}
 	versions := make(map[string]int64, len(streams))
 	for rs.Next() {
@@ -133,25 +196,78 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 		var v int64
 		if err := rs.Scan(&s, &v); err != nil {
 			rs.Close()
-			return nil, fmt.Errorf("read versions: %w", err)
+			return nil, 0, fmt.Errorf("read versions: %w", err)
 		}
 		versions[s] = v
 	}
 	rs.Close()
 	if err := rs.Err(); err != nil {
-		return nil, fmt.Errorf("read versions: %w", err)
+		return nil, 0, fmt.Errorf("read versions: %w", err)
+	}
+	if !b.lockMode {
+		if positions, err = scanInts(br); err != nil {
+			return nil, 0, fmt.Errorf("take positions: %w", err)
+		}
+		if len(positions) != events {
+			return nil, 0, fmt.Errorf("take positions: got %d for %d events", len(positions), events)
+		}
+		// The set is what matters; sorted, a stream's events get increasing
+		// positions in version order whatever order the sequence was called in.
+		slices.Sort(positions)
 	}
 	if err := br.Close(); err != nil {
-		return nil, fmt.Errorf("read versions: %w", err)
+		return nil, 0, fmt.Errorf("take positions: %w", err)
 	}
-	return plan(head, versions), nil
+	i := 0
+	next := func() int64 {
+		// plan takes at most events positions: one per event of the batch.
+		p := positions[i]
+		i++
+		return p
+	}
+	return plan(next, versions), fence, nil
 }
 
-func (b *postgresBackend) queueInsert(batch *pgx.Batch, rows []row) {
+// scanInts reads the next result of br as one bigint per row.
+func scanInts(br pgx.BatchResults) ([]int64, error) {
+	rs, err := br.Query()
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	var out []int64
+	for rs.Next() {
+		var v int64
+		if err := rs.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rs.Err()
+}
+
+// execBatch sends batch and reads every result.
+func execBatch(ctx context.Context, conn *pgxpool.Conn, batch *pgx.Batch) error {
+	br := conn.SendBatch(ctx, batch)
+	var err error
+	for range batch.Len() {
+		if _, err = br.Exec(); err != nil {
+			break
+		}
+	}
+	if cerr := br.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// queueInsert queues the batch's rows. transaction_id is the column's default,
+// pg_current_xact_id(), the id decide had assigned; fence is decide's.
+func (b *postgresBackend) queueInsert(batch *pgx.Batch, rows []row, fence int64) {
 	if b.mode == insertBatch {
 		for _, r := range rows {
-			batch.Queue(`INSERT INTO events (`+pgEventCols+`) VALUES ($1, $2, $3, $4, $5, $6, $7, now())`,
-				r.position, r.stream, r.version, r.typ, r.data, nilIfEmpty(r.metadata), r.companyID)
+			batch.Queue(`INSERT INTO events (`+pgEventCols+`, fence) VALUES ($1, $2, $3, $4, $5, $6, $7, now(), $8)`,
+				r.position, r.stream, r.version, r.typ, r.data, nilIfEmpty(r.metadata), r.companyID, fence)
 		}
 		return
 	}
@@ -163,11 +279,11 @@ func (b *postgresBackend) queueInsert(batch *pgx.Batch, rows []row) {
 		pos[i], stream[i], ver[i], typ[i] = r.position, r.stream, r.version, r.typ
 		data[i], meta[i], company[i] = r.data, nilIfEmpty(r.metadata), r.companyID
 	}
-	batch.Queue(`INSERT INTO events (`+pgEventCols+`)
-		SELECT p, s, v, t, d, m, c, now()
+	batch.Queue(`INSERT INTO events (`+pgEventCols+`, fence)
+		SELECT p, s, v, t, d, m, c, now(), $8
 		FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::json[], $6::json[], $7::bigint[])
 			AS u(p, s, v, t, d, m, c)`,
-		pos, stream, ver, typ, data, meta, company)
+		pos, stream, ver, typ, data, meta, company, fence)
 }
 
 func nilIfEmpty(b []byte) []byte {
@@ -188,19 +304,6 @@ func (b *postgresBackend) readStream(ctx context.Context, stream string, from, l
 		WHERE stream_id = $1 AND version >= $2 ORDER BY version LIMIT $3`, stream, from, limit)
 }
 
-// readAll needs nothing special for ordering: every statement reads one snapshot, and
-// positions become visible in position order (see doc.go), so a snapshot holds a
-// prefix of the journal.
-func (b *postgresBackend) readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error) {
-	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
-		WHERE position > $1 ORDER BY position LIMIT $2`, after, limit)
-}
-
-func (b *postgresBackend) readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
-	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
-		WHERE company_id = $1 AND position > $2 ORDER BY position LIMIT $3`, companyID, after, limit)
-}
-
 func (b *postgresBackend) query(ctx context.Context, q string, args ...any) ([]engine.RecordedEvent, error) {
 	rs, err := b.pool.Query(ctx, q, args...)
 	if err != nil {
@@ -217,12 +320,6 @@ func (b *postgresBackend) query(ctx context.Context, q string, args ...any) ([]e
 		out = append(out, e)
 	}
 	return out, rs.Err()
-}
-
-func (b *postgresBackend) head(ctx context.Context) (int64, error) {
-	var h int64
-	err := b.pool.QueryRow(ctx, `SELECT coalesce(max(position), 0) FROM events`).Scan(&h)
-	return h, err
 }
 
 func (b *postgresBackend) saveSnapshot(ctx context.Context, snap engine.Snapshot) (bool, error) {

@@ -66,7 +66,7 @@ func (b *sqliteBackend) close() {
 	}
 }
 
-func (b *sqliteBackend) appendTx(ctx context.Context, streams []string, plan planFunc) error {
+func (b *sqliteBackend) appendTx(ctx context.Context, streams []string, _ int, plan planFunc) error {
 	tx, err := b.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: the write lock, now
 	if err != nil {
 		return aborted(fmt.Errorf("begin: %w", err))
@@ -99,7 +99,8 @@ func (b *sqliteBackend) decide(ctx context.Context, tx *sql.Tx, streams []string
 		}
 		versions[st] = v
 	}
-	return plan(head, versions), nil
+	// Under the write lock positions simply continue the head: gapless, in commit order.
+	return plan(func() int64 { head++; return head }, versions), nil
 }
 
 func (b *sqliteBackend) insert(ctx context.Context, tx *sql.Tx, rows []row) error {

@@ -5,8 +5,9 @@
 // Runner opens; in that same transaction the Runner moves the projection's row of
 // projection_checkpoints to the batch's last position. A batch is therefore applied
 // whole with its checkpoint or not at all, and a crash between batches replays
-// nothing twice. Positions are gapless and become visible in order (see package
-// journal), so tailing "position > checkpoint" never skips an event.
+// nothing twice. The journal's ReadAll only returns events below a high-water mark
+// under which every position is final (see package journal), so tailing "position >
+// checkpoint" never skips an event, even where the numbers have holes.
 //
 // # Who calls it
 //
