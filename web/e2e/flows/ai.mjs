@@ -72,7 +72,8 @@ export async function aiFlow({ browser, server, lng, runId, onActors }) {
   await visible(page.getByRole('heading', { name: t('ai.intents.title'), exact: true }));
   await page.getByLabel(t('ai.intents.name'), { exact: true }).fill(intentName);
   await page.getByLabel(t('ai.intents.examples'), { exact: true }).fill(`meu pedido atrasou\nonde está minha entrega`);
-  await page.getByLabel(t('ai.intents.queue'), { exact: true }).selectOption({ label: demo.queues.support });
+  // The select's name holds its placeholder option's text too: not an exact match.
+  await page.getByRole('combobox', { name: t('ai.intents.queue') }).selectOption({ label: demo.queues.support });
   await page.getByRole('button', { name: t('ai.intents.add'), exact: true }).click();
   const intent = page.locator('li').filter({ hasText: intentName });
   await visible(intent);

@@ -42,7 +42,7 @@ export async function broadcastFlow({ browser, server, lng, runId, onActors }) {
   const base = server.base;
   const shot = screenshots(`broadcast-${lng}`);
   const customerName = `Cliente disparo ${runId}`;
-  const badName = `Sem chat ${runId}`;
+  const badName = `Sem chat disparo ${runId}`;
   const badNumber = `55659${String(parseInt(runId, 16) % 100000000).padStart(8, '0')}`;
   const message = `Promoção ${runId}`;
 
@@ -60,7 +60,8 @@ export async function broadcastFlow({ browser, server, lng, runId, onActors }) {
   await visible(admin.page.getByTestId('credits').filter({ hasText: '50' }));
   await until(async () => (await admin.page.locator('select[name="connection"] option').count()) > 1, 'the connections');
   await admin.page.locator('select[name="connection"]').selectOption(String(server.webchatConnectionId));
-  await admin.page.getByLabel(t('outbound.broadcasts.searchContacts')).fill(runId);
+  // Other flows of the run name their customers with runId too: search this flow's two.
+  await admin.page.getByLabel(t('outbound.broadcasts.searchContacts')).fill(`disparo ${runId}`);
   const list = admin.page.getByRole('list', { name: t('outbound.broadcasts.contacts') });
   await until(async () => (await list.getByRole('checkbox').count()) === 2, 'both contacts found');
   await admin.page.getByRole('button', { name: t('outbound.broadcasts.selectAll'), exact: true }).click();
