@@ -258,7 +258,9 @@ func rawCustomer(base string, connID engine.ID, who string) (*plainCustomer, err
 }
 
 func (c *plainCustomer) next() (map[string]any, error) {
-	_ = c.conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	// A bound against a hang, not a speed check: on a loaded 2-core machine a SQLite
+	// node has taken more than 5 s to acknowledge while a flow and River wrote too.
+	_ = c.conn.SetReadDeadline(time.Now().Add(20 * time.Second))
 	b, err := wsutil.ReadServerText(c.rw)
 	if err != nil {
 		return nil, err
