@@ -470,7 +470,10 @@ func TestUniqueViolationRetriesWithoutOffender(t *testing.T) {
 		// SQLite numbers positions under its write lock: gapless. PostgreSQL takes them
 		// from a sequence, so the refused batch left a hole; either way the journal
 		// holds exactly the warm-up and the others, in increasing positions.
-		all, err := s.ReadAll(context.Background(), 0, 0)
+		// On PostgreSQL a read returns what is proven final, which a transaction open
+		// anywhere on the server (another test's, in another database) can hold back
+		// for a moment: read until the acknowledged appends are all there.
+		all, err := readUntil(s, appenders, 30*time.Second)
 		if err != nil || len(all) != appenders {
 			t.Fatalf("journal holds %d events (%v), want %d: the warm-up and the others, offender absent", len(all), err, appenders)
 		}
@@ -636,4 +639,17 @@ func TestReadCompany(t *testing.T) {
 			t.Errorf("unknown tenant: %d events, %v", len(page), err)
 		}
 	})
+}
+
+// readUntil reads the whole journal of s until it holds at least n events or wait has
+// passed, and answers the last read.
+func readUntil(s *Store, n int, wait time.Duration) ([]engine.RecordedEvent, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		all, err := s.ReadAll(context.Background(), 0, 0)
+		if err != nil || len(all) >= n || time.Now().After(deadline) {
+			return all, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
