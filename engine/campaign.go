@@ -146,6 +146,11 @@ type CampaignSend struct {
 	SentAt       time.Time `json:"sentAt"`
 }
 
+// campaignStartGrace is how far in the past a campaign's start may be and still mean
+// "now": the form has minute precision, so the current minute typed at hh:mm:59 and
+// saved a few seconds later is already more than a minute old.
+const campaignStartGrace = 2 * time.Minute
+
 // ValidateCampaign checks in in the order of spec section 5 and returns the input
 // with texts trimmed. now is the moment of the request: a start in the past is read
 // as "now" for broadcasts and refused for campaigns (Date before current moment).
@@ -187,7 +192,7 @@ func ValidateCampaign(in CampaignInput, now time.Time) (CampaignInput, error) {
 		switch {
 		case in.StartAt.IsZero():
 			f.add("startAt", MsgRequired)
-		case in.StartAt.Before(now.Add(-time.Minute)):
+		case in.StartAt.Before(now.Add(-campaignStartGrace)):
 			f.add("startAt", MsgDateInPast)
 		}
 		f.text("planName", in.PlanName, false, 0, 100)

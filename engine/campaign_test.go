@@ -22,6 +22,8 @@ func TestValidateCampaignOrder(t *testing.T) {
 			"contacts": MsgRequired, "nameFilter": MsgRequired, "channelFilter": MsgRequired, "startAt": MsgRequired, "messages": MsgRequired}},
 		{"campaign in the past", CampaignInput{Kind: KindCampaign, Name: "Black Friday", Groups: true, NameFilter: "%", ChannelFilter: "%",
 			StartAt: now.Add(-time.Hour), Messages: msgs}, ErrValidation, map[string]string{"startAt": MsgDateInPast}},
+		{"campaign three minutes in the past", CampaignInput{Kind: KindCampaign, Name: "Black Friday", Groups: true, NameFilter: "%", ChannelFilter: "%",
+			StartAt: now.Add(-3 * time.Minute), Messages: msgs}, ErrValidation, map[string]string{"startAt": MsgDateInPast}},
 		{"bad polygon and buttons", CampaignInput{Kind: KindCampaign, Name: "x", NameFilter: "%", ChannelFilter: "%", StartAt: now,
 			Polygon: []Location{{Lat: 1, Lng: 1}, {Lat: 200, Lng: 1}, {Lat: 2, Lng: 2}}, Messages: msgs,
 			Buttons: CampaignButtons{URL1: "javascript:alert(1)", Phone: "12ab"}}, ErrValidation,
@@ -50,6 +52,12 @@ func TestValidateCampaignOrder(t *testing.T) {
 	ok, err := ValidateCampaign(CampaignInput{Kind: KindBroadcast, SendFrom: []ID{1}, ContactIDs: []ID{2}, Messages: msgs}, now)
 	if err != nil || ok.NameFilter != "%" || !ok.StartAt.Equal(now) || ok.Messages[0].Seq != 1 {
 		t.Fatalf("broadcast defaults: %+v %v", ok, err)
+	}
+	// The form's current minute, saved a little later, is still "now".
+	typed := CampaignInput{Kind: KindCampaign, Name: "Agora", ContactIDs: []ID{1}, NameFilter: "%", ChannelFilter: "%",
+		StartAt: now.Add(-90 * time.Second), Messages: msgs}
+	if _, err := ValidateCampaign(typed, now); err != nil {
+		t.Fatalf("a start 90 s ago: %v", err)
 	}
 }
 
