@@ -189,20 +189,18 @@ func (b *postgresBackend) readable(ctx context.Context, after, limit int64) (int
 // transaction still open below it cannot exist, so a reader that has read position p
 // never meets a position below p later (see doc.go).
 func (b *postgresBackend) readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error) {
-	hwm, err := b.readable(ctx, after, limit)
-	if err != nil {
-		return nil, err
-	}
-	if hwm <= after {
-		return nil, nil
-	}
-	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
-		WHERE position > $1 AND position <= $2 ORDER BY position LIMIT $3`, after, hwm, limit)
+	return b.readFinal(ctx, after, limit, "")
 }
 
-// readCompany is readAll of one tenant's events (a dashboard rezone): bounded by the
-// same high-water mark, so it never passes an event that may still commit below it.
+// readCompany is readAll of one tenant's events (a dashboard rezone), bounded by the
+// same high-water mark.
 func (b *postgresBackend) readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
+	return b.readFinal(ctx, after, limit, "company_id = $4 AND ", companyID)
+}
+
+// readFinal reads the events after position after, up to limit, that are final:
+// filter (conditions on $4… joined by AND, with args) narrows them.
+func (b *postgresBackend) readFinal(ctx context.Context, after, limit int64, filter string, args ...any) ([]engine.RecordedEvent, error) {
 	hwm, err := b.readable(ctx, after, limit)
 	if err != nil {
 		return nil, err
@@ -211,7 +209,7 @@ func (b *postgresBackend) readCompany(ctx context.Context, companyID engine.ID, 
 		return nil, nil
 	}
 	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
-		WHERE company_id = $1 AND position > $2 AND position <= $3 ORDER BY position LIMIT $4`, companyID, after, hwm, limit)
+		WHERE `+filter+`position > $1 AND position <= $2 ORDER BY position LIMIT $3`, append([]any{after, hwm, limit}, args...)...)
 }
 
 // head is the highest committed position. ReadAll reaches it once every transaction
