@@ -46,18 +46,6 @@ export interface FlowDocument {
   edges: FlowDocEdge[];
 }
 
-export interface Flow {
-  id: ID;
-  name: string;
-  description: string;
-  isActive: boolean;
-  dataJson: FlowDocument;
-  connectionIds: ID[];
-  queueIds: ID[];
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface FlowInput {
   name: string;
   description: string;
@@ -65,6 +53,12 @@ export interface FlowInput {
   dataJson: FlowDocument;
   connectionIds: ID[];
   queueIds: ID[];
+}
+
+export interface Flow extends FlowInput {
+  id: ID;
+  createdAt: string;
+  updatedAt: string;
 }
 
 // The realtime "flow" event (flows:manage holders only).
