@@ -87,7 +87,7 @@ func LocalToUTC(year int, month time.Month, day, hour, minute int, loc *time.Loc
 // TenantZone is the tenant's time zone: its timeZone setting, TenantTimeZone when it
 // set none. A stored name that no longer loads (a zone dropped from the database)
 // falls back to the default rather than failing every time the tenant reads a time.
-func TenantZone(ctx context.Context, settings SettingStore, companyID ID) (*time.Location, error) {
+func TenantZone(ctx context.Context, settings SettingReader, companyID ID) (*time.Location, error) {
 	if settings == nil {
 		return LoadZone(TenantTimeZone), nil
 	}

@@ -100,13 +100,18 @@ var SettingDefaults = []Setting{
 	{Key: SettingTimeZone, Value: TenantTimeZone},
 }
 
+// SettingReader reads one tenant setting.
+type SettingReader interface {
+	// Get answers ErrNoSettingFound for a key that is not in SettingDefaults.
+	Get(ctx context.Context, companyID ID, key string) (Setting, error)
+}
+
 // SettingStore keeps tenant settings.
 type SettingStore interface {
+	SettingReader
 	// List returns every known setting of the tenant, with the default where none is
 	// stored, in the order of SettingDefaults.
 	List(ctx context.Context, companyID ID) ([]Setting, error)
-	// Get answers ErrNoSettingFound for a key that is not in SettingDefaults.
-	Get(ctx context.Context, companyID ID, key string) (Setting, error)
 	// Set stores a value (already validated) and returns the setting.
 	Set(ctx context.Context, companyID ID, key, value string) (Setting, error)
 	// EnsureDefaults stores the default of every key the tenant has no row for and

@@ -47,7 +47,7 @@ func (r *dashRezoner) job() schedule.Job {
 // rezone inserts companyID's rebuild job. A failure is logged: the setting is
 // written, and the next node start finds the tenant out of its zone and inserts it.
 func (r *dashRezoner) rezone(ctx context.Context, companyID engine.ID) {
-	zone, err := r.proj.ConfiguredZone(ctx, companyID)
+	zone, err := r.proj.ConfiguredZone(ctx, r.d.SQL, companyID)
 	if err == nil {
 		_, err = r.jobs.Insert(ctx, dashboard.RezoneArgs{CompanyID: companyID, Zone: zone})
 	}

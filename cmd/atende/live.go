@@ -80,8 +80,8 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
-	if l.dashboard, err = dashboard.NewProjection(func(ctx context.Context, companyID engine.ID) (*time.Location, error) {
-		return engine.TenantZone(ctx, a.stores.settings, companyID)
+	if l.dashboard, err = dashboard.NewProjection(func(ctx context.Context, q db.Querier, companyID engine.ID) (*time.Location, error) {
+		return engine.TenantZone(ctx, a.stores.settings.Within(q), companyID)
 	}, log); err != nil {
 		return err
 	}

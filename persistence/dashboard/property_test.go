@@ -261,7 +261,7 @@ func (z *tenantZones) snapshot() map[engine.ID]*time.Location {
 	return maps.Clone(z.m)
 }
 
-func (z *tenantZones) zoneOf(_ context.Context, c engine.ID) (*time.Location, error) {
+func (z *tenantZones) zoneOf(_ context.Context, _ db.Querier, c engine.ID) (*time.Location, error) {
 	z.mu.Lock()
 	defer z.mu.Unlock()
 	if l := z.m[c]; l != nil {

@@ -162,7 +162,7 @@ func (q *Queries) Dashboard(ctx context.Context, companyID engine.ID, f engine.D
 	if err := q.series(ctx, &out, companyID, from, to, f.QueueIDs); err != nil {
 		return out, err
 	}
-	loc, err := q.zones(ctx, companyID)
+	loc, err := q.zones(ctx, q.d.SQL, companyID)
 	if err != nil {
 		return out, err
 	}

@@ -84,16 +84,17 @@ func (p *Projection) NeedsRezone(ctx context.Context, d *db.DB, companyID engine
 	case err != nil:
 		return false, fmt.Errorf("dashboard zone of tenant %d: %w", companyID, err)
 	}
-	want, err := p.ConfiguredZone(ctx, companyID)
+	want, err := p.ConfiguredZone(ctx, d.SQL, companyID)
 	if err != nil {
 		return false, err
 	}
 	return name != want, nil
 }
 
-// ConfiguredZone is the name of companyID's configured zone, as dash_zones records it.
-func (p *Projection) ConfiguredZone(ctx context.Context, companyID engine.ID) (string, error) {
-	loc, err := p.zoneOf(ctx, companyID)
+// ConfiguredZone is the name of companyID's configured zone, as dash_zones records it,
+// read through q.
+func (p *Projection) ConfiguredZone(ctx context.Context, q db.Querier, companyID engine.ID) (string, error) {
+	loc, err := p.zoneOf(ctx, q, companyID)
 	if err != nil {
 		return "", fmt.Errorf("dashboard zone of tenant %d: %w", companyID, err)
 	}

@@ -17,7 +17,7 @@ import (
 
 // flakySource fails its first read, as a database hiccup would, and counts reads.
 type flakySource struct {
-	src   Source
+	Source
 	reads atomic.Int32
 }
 
@@ -25,7 +25,7 @@ func (f *flakySource) ReadCompany(ctx context.Context, companyID engine.ID, afte
 	if f.reads.Add(1) == 1 {
 		return nil, errors.New("connection reset (test)")
 	}
-	return f.src.ReadCompany(ctx, companyID, after, limit)
+	return f.Source.ReadCompany(ctx, companyID, after, limit)
 }
 
 // TestRezoneJobOnceAcrossNodes: after tenant 2's zone changes, two nodes (each with
@@ -40,7 +40,7 @@ func TestRezoneJobOnceAcrossNodes(t *testing.T) {
 		}
 		cuiaba, tokyo := mustZone(t, DefaultZone), mustZone(t, "Asia/Tokyo")
 		c := newCluster(t, d, cuiaba, cuiaba, 16, 30, 30)
-		src := &flakySource{src: c.j}
+		src := &flakySource{Source: c.j}
 		var nodes [2]*schedule.Scheduler
 		for i := range nodes {
 			worker := &RezoneWorker{Projection: c.nodes[i], DB: d, Source: src}

@@ -13,12 +13,13 @@ import (
 	"atende/persistence/db"
 )
 
-// ZoneFunc gives a tenant's configured time zone.
-type ZoneFunc func(ctx context.Context, companyID engine.ID) (*time.Location, error)
+// ZoneFunc gives a tenant's configured time zone, read through q: the caller's
+// transaction when it holds one (see db.Querier), the pool otherwise.
+type ZoneFunc func(ctx context.Context, q db.Querier, companyID engine.ID) (*time.Location, error)
 
 // FixedZone is a ZoneFunc giving loc to every tenant.
 func FixedZone(loc *time.Location) ZoneFunc {
-	return func(context.Context, engine.ID) (*time.Location, error) { return loc, nil }
+	return func(context.Context, db.Querier, engine.ID) (*time.Location, error) { return loc, nil }
 }
 
 // zoneCache keeps loaded zones by name: time.LoadLocation parses the zone database
@@ -46,9 +47,11 @@ func (c *zoneCache) load(name string) *time.Location {
 }
 
 // Source reads one tenant's events of the journal in position order
-// (journal.Store.ReadCompany).
+// (journal.Store.ReadCompany), or within a transaction the caller holds
+// (journal.Store.ReadCompanyWithin).
 type Source interface {
 	ReadCompany(ctx context.Context, companyID engine.ID, afterPosition int64, limit int) ([]engine.RecordedEvent, error)
+	ReadCompanyWithin(ctx context.Context, tx *sql.Tx, companyID engine.ID, afterPosition int64, limit int) ([]engine.RecordedEvent, error)
 }
 
 // batchZones gives the zone of each company's buckets: its dash_zones row, read in
@@ -87,7 +90,7 @@ func (p *Projection) batchZones(ctx context.Context, tx *sql.Tx, d db.Dialect, c
 		if out[c] != nil {
 			continue
 		}
-		loc, err := p.zoneOf(ctx, c)
+		loc, err := p.zoneOf(ctx, tx, c)
 		if err != nil {
 			return nil, fmt.Errorf("dashboard zone of tenant %d: %w", c, err)
 		}
@@ -102,12 +105,12 @@ func (p *Projection) batchZones(ctx context.Context, tx *sql.Tx, d db.Dialect, c
 // BucketZone is the zone companyID's buckets are in (the zone GET /dashboard reads its
 // dates in): its dash_zones row, or its configured zone when nothing of it was folded.
 func (p *Projection) BucketZone(d *db.DB) ZoneFunc {
-	return func(ctx context.Context, companyID engine.ID) (*time.Location, error) {
+	return func(ctx context.Context, q db.Querier, companyID engine.ID) (*time.Location, error) {
 		var name string
-		err := d.SQL.QueryRowContext(ctx, `SELECT zone FROM dash_zones WHERE company_id = $1`, companyID).Scan(&name)
+		err := q.QueryRowContext(ctx, `SELECT zone FROM dash_zones WHERE company_id = $1`, companyID).Scan(&name)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			return p.zoneOf(ctx, companyID)
+			return p.zoneOf(ctx, q, companyID)
 		case err != nil:
 			return nil, fmt.Errorf("dashboard zone: %w", err)
 		}
@@ -133,7 +136,7 @@ const rezoneReadLimit = 5000
 // rebuild overtaken by a later change gives way to that change's. dash_tickets
 // holds no zone-dependent value and is kept.
 func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID engine.ID) (bool, error) {
-	loc, err := p.zoneOf(ctx, companyID)
+	loc, err := p.zoneOf(ctx, d.SQL, companyID)
 	if err != nil {
 		return false, fmt.Errorf("rezone tenant %d: %w", companyID, err)
 	}
@@ -160,7 +163,7 @@ func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID
 	if err := d.SQL.QueryRowContext(ctx, `SELECT position FROM projection_checkpoints WHERE name = $1`, ProjectionName).Scan(&upTo); err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("rezone tenant %d: %w", companyID, err)
 	}
-	after, err := foldTenant(ctx, src, f, tickets, companyID, 0, upTo)
+	after, err := foldTenant(ctx, src.ReadCompany, f, tickets, companyID, 0, upTo)
 	if err != nil {
 		return false, fmt.Errorf("rezone tenant %d: %w", companyID, err)
 	}
@@ -181,7 +184,7 @@ func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID
 		}
 		// The setting changed again since this rebuild began: the rebuild the later
 		// change asked for puts the tenant in the right zone.
-		if now, err := p.zoneOf(ctx, companyID); err != nil {
+		if now, err := p.zoneOf(ctx, tx, companyID); err != nil {
 			return err
 		} else if p.locs.load(now.String()).String() != want {
 			return nil
@@ -203,7 +206,10 @@ func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID
 			done = err == nil
 			return err
 		}
-		if _, err := foldTenant(ctx, src, f, tickets, companyID, after, pos); err != nil {
+		within := func(ctx context.Context, companyID engine.ID, after int64, limit int) ([]engine.RecordedEvent, error) {
+			return src.ReadCompanyWithin(ctx, tx, companyID, after, limit)
+		}
+		if _, err := foldTenant(ctx, within, f, tickets, companyID, after, pos); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM dash_buckets WHERE company_id = $1`, companyID); err != nil {
@@ -227,12 +233,13 @@ func (p *Projection) Rezone(ctx context.Context, d *db.DB, src Source, companyID
 	return done, nil
 }
 
-// foldTenant folds companyID's ticket events of positions after+1..upTo into f and
-// tickets, and returns the position it reached. It reads the tenant's events only
-// (the events_company index), not the whole journal.
-func foldTenant(ctx context.Context, src Source, f *Folder, tickets map[engine.ID]*Ticket, companyID engine.ID, after, upTo int64) (int64, error) {
+// foldTenant folds companyID's ticket events of positions after+1..upTo, read by
+// read, into f and tickets, and returns the position it reached. It reads the
+// tenant's events only (the events_company index), not the whole journal.
+func foldTenant(ctx context.Context, read func(ctx context.Context, companyID engine.ID, after int64, limit int) ([]engine.RecordedEvent, error),
+	f *Folder, tickets map[engine.ID]*Ticket, companyID engine.ID, after, upTo int64) (int64, error) {
 	for after < upTo {
-		evs, err := src.ReadCompany(ctx, companyID, after, rezoneReadLimit)
+		evs, err := read(ctx, companyID, after, rezoneReadLimit)
 		if err != nil {
 			return after, err
 		}
@@ -283,7 +290,7 @@ func (p *Projection) TenantsToRezone(ctx context.Context, d *db.DB) ([]engine.ID
 	}
 	var out []engine.ID
 	for _, r := range rows {
-		loc, err := p.zoneOf(ctx, r.c)
+		loc, err := p.zoneOf(ctx, d.SQL, r.c)
 		if err != nil {
 			return nil, fmt.Errorf("dashboard zone of tenant %d: %w", r.c, err)
 		}

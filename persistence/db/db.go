@@ -125,6 +125,16 @@ func (d *DB) Close() error {
 	return err
 }
 
+// Querier is what *sql.DB, *sql.Tx and *sql.Conn offer: a read or write that runs
+// in the caller's transaction when it holds one. On SQLite a transaction holds the
+// single write lock, so code inside one must read through it: a second connection of
+// the pool may be held by writers that wait for that very lock (busy_timeout).
+type Querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
 // Tx runs fn in a transaction, committing when fn returns nil and rolling back
 // otherwise (also on panic).
 func (d *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -261,6 +262,27 @@ func (s *Store) ReadCompany(ctx context.Context, companyID engine.ID, afterPosit
 		limit = DefaultReadLimit
 	}
 	evs, err := s.be.readCompany(ctx, companyID, max(afterPosition, 0), int64(limit))
+	if err != nil {
+		return nil, fmt.Errorf("read tenant %d after %d: %w", companyID, afterPosition, err)
+	}
+	return evs, nil
+}
+
+// ReadCompanyWithin is ReadCompany for a caller that holds tx, a transaction on the
+// journal's database. On SQLite it reads in tx: that transaction holds the single
+// write lock, and every other connection of the pool may be held by writers waiting
+// for it. On PostgreSQL it is ReadCompany (the high-water mark needs its own reads).
+func (s *Store) ReadCompanyWithin(ctx context.Context, tx *sql.Tx, companyID engine.ID, afterPosition int64, limit int) ([]engine.RecordedEvent, error) {
+	in, ok := s.be.(interface {
+		readCompanyIn(ctx context.Context, tx *sql.Tx, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error)
+	})
+	if !ok {
+		return s.ReadCompany(ctx, companyID, afterPosition, limit)
+	}
+	if limit <= 0 {
+		limit = DefaultReadLimit
+	}
+	evs, err := in.readCompanyIn(ctx, tx, companyID, max(afterPosition, 0), int64(limit))
 	if err != nil {
 		return nil, fmt.Errorf("read tenant %d after %d: %w", companyID, afterPosition, err)
 	}

@@ -136,6 +136,14 @@ func (b *sqliteBackend) readCompany(ctx context.Context, companyID engine.ID, af
 	return b.query(ctx, b.companyStmt, companyID, after, limit)
 }
 
+// readCompanyIn is readCompany in tx, a transaction of the caller's that holds
+// SQLite's write lock (see ReadCompanyWithin).
+func (b *sqliteBackend) readCompanyIn(ctx context.Context, tx *sql.Tx, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
+	st := tx.StmtContext(ctx, b.companyStmt)
+	defer st.Close()
+	return b.query(ctx, st, companyID, after, limit)
+}
+
 func (b *sqliteBackend) query(ctx context.Context, st *sql.Stmt, args ...any) ([]engine.RecordedEvent, error) {
 	rs, err := st.QueryContext(ctx, args...)
 	if err != nil {

@@ -20,11 +20,7 @@ import (
 
 // refQuerier is what both *sql.DB and *sql.Tx offer, so reads can run in or out of a
 // transaction.
-type refQuerier interface {
-	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+type refQuerier = db.Querier
 
 // refBase carries what every reference-data store needs.
 type refBase struct {

@@ -64,12 +64,25 @@ func (s *Settings) List(ctx context.Context, companyID engine.ID) ([]engine.Sett
 
 // Get implements engine.SettingStore.
 func (s *Settings) Get(ctx context.Context, companyID engine.ID, key string) (engine.Setting, error) {
+	return getSetting(ctx, s.db.SQL, companyID, key)
+}
+
+// Within reads settings through q, a transaction the caller holds (see db.Querier).
+func (s *Settings) Within(q db.Querier) engine.SettingReader { return settingsWithin{q} }
+
+type settingsWithin struct{ q db.Querier }
+
+func (w settingsWithin) Get(ctx context.Context, companyID engine.ID, key string) (engine.Setting, error) {
+	return getSetting(ctx, w.q, companyID, key)
+}
+
+func getSetting(ctx context.Context, q db.Querier, companyID engine.ID, key string) (engine.Setting, error) {
 	st, ok := settingDefault(key)
 	if !ok {
 		return engine.Setting{}, engine.E(engine.ErrNoSettingFound)
 	}
 	var v string
-	err := s.db.SQL.QueryRowContext(ctx, `SELECT value FROM settings WHERE company_id = $1 AND key = $2`,
+	err := q.QueryRowContext(ctx, `SELECT value FROM settings WHERE company_id = $1 AND key = $2`,
 		companyID, key).Scan(&v)
 	switch {
 	case err == nil:
