@@ -119,7 +119,12 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	// The call relay first: web chat sockets are parties of it, as gateway sockets are.
+	if err := a.startCalls(ctx, l); err != nil {
+		return err
+	}
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
+		Calls: l.calls, CallTicket: l.webchatTicket,
 		Gate: webchatGate, ClientAddr: a.cfg.Limits.clientAddr,
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
 		ProofOfWorkBits:            a.cfg.Limits.WebchatProofBits,
@@ -224,9 +229,6 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	a.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
-	if err := a.startCalls(ctx, l); err != nil {
-		return err
-	}
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log, Events: l.calls,
 		Gate: socketGate, ClientAddr: a.cfg.Limits.clientAddr,
 		// Browser pages of the own origin and CORS_ORIGINS only (docs/security.md).
@@ -315,18 +317,7 @@ func (l *live) authorizeJoin(ctx context.Context, p socket.Principal, room socke
 // webchatHistory is what a returning visitor sees: the messages of their current
 // ticket on that connection, oldest first, without internal notes.
 func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visitor string, limit int) ([]webchat.HistoryItem, error) {
-	conn, err := l.conns.Lookup(ctx, connectionID)
-	if err != nil {
-		return nil, err
-	}
-	contact, err := l.contacts.FindByNumber(ctx, conn.CompanyID, visitor)
-	if engine.CodeOf(err) == engine.ErrNoContactFound {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	tid, err := l.guard.Current(ctx, connectionID, contact.ID)
+	conn, tid, err := l.webchatConversation(ctx, connectionID, visitor)
 	if err != nil || tid == 0 {
 		return nil, err
 	}
@@ -349,6 +340,32 @@ func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visit
 		out = out[len(out)-limit:]
 	}
 	return out, nil
+}
+
+// webchatConversation answers a web chat connection and the ticket of visitor's
+// conversation on it: the contact's current ticket there (0 when the visitor has no
+// contact or no open ticket).
+func (l *live) webchatConversation(ctx context.Context, connectionID engine.ID, visitor string) (engine.Connection, engine.ID, error) {
+	conn, err := l.conns.Lookup(ctx, connectionID)
+	if err != nil {
+		return engine.Connection{}, 0, err
+	}
+	contact, err := l.contacts.FindByNumber(ctx, conn.CompanyID, visitor)
+	if engine.CodeOf(err) == engine.ErrNoContactFound {
+		return conn, 0, nil
+	}
+	if err != nil {
+		return conn, 0, err
+	}
+	tid, err := l.guard.Current(ctx, connectionID, contact.ID)
+	return conn, tid, err
+}
+
+// webchatTicket is the web chat's CallTicket: a visitor joins only the video call
+// of its own conversation's ticket.
+func (l *live) webchatTicket(ctx context.Context, connectionID engine.ID, visitor string) (engine.ID, error) {
+	_, tid, err := l.webchatConversation(ctx, connectionID, visitor)
+	return tid, err
 }
 
 // channelFactory builds the channel of each connection by its kind.

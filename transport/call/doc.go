@@ -26,6 +26,13 @@
 // socket ended without an end, {"type":"replaced"} to a socket whose place in the
 // call another socket of the same party took.
 //
+// # Parties
+//
+// A party is a Party: a gateway socket (HandleEvent and Closed adapt socket.Peer)
+// or a web chat widget socket (package webchat, through JoinCustomer, Signal and
+// Leave, with the same frames wrapped in its own protocol). The rules below are the
+// relay's, whatever the transport.
+//
 // A signal reaches only the other party of the same call and tenant. With
 // Config.Bus (a cluster) every relay message crosses the bus once and each node
 // hands it to the sockets it holds; without, the relay delivers in process.

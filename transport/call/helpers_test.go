@@ -208,6 +208,19 @@ func (c *client) call() map[string]any {
 	return m
 }
 
+// callAfterJoins waits for the next "call" event that is not a "joined". Across
+// nodes a party may be told twice that the other joined: when both joins cross on
+// the bus, each node introduces the two (the protocol allows it; the attendant's
+// window answers each with an offer).
+func (c *client) callAfterJoins() map[string]any {
+	c.t.Helper()
+	for {
+		if e := c.call(); e["type"] != TypeJoined {
+			return e
+		}
+	}
+}
+
 // noCall fails if a call event is pending (read so far).
 func (c *client) noCall(what string) {
 	c.t.Helper()

@@ -65,10 +65,31 @@ type Relay struct {
 
 // member is a socket of this node in a call.
 type member struct {
-	peer   socket.Peer
+	party  Party
 	role   Role
 	tenant int64
 }
+
+// Party is one socket taking part in calls, as the relay sees it: a gateway socket
+// (socket.Peer, adapted by HandleEvent and Closed) or a web chat widget socket
+// (package webchat, through JoinCustomer, Signal and Leave). The relay's rules —
+// only the two parties of a call hear each other, a second socket of a party
+// replaces the first, a party whose socket ends is "gone" to the other — are the
+// same whatever the party's transport.
+type Party interface {
+	// ID names the socket among every party of this node's relay, across
+	// transports (webchat's ids start with "webchat:", which no gateway sid does).
+	ID() string
+	// SendCall queues one relay frame ({"callId","type","from",…}, the gateway's
+	// "call" event payload) to this socket alone; it never blocks. It reports
+	// whether the frame was queued.
+	SendCall(frame json.RawMessage) bool
+}
+
+// gatewayParty is a gateway socket as a Party: its frames are "call" events.
+type gatewayParty struct{ socket.Peer }
+
+func (g gatewayParty) SendCall(frame json.RawMessage) bool { return g.Emit(EventCall, frame) }
 
 // NewRelay returns a Relay for cfg.
 func NewRelay(cfg Config) (*Relay, error) {
@@ -105,7 +126,7 @@ func (r *Relay) HandleEvent(ctx context.Context, p socket.Peer, name string, arg
 		if err != nil {
 			return nil, err
 		}
-		return nil, r.signal(ctx, p, s)
+		return nil, r.signal(ctx, gatewayParty{p}, s)
 	}
 	return nil, engine.E(engine.ErrValidation)
 }
@@ -143,6 +164,29 @@ func (r *Relay) join(ctx context.Context, p socket.Peer, args []json.RawMessage)
 		}
 		call, role = c.Call, Attendant
 	}
+	j, err := r.enter(ctx, gatewayParty{p}, call, role, pr.CompanyID)
+	if err != nil {
+		return nil, err
+	}
+	ack, _ := json.Marshal(struct {
+		OK bool `json:"ok"`
+		Joined
+	}{true, j})
+	return ack, nil
+}
+
+// Joined is what a party learns when it joins: its call, its role and the ICE
+// servers (the gateway's call.join ack, the web chat's call.joined frame).
+type Joined struct {
+	CallID     string          `json:"callId"`
+	Role       Role            `json:"role"`
+	ICEServers json.RawMessage `json:"iceServers"`
+}
+
+// enter puts p in call as role of tenant — leaving any other call p was in — and
+// tells every node, whose deliver replaces the same role's other sockets and
+// introduces the two parties to each other.
+func (r *Relay) enter(ctx context.Context, p Party, call string, role Role, tenant int64) (Joined, error) {
 	r.mu.Lock()
 	if old, ok := r.peers[p.ID()]; ok && old != call {
 		r.removeLocked(old, p.ID())
@@ -152,20 +196,45 @@ func (r *Relay) join(ctx context.Context, p socket.Peer, args []json.RawMessage)
 		m = map[string]*member{}
 		r.calls[call] = m
 	}
-	m[p.ID()] = &member{peer: p, role: role, tenant: pr.CompanyID}
+	m[p.ID()] = &member{party: p, role: role, tenant: tenant}
 	r.peers[p.ID()] = call
 	r.mu.Unlock()
-	if err := r.publish(ctx, wire{Kind: kindJoin, Call: call, Tenant: pr.CompanyID, Role: role, Peer: p.ID()}); err != nil {
-		return nil, err
+	if err := r.publish(ctx, wire{Kind: kindJoin, Call: call, Tenant: tenant, Role: role, Peer: p.ID()}); err != nil {
+		return Joined{}, err
 	}
-	ack, _ := json.Marshal(struct {
-		OK         bool            `json:"ok"`
-		CallID     string          `json:"callId"`
-		Role       Role            `json:"role"`
-		ICEServers json.RawMessage `json:"iceServers"`
-	}{true, call, role, r.ice})
-	return ack, nil
+	return Joined{CallID: call, Role: role, ICEServers: r.ice}, nil
 }
+
+// JoinCustomer puts p in the call that customer token tok names, as its customer:
+// the web chat's call.join. The token is verified as the gateway verifies a
+// guest's (Tokens.Verify: ERR_INVALID_TOKEN for anything not a customer token
+// signed by this relay's Tokens, ERR_SESSION_EXPIRED once expired); then allow,
+// the transport's own check of the claims (the web chat's: the call is of its
+// connection's tenant and of the visitor's ticket), may refuse with its error. An
+// expired token is first shown to allow, so that another tenant's expired call
+// answers as allow says (ERR_NOT_FOUND) rather than revealing it expired.
+func (r *Relay) JoinCustomer(ctx context.Context, p Party, tok string, allow func(Claims) error) (Joined, error) {
+	c, err := r.cfg.Tokens.Verify(tok)
+	switch {
+	case err != nil && c.Tenant != 0:
+		if aerr := allow(c); aerr != nil {
+			return Joined{}, aerr
+		}
+		return Joined{}, tokenCode(err)
+	case err != nil:
+		return Joined{}, tokenCode(err)
+	case c.Role != Customer:
+		return Joined{}, engine.E(engine.ErrInvalidToken)
+	}
+	if err := allow(c); err != nil {
+		return Joined{}, err
+	}
+	return r.enter(ctx, p, c.Call, Customer, c.Tenant)
+}
+
+// Signal relays s from p to the other party of its call (the web chat's
+// call.signal): ERR_NOT_FOUND unless p joined s's call.
+func (r *Relay) Signal(ctx context.Context, p Party, s Signal) error { return r.signal(ctx, p, s) }
 
 // joinToken reads call.join's {"token":"…"}.
 func joinToken(raw json.RawMessage) (string, error) {
@@ -193,7 +262,7 @@ func emptyObject(raw json.RawMessage) bool {
 
 // signal relays s from p to the other party of s's call, which p must have joined
 // (ERR_NOT_FOUND otherwise: a call id p does not hold names nothing it may reach).
-func (r *Relay) signal(ctx context.Context, p socket.Peer, s Signal) error {
+func (r *Relay) signal(ctx context.Context, p Party, s Signal) error {
 	r.mu.Lock()
 	me := r.calls[s.CallID][p.ID()]
 	if me == nil {
@@ -212,8 +281,12 @@ func (r *Relay) signal(ctx context.Context, p socket.Peer, s Signal) error {
 	return r.publish(ctx, wire{Kind: kindSignal, Call: s.CallID, Tenant: tenant, Role: role, Peer: p.ID(), Frame: frame})
 }
 
-// Closed takes p out of its call and tells the other party it is gone.
-func (r *Relay) Closed(p socket.Peer) {
+// Closed takes the gateway socket p out of its call (socket.EventHandler).
+func (r *Relay) Closed(p socket.Peer) { r.Leave(gatewayParty{p}) }
+
+// Leave takes p out of its call, if any, and tells the other party it is gone: a
+// party's socket ended (without an end). Safe to call for a party in no call.
+func (r *Relay) Leave(p Party) {
 	r.mu.Lock()
 	call, ok := r.peers[p.ID()]
 	var me *member
@@ -279,7 +352,7 @@ func (r *Relay) Deliver(payload []byte) {
 // the peer it names.
 func (r *Relay) deliver(w wire) {
 	type out struct {
-		peer  socket.Peer
+		party Party
 		frame json.RawMessage
 	}
 	var outs []out
@@ -292,25 +365,25 @@ func (r *Relay) deliver(w wire) {
 		switch {
 		case w.Kind == kindHere:
 			if id == w.To {
-				outs = append(outs, out{m.peer, event(w.Call, TypeJoined, w.Role)})
+				outs = append(outs, out{m.party, event(w.Call, TypeJoined, w.Role)})
 			}
 		case m.role == w.Role:
 			if w.Kind == kindJoin {
 				r.removeLocked(w.Call, id)
-				outs = append(outs, out{m.peer, event(w.Call, TypeReplaced, w.Role)})
+				outs = append(outs, out{m.party, event(w.Call, TypeReplaced, w.Role)})
 			}
 		case w.Kind == kindJoin:
-			outs = append(outs, out{m.peer, event(w.Call, TypeJoined, w.Role)})
+			outs = append(outs, out{m.party, event(w.Call, TypeJoined, w.Role)})
 			here = append(here, wire{Kind: kindHere, Call: w.Call, Tenant: w.Tenant, Role: m.role, Peer: id, To: w.Peer})
 		case w.Kind == kindGone:
-			outs = append(outs, out{m.peer, event(w.Call, TypeGone, w.Role)})
+			outs = append(outs, out{m.party, event(w.Call, TypeGone, w.Role)})
 		case w.Kind == kindSignal:
-			outs = append(outs, out{m.peer, withFrom(w.Frame, w.Role)})
+			outs = append(outs, out{m.party, withFrom(w.Frame, w.Role)})
 		}
 	}
 	r.mu.Unlock()
 	for _, o := range outs {
-		o.peer.Emit(EventCall, o.frame)
+		o.party.SendCall(o.frame)
 	}
 	for _, h := range here {
 		ctx, cancel := context.WithTimeout(context.Background(), closedTimeout)

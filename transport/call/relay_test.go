@@ -212,17 +212,17 @@ func TestRelayAcrossTwoNodes(t *testing.T) {
 		t.Fatalf("customer got %v", e)
 	}
 	att.mustOK(EventSignal, signal(inv.Call, TypeOffer, offerSDP))
-	if e := cust.call(); e["type"] != TypeOffer {
+	if e := cust.callAfterJoins(); e["type"] != TypeOffer {
 		t.Fatalf("customer got %v", e)
 	}
 	cust.mustOK(EventSignal, signal(inv.Call, TypeAnswer, offerSDP))
-	if e := att.call(); e["type"] != TypeAnswer {
+	if e := att.callAfterJoins(); e["type"] != TypeAnswer {
 		t.Fatalf("attendant got %v", e)
 	}
 	// Another tenant's socket on node b cannot reach the call.
 	b.connect("carol").refused(engine.ErrNotFound, EventSignal, signal(inv.Call, TypeHold, ""))
 	_ = cust.nc.Close()
-	if e := att.call(); e["type"] != TypeGone {
+	if e := att.callAfterJoins(); e["type"] != TypeGone {
 		t.Fatalf("attendant got %v, want gone", e)
 	}
 }

@@ -43,7 +43,7 @@ const tests = [
   { name: 'session (pt-BR): no token in localStorage; a reload restores the session; logout holds across a reload', run: (ctx) => sessionFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'chat (pt-BR): contact drawer on demand and remembered, own message deleted, translation not configured, one toast per deleted ticket', run: (ctx) => chatFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'ticket PDF (pt-BR): the report downloaded from the chat header holds the messages (pdftotext, pdftoppm)', run: (ctx) => pdfFlow({ ...ctx, lng: 'pt-BR' }) },
-  { name: 'video call (pt-BR): header button → popout dials → customer opens the link → both talking with live video → hold, unhold, end', timeoutMs: 150_000, run: (ctx) => videoCallFlow({ ...ctx, lng: 'pt-BR' }) },
+  { name: 'video call (pt-BR): header button → popout dials → the web chat customer opens the link from the widget → both talking with live video, signalled over the web chat socket → hold, unhold both ways, end', timeoutMs: 150_000, run: (ctx) => videoCallFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'responsive: 360 px hides the list once a ticket is open; desktop shows both', run: (ctx) => responsiveFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'admin flow (pt-BR): queue, tag, quick answer and user created, edited, deleted; live in a second browser; the new user signs in', run: (ctx) => adminFlow({ ...ctx, lng: 'pt-BR' }) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `agenda flow (${lng}): book from the calendar, find it there, drag the kanban card, conclude it`, run: (ctx) => agendaFlow({ ...ctx, lng }) })),

@@ -185,3 +185,42 @@ func TestDemoPage(t *testing.T) {
 		})
 	}
 }
+
+// TestWidgetCallLinks runs the widget's message text renderer in Node: a video
+// call link of the widget's own server in an attendant's message becomes a link
+// to the call page's web chat mode (connection and visitor token in the fragment);
+// a link to another origin, and the visitor's own text, stay plain text.
+func TestWidgetCallLinks(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed")
+	}
+	src := string(widgetJS)
+	i, j := strings.Index(src, "  var CALL = "), strings.Index(src, "  function add(")
+	if i < 0 || j < i {
+		t.Fatal("widget.js has no call link renderer")
+	}
+	script := `
+var base = 'https://atende.example/webchat/', conn = '7', st = { v: 'AbC.sig+' };
+var document = { createTextNode: function (s) { return { text: s }; } };
+function el(tag, cls, text, parent, props) { var e = { tag: tag, text: text }; for (var k in props) e[k] = props[k]; parent.appendChild(e); return e; }
+function box() { var b = { parts: [] }; b.appendChild = function (n) { b.parts.push(n.tag ? { a: n.href, text: n.text, target: n.target } : n.text); }; return b; }
+` + src[i:j] + `
+var out = [];
+[['Entre na chamada:\nhttps://atende.example/call/call1.abc.def', true],
+ ['https://evil.example/call/call1.abc.def and https://atende.example/call/x.y', true],
+ ['https://atende.example/call/call1.abc.def', false],
+ ['no link https://atende.example/calls/x', true]].forEach(function (c) { var b = box(); text(b, c[0], c[1]); out.push(b.parts); });
+console.log(JSON.stringify(out));`
+	out, err := exec.Command(node, "-e", script).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	want := `[["Entre na chamada:\n",{"a":"https://atende.example/call/call1.abc.def#via=webchat&c=7&v=AbC.sig%2B","text":"https://atende.example/call/call1.abc.def","target":"_blank"},""],` +
+		`["https://evil.example/call/call1.abc.def and ",{"a":"https://atende.example/call/x.y#via=webchat&c=7&v=AbC.sig%2B","text":"https://atende.example/call/x.y","target":"_blank"},""],` +
+		`["https://atende.example/call/call1.abc.def"],` +
+		`["no link https://atende.example/calls/x"]]`
+	if got := strings.TrimSpace(string(out)); got != want {
+		t.Fatalf("widget call links\n got %s\nwant %s", got, want)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/call"
 	"atende/transport/netlimit"
 )
 
@@ -159,6 +160,17 @@ type Config struct {
 	// connection, wherever its channel runs (see Cluster). Nil: only the visitors of
 	// the connections whose Channel was started on this Server.
 	Cluster Cluster
+	// Calls, when set, lets a visitor's call page signal a video call over its web
+	// chat socket (call.join, call.signal; docs/calls.md): each socket that joins is
+	// a party of this node's call relay, as a gateway socket is. In a cluster it must
+	// be the relay subscribed to the bus, so a party here hears the other node's.
+	// Nil: call frames get ERR_UNAVAILABLE.
+	Calls *call.Relay
+	// CallTicket answers the ticket of a visitor's conversation on a web chat
+	// connection (0: none), from its contact number ("webchat:<visitorId>"). A
+	// visitor joins only a call whose token names that ticket, so no visitor joins
+	// another's call. Required with Calls; bounded by SinkTimeout.
+	CallTicket func(ctx context.Context, connectionID engine.ID, visitorNumber string) (engine.ID, error)
 }
 
 // Limiter is a token bucket per key shared beyond this Server (Redis's
@@ -238,6 +250,8 @@ func (c Config) withDefaults() (Config, error) {
 		}
 	}
 	switch {
+	case c.Calls != nil && c.CallTicket == nil:
+		return c, errors.New("webchat config: Calls needs CallTicket")
 	case c.MaxFrameSize < 256:
 		return c, fmt.Errorf("webchat config: MaxFrameSize %d is below 256 bytes", c.MaxFrameSize)
 	case c.MaxBodyLength < 1:

@@ -35,6 +35,8 @@
 //	{"type":"read","ids":["wc-out:42", …]}                    attendant messages displayed (≤ 100)
 //	{"type":"ping"}
 //	{"type":"proof","nonce":"1z9"}                         answers the welcome's challenge (Config.ProofOfWorkBits)
+//	{"type":"call.join","id":"<ref>","token":"call1.…"}    joins a video call as its customer (Config.Calls)
+//	{"type":"call.signal","id":"<ref>","signal":{…}}        a call signal, as call.ParseSignal reads it
 //
 // Server → client:
 //
@@ -43,6 +45,9 @@
 //	{"type":"ack","id":"<client id>"}
 //	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…},"limit":"newVisitor","retryAfter":42}
 //	{"type":"pong"}
+//	{"type":"call.joined","id":"<ref>","callId":…,"role":"customer","iceServers":[…]}
+//	{"type":"call.ack","id":"<ref>"}
+//	{"type":"call","call":{"callId":…,"type":…,"from":"attendant",…}}
 //
 // The welcome is always the first frame. fromMe has Atende's meaning: true for what
 // the business sent (an attendant), false for the visitor's own messages (history,
@@ -62,13 +67,27 @@
 //
 // Strictness: frames over Config.MaxFrameSize (16 KiB) get ERR_BODY_TOO_LARGE and
 // close 1009; invalid UTF-8 closes 1007; binary frames close 1003. Anything but one
-// JSON object of the documented keys — case-sensitive, no duplicates, strings only —
-// is ERR_INVALID_JSON; unknown types, keys of another type, empty bodies, control
-// characters (bodies may hold \n and \t) and bodies over 4096 characters are
+// JSON object of the documented keys — case-sensitive, no duplicates, strings only
+// (read's ids a list of them, call.signal's signal an object) — is ERR_INVALID_JSON;
+// unknown types, keys of another type, empty bodies, control characters (bodies may
+// hold \n and \t) and bodies over 4096 characters are
 // ERR_VALIDATION or ERR_BODY_TOO_LARGE. Rates: 10 messages/s per visitor (burst 20)
 // and 20 frames/s per socket (burst 40) — beyond, ERR_TOO_MANY_ATTEMPTS; after 10
 // refused frames in a row the socket is closed with 1008. See errors.go for every
 // close code.
+//
+// # Video calls
+//
+// With Config.Calls, a socket is also a party of the video call relay (package
+// call), as a gateway socket is: a visitor's call page (opened from a call link in
+// the widget, docs/calls.md) sends call.join with the link's customer token and then
+// its signals; the relay's frames for it come as "call" frames, wrapping what the
+// gateway's "call" event carries. call.Relay.JoinCustomer verifies the token; the
+// socket adds that the call is of its connection's tenant (ERR_NOT_FOUND otherwise)
+// and of the ticket of its visitor's conversation (Config.CallTicket;
+// ERR_NO_PERMISSION otherwise). Answers and refusals repeat the request's id. A
+// socket that ends leaves its call (the attendant is told "gone"). In a cluster the
+// relay's bus carries the signals between nodes, so Calls must be the node's relay.
 //
 // # Limits under attack
 //

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"atende/engine"
+	"atende/transport/call"
 )
 
 // Client frame types.
@@ -21,6 +22,10 @@ const (
 	FramePing    = "ping"
 	FrameRead    = "read"
 	FrameProof   = "proof"
+	// Video call signalling (docs/calls.md): the visitor's call page joins the call
+	// of its link's token and relays its signals over this socket.
+	FrameCallJoin   = "call.join"
+	FrameCallSignal = "call.signal"
 )
 
 // Limits of client frames. Config.MaxFrameSize and Config.MaxBodyLength override the
@@ -33,6 +38,7 @@ const (
 	MaxClientIDLength    = 64  // characters of a client message id, [A-Za-z0-9_-]
 	MaxReadIDs           = 100 // ids in one read frame
 	maxReadIDLength      = 96
+	MaxCallToken         = 512 // bytes of a call.join token (call.Tokens verifies no longer one)
 )
 
 // ClientFrame is a parsed, validated frame from the widget. Only the fields of its
@@ -45,6 +51,11 @@ type ClientFrame struct {
 	Body  string   // message: the text, trimmed, "\r" removed
 	IDs   []string // read: ids of attendant messages the widget displayed
 	Nonce string   // proof: the answer to the welcome's challenge
+	// Token is call.join's call token (the customer token of the call link); ID
+	// names a call frame, and the server's answer repeats it.
+	Token string
+	// Signal is call.signal's signal, parsed by call.ParseSignal.
+	Signal *call.Signal
 }
 
 // fieldsOf lists the keys each frame type may carry besides "type".
@@ -54,6 +65,10 @@ var fieldsOf = map[string][]string{
 	FramePing:    {},
 	FrameRead:    {"ids"},
 	FrameProof:   {"nonce"},
+	// id: 1-64 of [A-Za-z0-9_-], repeated in the answer (call.joined, call.ack or
+	// an error frame), so the call page matches answers to requests.
+	FrameCallJoin:   {"id", "token"},
+	FrameCallSignal: {"id", "signal"},
 }
 
 // ParseClientFrame parses one text frame from the widget with the default limits.
@@ -63,6 +78,10 @@ var fieldsOf = map[string][]string{
 // values of the wrong JSON type (ERR_INVALID_JSON); unknown frame types, keys that
 // belong to another type, missing or empty required values, control characters and
 // values that break their rules (ERR_VALIDATION, with the field in Fields).
+// call.signal's "signal" is the one object value: call.ParseSignal reads it, with
+// its own limits and strictness (its refusals are ERR_VALIDATION,
+// ERR_INVALID_JSON or ERR_BODY_TOO_LARGE). A refused call frame whose id was valid
+// comes back with Type and ID set beside the error, so its refusal can name it.
 func ParseClientFrame(data []byte) (ClientFrame, error) {
 	return parseClientFrame(data, DefaultMaxFrameSize, DefaultMaxBodyLength)
 }
@@ -78,8 +97,10 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 	if err != nil {
 		return ClientFrame{}, engine.Wrap(engine.ErrInvalidJSON, err)
 	}
-	for k, v := range raw { // "ids" holds a list, every other key a string
-		if _, list := v.([]string); list != (k == "ids") {
+	for k, v := range raw { // "ids" holds a list, "signal" an object, every other key a string
+		_, list := v.([]string)
+		_, obj := v.(json.RawMessage)
+		if list != (k == "ids") || obj != (k == "signal") {
 			return ClientFrame{}, engine.Wrap(engine.ErrInvalidJSON, fmt.Errorf("key %q: wrong JSON type", k))
 		}
 	}
@@ -142,12 +163,51 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 			}
 		}
 		f.IDs = ids
+	case FrameCallJoin, FrameCallSignal:
+		id, _ := raw["id"].(string)
+		if !validClientID(id) {
+			return ClientFrame{}, invalid("id", engine.MsgInvalidValue)
+		}
+		named := ClientFrame{Type: typ, ID: id} // what a refusal from here on names
+		if typ == FrameCallJoin {
+			tok, _ := raw["token"].(string)
+			if !validCallToken(tok) {
+				return named, invalid("token", engine.MsgInvalidValue)
+			}
+			f.ID, f.Token = id, tok
+			break
+		}
+		sig, ok := raw["signal"].(json.RawMessage)
+		if !ok {
+			return named, invalid("signal", engine.MsgRequired)
+		}
+		s, err := call.ParseSignal(sig)
+		if err != nil {
+			return named, err
+		}
+		f.ID, f.Signal = id, &s
 	}
 	return f, nil
 }
 
-// decodeObject reads data as exactly one JSON object whose values are strings or
-// arrays of strings (MaxReadIDs at most), with no key twice, and nothing after it.
+// validCallToken: 1 to MaxCallToken characters of a call token's alphabet
+// (base64url and dots); call.Tokens.Verify decides whether it is one.
+func validCallToken(s string) bool {
+	if s == "" || len(s) > MaxCallToken {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeObject reads data as exactly one JSON object whose values are strings,
+// arrays of strings (MaxReadIDs at most) or, for the key "signal" only, an object
+// (kept raw, as a json.RawMessage), with no key twice, and nothing after it.
 func decodeObject(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
@@ -169,6 +229,18 @@ func decodeObject(data []byte) (map[string]any, error) {
 		}
 		if len(out) >= 4 {
 			return nil, errors.New("too many keys")
+		}
+		if key == "signal" { // the one nested value: read whole, parsed by its frame type
+			var obj json.RawMessage
+			if err := dec.Decode(&obj); err != nil {
+				return nil, err
+			}
+			obj = bytes.TrimSpace(obj)
+			if len(obj) == 0 || obj[0] != '{' {
+				return nil, fmt.Errorf("key %q: want an object", key)
+			}
+			out[key] = obj
+			continue
 		}
 		v, err := dec.Token()
 		if err != nil {
@@ -352,6 +424,29 @@ const (
 )
 
 var pongPayload = []byte(`{"type":"pong"}`)
+
+// callJoinedFrame answers a call.join the relay took: the call, the visitor's role
+// in it (customer) and the ICE servers for its RTCPeerConnection.
+type callJoinedFrame struct {
+	Type string `json:"type"` // "call.joined"
+	ID   string `json:"id"`
+	call.Joined
+}
+
+// callAckFrame answers a call.signal the relay took.
+type callAckFrame struct {
+	Type string `json:"type"` // "call.ack"
+	ID   string `json:"id"`
+}
+
+// callEvent wraps a relay frame (the gateway's "call" event payload: the other
+// party's signal plus "from", or joined, gone, replaced) as {"type":"call","call":…}.
+func callEvent(frame json.RawMessage) []byte {
+	b := make([]byte, 0, len(frame)+24)
+	b = append(b, `{"type":"call","call":`...)
+	b = append(b, frame...)
+	return append(b, '}')
+}
 
 // stamp is t as sent on the wire.
 func stamp(t time.Time) time.Time { return t.UTC().Truncate(time.Millisecond) }

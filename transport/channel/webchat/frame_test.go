@@ -9,7 +9,14 @@ import (
 	"unicode/utf8"
 
 	"atende/engine"
+	"atende/transport/call"
 )
+
+// A call token's shape (call.Tokens.Verify, not the parser, tells a real one).
+const shapedToken = "call1.eyJjIjoiQUFBQUFBQUFBQUFBQUFBQUFBQUFBQSJ9.c2lnbmF0dXJl"
+
+// callID is a well-formed call id.
+const callID = "AAAAAAAAAAAAAAAAAAAAAA"
 
 func TestParseClientFrame(t *testing.T) {
 	cases := []struct {
@@ -31,6 +38,15 @@ func TestParseClientFrame(t *testing.T) {
 			want: ClientFrame{Type: FrameMessage, ID: "x", Body: strings.Repeat("ç", 4096)}},
 		{name: "read", in: `{"type":"read","ids":["wc-out:1","wc-out:22"]}`,
 			want: ClientFrame{Type: FrameRead, IDs: []string{"wc-out:1", "wc-out:22"}}},
+		{name: "call.join", in: `{"type":"call.join","id":"j1","token":"` + shapedToken + `"}`,
+			want: ClientFrame{Type: FrameCallJoin, ID: "j1", Token: shapedToken}},
+		{name: "call.signal answer", in: `{"type":"call.signal","id":"s1","signal":{"callId":"` + callID + `","type":"answer","sdp":"v=0\r\n"}}`,
+			want: ClientFrame{Type: FrameCallSignal, ID: "s1", Signal: &call.Signal{CallID: callID, Type: call.TypeAnswer, SDP: "v=0\r\n"}}},
+		{name: "call.signal candidate, spaces", in: ` { "signal" : {"callId":"` + callID + `","type":"candidate","candidate":{"candidate":"candidate:1 1 udp 1 10.0.0.1 5000 typ host","sdpMid":"0","sdpMLineIndex":0,"usernameFragment":null}} , "type":"call.signal","id":"s2" }`,
+			want: ClientFrame{Type: FrameCallSignal, ID: "s2", Signal: &call.Signal{CallID: callID, Type: call.TypeCandidate,
+				Candidate: &call.Candidate{Candidate: "candidate:1 1 udp 1 10.0.0.1 5000 typ host", SDPMid: ptr("0"), SDPMLineIndex: ptr(0)}}}},
+		{name: "call.signal end", in: `{"type":"call.signal","id":"s3","signal":{"callId":"` + callID + `","type":"end"}}`,
+			want: ClientFrame{Type: FrameCallSignal, ID: "s3", Signal: &call.Signal{CallID: callID, Type: call.TypeEnd}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -96,6 +112,38 @@ func TestParseClientFrameRefuses(t *testing.T) {
 		{name: "email with markup", in: `{"type":"hello","email":"<a@b.c>"}`, code: engine.ErrValidation, field: "email"},
 		{name: "empty read", in: `{"type":"read","ids":[]}`, code: engine.ErrValidation, field: "ids"},
 		{name: "read id with control", in: `{"type":"read","ids":["a\u0007"]}`, code: engine.ErrValidation, field: "ids"},
+		// call frames
+		{name: "call.join without id", in: `{"type":"call.join","token":"` + shapedToken + `"}`, code: engine.ErrValidation, field: "id"},
+		{name: "call.join without token", in: `{"type":"call.join","id":"j"}`, code: engine.ErrValidation, field: "token"},
+		{name: "call.join empty token", in: `{"type":"call.join","id":"j","token":""}`, code: engine.ErrValidation, field: "token"},
+		{name: "call.join token too long", in: `{"type":"call.join","id":"j","token":"` + strings.Repeat("a", MaxCallToken+1) + `"}`, code: engine.ErrValidation, field: "token"},
+		{name: "call.join token with a space", in: `{"type":"call.join","id":"j","token":"call1.a b"}`, code: engine.ErrValidation, field: "token"},
+		{name: "call.join token with NUL", in: `{"type":"call.join","id":"j","token":"call1.\u0000"}`, code: engine.ErrValidation, field: "token"},
+		{name: "call.join token is a number", in: `{"type":"call.join","id":"j","token":1}`, code: engine.ErrInvalidJSON},
+		{name: "call.join token is an object", in: `{"type":"call.join","id":"j","token":{"a":"b"}}`, code: engine.ErrInvalidJSON},
+		{name: "call.join with a signal", in: `{"type":"call.join","id":"j","token":"t","signal":{}}`, code: engine.ErrValidation, field: "signal"},
+		{name: "call.join twice the token", in: `{"type":"call.join","id":"j","token":"a","token":"b"}`, code: engine.ErrInvalidJSON},
+		{name: "call.join id with a dot", in: `{"type":"call.join","id":"j.1","token":"` + shapedToken + `"}`, code: engine.ErrValidation, field: "id"},
+		{name: "call.join type case", in: `{"type":"Call.Join","id":"j","token":"` + shapedToken + `"}`, code: engine.ErrValidation, field: "type"},
+		{name: "call.end is not a frame", in: `{"type":"call.end","id":"j"}`, code: engine.ErrValidation, field: "type"},
+		{name: "call.signal without signal", in: `{"type":"call.signal","id":"s"}`, code: engine.ErrValidation, field: "signal"},
+		{name: "call.signal signal is a string", in: `{"type":"call.signal","id":"s","signal":"{}"}`, code: engine.ErrInvalidJSON},
+		{name: "call.signal signal is null", in: `{"type":"call.signal","id":"s","signal":null}`, code: engine.ErrInvalidJSON},
+		{name: "call.signal signal is a list", in: `{"type":"call.signal","id":"s","signal":[{}]}`, code: engine.ErrInvalidJSON},
+		{name: "call.signal signal truncated", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `"`, code: engine.ErrInvalidJSON},
+		{name: "call.signal twice the signal", in: `{"type":"call.signal","id":"s","signal":{},"signal":{}}`, code: engine.ErrInvalidJSON},
+		{name: "signal on a message", in: `{"type":"message","id":"x","signal":{}}`, code: engine.ErrValidation, field: "signal"},
+		{name: "call.signal unknown key in the signal", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"end","x":1}}`, code: engine.ErrValidation},
+		{name: "call.signal bad call id", in: `{"type":"call.signal","id":"s","signal":{"callId":"short","type":"end"}}`, code: engine.ErrValidation},
+		{name: "call.signal unknown type", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"joined"}}`, code: engine.ErrValidation},
+		{name: "call.signal offer without sdp", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"offer"}}`, code: engine.ErrValidation},
+		{name: "call.signal end with sdp", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"end","sdp":"x"}}`, code: engine.ErrValidation},
+		{name: "call.signal NUL in sdp", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"answer","sdp":"v=0\u0000"}}`, code: engine.ErrValidation},
+		{name: "call.signal duplicate key in the signal", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"end","type":"hold"}}`, code: engine.ErrValidation},
+		{name: "call.signal candidate index too big", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"candidate","candidate":{"candidate":"c","sdpMLineIndex":99999}}}`, code: engine.ErrValidation},
+		{name: "call.signal deep nesting", in: `{"type":"call.signal","id":"s","signal":{"callId":` + strings.Repeat("[", 4000) + strings.Repeat("]", 4000) + `}}`, code: engine.ErrValidation},
+		{name: "call.signal oversized sdp", in: `{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"answer","sdp":"` + strings.Repeat("a", DefaultMaxFrameSize) + `"}}`, code: engine.ErrBodyTooLarge},
+		{name: "call.signal signal and a fifth key", in: `{"type":"call.signal","id":"s","signal":{},"a":"b","c":"d"}`, code: engine.ErrInvalidJSON},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -130,6 +178,14 @@ func FuzzParseClientFrame(f *testing.F) {
 		`{"TYPE":"ping"}`,
 		"{\"type\":\"message\",\"id\":\"x\",\"body\":\"\xff\"}",
 		`[]`, `null`, `{`, `{"type":"ping"} {}`,
+		`{"type":"proof","nonce":"1z9"}`,
+		`{"type":"call.join","id":"j1","token":"` + shapedToken + `"}`,
+		`{"type":"call.signal","id":"s1","signal":{"callId":"` + callID + `","type":"answer","sdp":"v=0\r\n"}}`,
+		`{"type":"call.signal","id":"s2","signal":{"callId":"` + callID + `","type":"candidate","candidate":{"candidate":"c","sdpMid":null,"sdpMLineIndex":1}}}`,
+		`{"type":"call.signal","id":"s3","signal":{"callId":"` + callID + `","type":"hold"}}`,
+		`{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"end","type":"end"}}`,
+		`{"type":"call.signal","id":"s","signal":"x"}`,
+		`{"type":"call.join","id":"j","signal":{"a":{"b":[1,{"c":null}]}}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -140,6 +196,12 @@ func FuzzParseClientFrame(f *testing.F) {
 			case engine.ErrBodyTooLarge, engine.ErrInvalidJSON, engine.ErrValidation:
 			default:
 				t.Fatalf("refusal with code %s: %v", c, err)
+			}
+			// A refusal names nothing, or a call frame by its valid id.
+			named := got.Type == FrameCallJoin || got.Type == FrameCallSignal
+			if got.Token != "" || got.Signal != nil || !reflect.DeepEqual(got, ClientFrame{Type: got.Type, ID: got.ID}) ||
+				(got.Type != "" && (!named || !validClientID(got.ID))) || (got.Type == "" && got.ID != "") {
+				t.Fatalf("refusal came with %+v", got)
 			}
 			return
 		}
@@ -152,6 +214,12 @@ func FuzzParseClientFrame(f *testing.F) {
 			wire["id"], wire["body"] = got.ID, got.Body
 		case FrameRead:
 			wire["ids"] = got.IDs
+		case FrameProof:
+			wire["nonce"] = got.Nonce
+		case FrameCallJoin:
+			wire["id"], wire["token"] = got.ID, got.Token
+		case FrameCallSignal:
+			wire["id"], wire["signal"] = got.ID, got.Signal
 		}
 		b, err := json.Marshal(wire)
 		if err != nil {
@@ -188,7 +256,29 @@ func checkFrame(t *testing.T, f ClientFrame) {
 		if len(f.IDs) == 0 || len(f.IDs) > MaxReadIDs {
 			t.Fatalf("bad ids %q", f.IDs)
 		}
+	case FrameProof:
+		if !validClientID(f.Nonce) {
+			t.Fatalf("bad nonce %q", f.Nonce)
+		}
+	case FrameCallJoin:
+		if !validClientID(f.ID) || !validCallToken(f.Token) || f.Signal != nil {
+			t.Fatalf("bad call.join %+v", f)
+		}
+	case FrameCallSignal:
+		if !validClientID(f.ID) || f.Signal == nil || f.Token != "" {
+			t.Fatalf("bad call.signal %+v", f)
+		}
+		// What was accepted is what call.ParseSignal accepts again.
+		b, err := json.Marshal(f.Signal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, err := call.ParseSignal(b); err != nil || !reflect.DeepEqual(&s, f.Signal) {
+			t.Fatalf("signal %+v does not parse again: %+v, %v", f.Signal, s, err)
+		}
 	default:
 		t.Fatalf("unknown type %q accepted", f.Type)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/transport/call"
 	"atende/transport/netlimit"
 )
 
@@ -117,7 +118,7 @@ func (sk *socket) handle(buf []byte) {
 	f, err := parseClientFrame(buf, cfg.MaxFrameSize, cfg.MaxBodyLength)
 	if err != nil {
 		sk.log.Debug().Err(err).Msg("webchat frame refused")
-		sk.refuseFrame(err, "")
+		sk.refuseFrame(err, f.ID) // a refused call frame's id, so the call page can match it; "" otherwise
 		return
 	}
 	now := cfg.Now()
@@ -150,8 +151,71 @@ func (sk *socket) handle(buf []byte) {
 			return
 		}
 		sk.proven = true
+	case FrameCallJoin:
+		sk.touch(now)
+		if err := sk.callJoin(f); err != nil {
+			sk.refuseFrame(err, f.ID)
+			return
+		}
+	case FrameCallSignal:
+		sk.touch(now)
+		if err := sk.callSignal(f); err != nil {
+			sk.refuseFrame(err, f.ID)
+			return
+		}
 	}
 	sk.strikes = 0
+}
+
+// callJoin puts this socket in the call of the frame's token, as its customer,
+// and answers call.joined. call.Relay.JoinCustomer verifies the token as the
+// gateway does; this socket's own check is that the call is of its connection's
+// tenant (ERR_NOT_FOUND otherwise: another tenant's call is not revealed) and of
+// the ticket of its visitor's conversation (ERR_NO_PERMISSION otherwise: a visitor
+// joins no other visitor's call).
+func (sk *socket) callJoin(f ClientFrame) error {
+	relay := sk.srv.cfg.Calls
+	if relay == nil {
+		return engine.E(engine.ErrUnavailable)
+	}
+	ep := sk.ep
+	ctx, cancel := context.WithTimeout(ep.ctx, sk.srv.cfg.SinkTimeout)
+	defer cancel()
+	j, err := relay.JoinCustomer(ctx, sk, f.Token, func(c call.Claims) error {
+		if c.Tenant != ep.conn.CompanyID {
+			return engine.E(engine.ErrNotFound)
+		}
+		ticket, err := sk.srv.cfg.CallTicket(ctx, ep.conn.ID, sk.vis.number)
+		if err != nil {
+			sk.log.Warn().Err(err).Msg("webchat call: the visitor's ticket")
+			return engine.E(engine.ErrUnavailable)
+		}
+		if ticket == 0 || ticket != c.Ticket {
+			return engine.E(engine.ErrNoPermission)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sk.send(textFrame(encode(callJoinedFrame{Type: "call.joined", ID: f.ID, Joined: j})))
+	return nil
+}
+
+// callSignal relays the frame's signal to the other party of this socket's call
+// (ERR_NOT_FOUND unless this socket joined that call) and answers call.ack.
+func (sk *socket) callSignal(f ClientFrame) error {
+	relay := sk.srv.cfg.Calls
+	if relay == nil {
+		return engine.E(engine.ErrUnavailable)
+	}
+	ctx, cancel := context.WithTimeout(sk.ep.ctx, sk.srv.cfg.SinkTimeout)
+	defer cancel()
+	if err := relay.Signal(ctx, sk, *f.Signal); err != nil {
+		return err
+	}
+	sk.send(textFrame(encode(callAckFrame{Type: "call.ack", ID: f.ID})))
+	return nil
 }
 
 // admit counts a visitor's first message of a conversation against the new-visitor

@@ -234,6 +234,11 @@ type serverFrame struct {
 	TimeZone string            `json:"timeZone"`
 	Limit    string            `json:"limit"`
 	Retry    int               `json:"retryAfter"`
+	// call.joined's, and a call frame's relay payload.
+	CallID     string          `json:"callId"`
+	Role       string          `json:"role"`
+	ICEServers json.RawMessage `json:"iceServers"`
+	Call       map[string]any  `json:"call"`
 	// Challenge is a welcome's proof of work.
 	Challenge *struct {
 		Seed string `json:"seed"`

@@ -79,7 +79,13 @@ func TestProofOfWorkBeforeFirstMessage(t *testing.T) {
 		t.Fatalf("returning visitor asked a proof: %+v", w3.Challenge)
 	}
 	c3.write(map[string]string{"type": "message", "id": "m2", "body": "de novo"})
-	if f := c3.next(); f.Type != "ack" {
+	f := c3.next()
+	if f.Type == "message" && f.ID == "m1" {
+		// m1's echo to the visitor's other tabs: it is sent after m1's ack, so c3
+		// may have attached in between and get it (a loaded machine).
+		f = c3.next()
+	}
+	if f.Type != "ack" {
 		t.Fatalf("returning visitor's message: %+v", f)
 	}
 }

@@ -1,6 +1,7 @@
 package webchat
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -40,6 +41,7 @@ type socket struct {
 	frames *bucket        // Config.FrameRate over this socket's frames
 	addr   string         // the client address key new visitors are counted under
 	pass   *netlimit.Pass // the Gate's place, released when the socket ends
+	party  string         // the socket's id as a party of the call relay: "webchat:<random>"
 
 	// owned by the reader goroutine
 	name    string // from hello
@@ -80,6 +82,7 @@ func newSocket(srv *Server, ep *endpoint, nc net.Conn, src io.Reader, token stri
 		done:       make(chan struct{}),
 		frames:     newBucket(srv.cfg.FrameRate, srv.cfg.FrameBurst, now),
 		remembered: make(map[string]struct{}),
+		party:      "webchat:" + randomNodeID(),
 	}
 	sk.lastActive.Store(now.UnixNano())
 	sk.exits.Store(2)
@@ -105,6 +108,23 @@ func (sk *socket) send(frame []byte) {
 	if sk.out.push(frame) == pushFull {
 		sk.closeWith(CloseSlowConsumer, "outbound queue full", false)
 	}
+}
+
+// ID names the socket as a party of the call relay (call.Party); no gateway sid
+// has a colon, so the two never meet.
+func (sk *socket) ID() string { return sk.party }
+
+// SendCall queues a relay frame as {"type":"call","call":…} (call.Party). A full
+// queue closes the socket, as for any frame.
+func (sk *socket) SendCall(frame json.RawMessage) bool {
+	switch sk.out.push(textFrame(callEvent(frame))) {
+	case pushFull:
+		sk.closeWith(CloseSlowConsumer, "outbound queue full", false)
+		return false
+	case pushShut:
+		return false
+	}
+	return true
 }
 
 // closing reports whether closeWith was called.
@@ -175,6 +195,10 @@ func (sk *socket) exit() {
 	_ = sk.nc.Close()
 	sk.pass.Done()
 	sk.srv.detach(sk)
+	if r := sk.srv.cfg.Calls; r != nil {
+		// A call page that vanished without an end: its peer is told "gone".
+		r.Leave(sk)
+	}
 	ev := sk.log.Debug()
 	switch sk.closeCode {
 	case CloseNormal, CloseGoingAway, CloseIdle, CloseNotInitialized, ClosePingTimeout:

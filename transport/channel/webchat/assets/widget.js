@@ -111,6 +111,24 @@
     else if (u) el('a', '', m.name || t.file, box, { href: u, target: '_blank', rel: 'noopener noreferrer' });
     else el('em', '', m.name || t.file, box);
   }
+  // A video call link of this server in an attendant's message opens the call page
+  // in its web chat mode: the fragment (never sent in a request) names this
+  // connection and visitor, so the page signals over the web chat socket
+  // (docs/calls.md). Other text, and links elsewhere, stay plain text.
+  var CALL = /https?:\/\/[^\s/]+\/call\/[A-Za-z0-9._-]+(?=\s|$)/g;
+  function callHref(u) { return u + '#via=webchat&c=' + conn + '&v=' + encodeURIComponent(st.v || ''); }
+  function text(box, body, fromMe) {
+    var at = 0, m, origin = new URL(base).origin;
+    CALL.lastIndex = 0;
+    while (fromMe && (m = CALL.exec(body))) {
+      try { if (new URL(m[0]).origin !== origin) continue; } catch (e) { continue; }
+      box.appendChild(document.createTextNode(body.slice(at, m.index)));
+      var a = el('a', 'call', m[0], box, { href: callHref(m[0]), target: '_blank', rel: 'noopener' });
+      a.onclick = function () { this.href = callHref(this.textContent); }; // the visitor token of now
+      at = m.index + m[0].length;
+    }
+    box.appendChild(document.createTextNode(body.slice(at)));
+  }
   function add(m, state) {
     var box = shown[m.id];
     if (!box) {
@@ -119,7 +137,7 @@
       box.fromMe = m.fromMe;
       box.at = Date.parse(m.at) || Date.now();
       if (m.media) media(box, m.media);
-      if (m.body) box.appendChild(document.createTextNode(m.body));
+      if (m.body) text(box, m.body, m.fromMe);
       box.stamp = el('time', '', fmt(m.at), box);
       box.stamp.raw = m.at;
       var after = log.lastChild;
