@@ -280,7 +280,7 @@ func dumpRows(d *db.DB, q string) string {
 
 // pollUntil polls cond every 200 ms until it holds, failing t after bound: a bound
 // against a hang, never a speed check.
-func pollUntil(t *testing.T, what string, bound time.Duration, cond func() bool) {
+func pollUntil(t testing.TB, what string, bound time.Duration, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(bound)
 	for !cond() {

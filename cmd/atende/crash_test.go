@@ -64,7 +64,9 @@ func startProcessArgs(t testing.TB, env []string, addr string, args ...string) *
 	watchRaces(t, "atende serve", logPath) // runs after the cleanup below
 	p := &process{cmd: cmd, base: "http://" + addr, logPath: logPath}
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _, _ = p.cmd.Process.Wait() })
-	waitFor(t, "atende to serve", func() bool {
+	// A bound against a hang, not a speed check: a race-built node on a loaded
+	// 2-core machine has taken more than 15 s to be ready.
+	pollUntil(t, "atende to serve", 2*time.Minute, func() bool {
 		res, err := http.Get(p.base + "/readyz")
 		if err != nil {
 			return false
