@@ -78,6 +78,13 @@ type Config struct {
 	// the clients at an outside one (cmd/fakewa): its wss:// URL, the PEM file of its
 	// TLS certificate and its noise root key in hex.
 	WhatsAppFake, WhatsAppWSURL, WhatsAppCAFile, WhatsAppCertKey string
+	// Tests only: WhatsAppFakePhone replaces the WhatsApp clients with fakewa.Phone
+	// (sends succeed and are recorded, no socket) with its control API (POST /scan,
+	// GET /sent) on this host:port; WhatsAppFakePhoneLog, a file, gets every send
+	// appended as a JSON line, so a test reads them after killing the node;
+	// WhatsAppFakePhoneDelay is how long each fake send takes.
+	WhatsAppFakePhone, WhatsAppFakePhoneLog string
+	WhatsAppFakePhoneDelay                  time.Duration
 	// AIKeySecret (AI_KEY_SECRET) seals the tenants' AI API keys at rest; empty uses
 	// JWTSecret. Changing it makes the stored keys unreadable (the tenants enter them
 	// again). AIFake (AI_FAKE), a host:port, serves the fake OpenAI API there
@@ -173,6 +180,9 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&c.WhatsAppWSURL, "whatsapp-ws-url", "", "tests only: wss:// URL of a fake WhatsApp Web server")
 	fs.StringVar(&c.WhatsAppCAFile, "whatsapp-ca-file", "", "tests only: PEM certificate the fake WhatsApp server presents")
 	fs.StringVar(&c.WhatsAppCertKey, "whatsapp-cert-key", "", "tests only: the fake's noise certificate root key (hex, 32 bytes)")
+	fs.StringVar(&c.WhatsAppFakePhone, "whatsapp-fake-phone", "", "tests only: fake WhatsApp clients that record their sends, control API on this host:port")
+	fs.StringVar(&c.WhatsAppFakePhoneLog, "whatsapp-fake-phone-log", "", "tests only: append the fake clients' sends to this file, one JSON line each")
+	fs.DurationVar(&c.WhatsAppFakePhoneDelay, "whatsapp-fake-phone-delay", 0, "tests only: how long each send of the fake clients takes")
 	cookieDefault := env("ATENDE_ENV", "development") == "production"
 	if v := getenv("COOKIE_SECURE"); v != "" {
 		cookieDefault = v == "true" || v == "1"

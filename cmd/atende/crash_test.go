@@ -36,13 +36,21 @@ func freeAddr(t testing.TB) string {
 
 // process is an atende serve child process.
 type process struct {
-	cmd  *exec.Cmd
-	base string
+	cmd     *exec.Cmd
+	base    string
+	logPath string // the process's stdout and stderr
 }
 
 func startProcess(t testing.TB, env []string, addr string) *process {
 	t.Helper()
-	cmd := exec.Command(clusterBinary(t), "serve")
+	return startProcessArgs(t, env, addr)
+}
+
+// startProcessArgs is startProcess with more flags after "serve" (the test-only
+// flags have no environment variable).
+func startProcessArgs(t testing.TB, env []string, addr string, args ...string) *process {
+	t.Helper()
+	cmd := exec.Command(clusterBinary(t), append([]string{"serve"}, args...)...)
 	cmd.Env = append(os.Environ(), append(env, "HTTP_ADDR="+addr)...)
 	logPath := filepath.Join(t.TempDir(), "atende.log")
 	logf, err := os.Create(logPath)
@@ -54,9 +62,11 @@ func startProcess(t testing.TB, env []string, addr string) *process {
 		t.Fatal(err)
 	}
 	watchRaces(t, "atende serve", logPath) // runs after the cleanup below
-	p := &process{cmd: cmd, base: "http://" + addr}
+	p := &process{cmd: cmd, base: "http://" + addr, logPath: logPath}
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _, _ = p.cmd.Process.Wait() })
-	waitFor(t, "atende to serve", func() bool {
+	// A bound against a hang, not a speed check: a race-built node on a loaded
+	// 2-core machine has taken more than 15 s to be ready.
+	pollUntil(t, "atende to serve", 2*time.Minute, func() bool {
 		res, err := http.Get(p.base + "/readyz")
 		if err != nil {
 			return false

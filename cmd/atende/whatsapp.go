@@ -28,35 +28,46 @@ func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, er
 		return nil, err
 	}
 	cfg := whatsapp.Config{Devices: devs, Media: l.media, Settings: a.stores.settings, Logger: log}
+	fakes := 0
+	for _, v := range []string{a.cfg.WhatsAppFake, a.cfg.WhatsAppWSURL, a.cfg.WhatsAppFakePhone} {
+		if v != "" {
+			fakes++
+		}
+	}
 	switch {
-	case a.cfg.WhatsAppFake != "" && a.cfg.WhatsAppWSURL != "":
-		return nil, errors.New("--whatsapp-fake and --whatsapp-ws-url exclude each other")
+	case fakes > 1:
+		return nil, errors.New("--whatsapp-fake, --whatsapp-ws-url and --whatsapp-fake-phone exclude each other")
+	case a.cfg.WhatsAppFakePhone != "":
+		phone := fakewa.New()
+		phone.SlowSends(a.cfg.WhatsAppFakePhoneDelay)
+		if path := a.cfg.WhatsAppFakePhoneLog; path != "" {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+			if err != nil {
+				return nil, fmt.Errorf("--whatsapp-fake-phone-log: %w", err)
+			}
+			a.onClose(func(context.Context) error { return f.Close() })
+			phone.LogTo(f)
+		}
+		ctlAddr, err := a.serveFakeControl(a.cfg.WhatsAppFakePhone, phone)
+		if err != nil {
+			return nil, err
+		}
+		cfg.NewClient = phone.NewClient
+		log.Warn().Str("control", ctlAddr).Msg("WhatsApp is FAKE: connections use in-process fake clients that record their sends (tests only)")
 	case a.cfg.WhatsAppFake != "":
 		srv, err := fakewa.NewServer("127.0.0.1:0")
 		if err != nil {
 			return nil, err
 		}
 		a.onClose(func(context.Context) error { return srv.Close() })
-		ln, err := net.Listen("tcp", a.cfg.WhatsAppFake)
+		ctlAddr, err := a.serveFakeControl(a.cfg.WhatsAppFake, srv.Control())
 		if err != nil {
 			return nil, err
 		}
-		ctl := &http.Server{Handler: srv.Control(), ReadHeaderTimeout: 5 * time.Second}
-		// The app's routines group starts after the channels: the control API has its
-		// own, waited for once the server shut down.
-		serving := &goroutine.Group{}
-		serving.Go(func() {
-			if err := ctl.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				log.Error().Err(err).Msg("fake WhatsApp control API stopped")
-			}
-		})
-		a.onClose(func(ctx context.Context) error {
-			return errors.Join(ctl.Shutdown(ctx), serving.Wait(ctx))
-		})
 		if cfg.Endpoint, err = whatsapp.NewEndpoint(srv.Addr, srv.CertPEM, srv.RootKey); err != nil {
 			return nil, err
 		}
-		log.Warn().Str("server", srv.Addr).Str("control", ln.Addr().String()).Msg("WhatsApp is FAKE: connections talk to an in-process fake server (tests only)")
+		log.Warn().Str("server", srv.Addr).Str("control", ctlAddr).Msg("WhatsApp is FAKE: connections talk to an in-process fake server (tests only)")
 	case a.cfg.WhatsAppWSURL != "":
 		u, err := url.Parse(a.cfg.WhatsAppWSURL)
 		if err != nil || u.Scheme != "wss" || u.Port() == "" {
@@ -76,6 +87,27 @@ func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, er
 		log.Warn().Str("server", u.Host).Msg("WhatsApp is FAKE: connections talk to another server (tests only)")
 	}
 	return whatsapp.NewFactory(cfg)
+}
+
+// serveFakeControl serves the control API of a fake WhatsApp on addr until the app
+// closes. The app's routines group starts after the channels: the control API has its
+// own, waited for once the server shut down. It returns the address it listens on.
+func (a *app) serveFakeControl(addr string, h http.Handler) (string, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	ctl := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	serving := &goroutine.Group{}
+	serving.Go(func() {
+		if err := ctl.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			a.log.Error().Err(err).Msg("fake WhatsApp control API stopped")
+		}
+	})
+	a.onClose(func(ctx context.Context) error {
+		return errors.Join(ctl.Shutdown(ctx), serving.Wait(ctx))
+	})
+	return ln.Addr().String(), nil
 }
 
 // openWhatsAppDevices opens the device store, running whatsmeow's schema upgrade under

@@ -440,3 +440,49 @@ func TestStaleClaimResentUnderSameID(t *testing.T) {
 		}
 	})
 }
+
+// TestKeepReplacesADiscardedJob: the leader of River's maintenance may be another
+// client sharing river_job (schedule or flow timers), whose rescuer discards the
+// stuck campaign job of a killed node. Keep gives the lane a job again, and only one:
+// with the lane's job live, it inserts nothing.
+func TestKeepReplacesADiscardedJob(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		seed(t, d, 3, 0, 0)
+		clk := &clock{now: time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC)}
+		s := newStore(t, d, newFake(), clk, -1, 0)
+		ctx := context.Background()
+		c, err := s.Create(ctx, 1, 10, engine.CampaignInput{Kind: engine.KindCampaign, Name: "Keep", ContactIDs: contactIDs(0, 3),
+			NameFilter: "%", ChannelFilter: "%", SendFrom: []engine.ID{1}, StartAt: clk.Now(),
+			Messages: []engine.CampaignMessage{{Body: "oi"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		live := func() int {
+			var n int
+			if err := d.SQL.QueryRow(`SELECT COUNT(*) FROM river_job WHERE kind = 'campaign.run' AND state NOT IN ('discarded', 'completed', 'cancelled')`).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		dbtest.MustExec(t, d, `UPDATE campaigns SET status = 'running' WHERE id = $1`, c.ID)
+		if err := s.Keep(ctx); err != nil || live() != 1 {
+			t.Fatalf("keep with the job live: %v, %d live jobs", err, live())
+		}
+		dbtest.MustExec(t, d, `UPDATE river_job SET state = 'discarded', finalized_at = CURRENT_TIMESTAMP WHERE kind = 'campaign.run'`)
+		if live() != 0 {
+			t.Fatal("the job is still live")
+		}
+		if err := s.Keep(ctx); err != nil || live() != 1 {
+			t.Fatalf("keep after the discard: %v, %d live jobs", err, live())
+		}
+		if err := s.Keep(ctx); err != nil || live() != 1 {
+			t.Fatalf("keep again: %v, %d live jobs", err, live())
+		}
+		// A paused campaign's lanes are left alone.
+		dbtest.MustExec(t, d, `UPDATE river_job SET state = 'discarded', finalized_at = CURRENT_TIMESTAMP WHERE kind = 'campaign.run'`)
+		dbtest.MustExec(t, d, `UPDATE campaigns SET status = 'paused' WHERE id = $1`, c.ID)
+		if err := s.Keep(ctx); err != nil || live() != 0 {
+			t.Fatalf("keep of a paused campaign: %v, %d live jobs", err, live())
+		}
+	})
+}

@@ -142,8 +142,20 @@ type runWorker struct {
 
 // sliceBudget is how long one job run sends before it gives its worker back (snoozed
 // until now: River hands it out again after its scheduler's next pass, a pause of a
-// few seconds that a longer slice makes rare on an unpaced campaign).
-const sliceBudget = 2 * time.Minute
+// few seconds that a longer slice makes rare on an unpaced campaign). It stays under
+// every River client's RescueStuckJobsAfter (1 min): the rescuer of whichever client
+// leads (campaigns, schedule or flow timers share river_job) must never find a live
+// run stuck.
+const sliceBudget = 45 * time.Second
+
+// jobTimeout bounds one run (a slice plus the step in progress). The clients run
+// with JobTimeout -1, and River's rescuer never rescues a job whose timeout is
+// infinite: without a finite one, the job of a node killed mid-run stayed running
+// for ever when the campaign client led the maintenance.
+const jobTimeout = 3 * time.Minute
+
+// Timeout implements river.Worker: see jobTimeout.
+func (w *runWorker) Timeout(*river.Job[runArgs]) time.Duration { return jobTimeout }
 
 // Work implements river.Worker.
 func (w *runWorker) Work(ctx context.Context, job *river.Job[runArgs]) error {

@@ -46,6 +46,8 @@ type Phone struct {
 	mu      sync.Mutex         // guards the fields below
 	pending map[string]*Client // QR code → client waiting for a scan
 	sent    []Sent
+	log     io.Writer     // LogTo's file: every Sent as a JSON line; nil: none
+	delay   time.Duration // SlowSends: how long a send takes
 }
 
 // Sent is a message a client sent.
@@ -57,6 +59,24 @@ type Sent struct {
 
 // New returns a Phone with no clients.
 func New() *Phone { return &Phone{pending: make(map[string]*Client)} }
+
+// LogTo appends every message sent from now on to w as a JSON line (a Sent), written
+// with one Write before SendMessage returns. With w an O_APPEND file the log outlives
+// the process: a test that kills the node with SIGKILL reads what its clients had sent
+// (cmd/atende TestCampaignSurvivesKill9).
+func (p *Phone) LogTo(w io.Writer) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.log = w
+}
+
+// SlowSends makes every send from now on take d before it is recorded, as a slow
+// network would: a test then finds sends in flight whenever it looks.
+func (p *Phone) SlowSends(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.delay = d
+}
 
 // NewClient is a whatsapp.NewClientFunc.
 func (p *Phone) NewClient(dev *store.Device, log waLog.Logger) (whatsapp.Client, error) {
@@ -170,8 +190,27 @@ func (c *Client) SendMessage(ctx context.Context, to types.JID, m *waE2E.Message
 		body = m.GetExtendedTextMessage().GetText()
 	}
 	c.phone.mu.Lock()
-	c.phone.sent = append(c.phone.sent, Sent{To: to.String(), ID: string(id), Body: body})
+	delay := c.phone.delay
 	c.phone.mu.Unlock()
+	if delay > 0 {
+		select {
+		case <-time.After(delay):
+		case <-ctx.Done():
+			return whatsmeow.SendResponse{}, ctx.Err()
+		}
+	}
+	sent := Sent{To: to.String(), ID: string(id), Body: body}
+	c.phone.mu.Lock()
+	defer c.phone.mu.Unlock()
+	c.phone.sent = append(c.phone.sent, sent)
+	if c.phone.log != nil {
+		// The message counts as sent only once its line is written: a send that
+		// answers success is always on the log.
+		line, _ := json.Marshal(sent)
+		if _, err := c.phone.log.Write(append(line, '\n')); err != nil {
+			return whatsmeow.SendResponse{}, fmt.Errorf("fakewa: log the send: %w", err)
+		}
+	}
 	return whatsmeow.SendResponse{ID: id, Timestamp: time.Now()}, nil
 }
 
