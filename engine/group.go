@@ -187,8 +187,8 @@ type GroupCreator interface {
 	CreateGroup(ctx context.Context, companyID ID, req GroupRequest) (GroupResult, error)
 }
 
-// GroupMaker creates a group on a connection wherever its actor runs
-// (actors.Connections).
+// GroupMaker creates a group on a tenant's connection wherever its actor runs
+// (actors.Connections); a connection of another tenant answers ErrNoWappFound.
 type GroupMaker interface {
-	CreateGroup(ctx context.Context, connectionID ID, req GroupRequest) (GroupResult, error)
+	CreateGroup(ctx context.Context, companyID, connectionID ID, req GroupRequest) (GroupResult, error)
 }
