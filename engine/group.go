@@ -19,6 +19,9 @@ import (
 const (
 	// MaxGroupsPerBatch caps Count: a batch is a job of minutes, not of days.
 	MaxGroupsPerBatch = 100
+	// MinGroupParticipants: the account and the two admins take three seats of a
+	// group, so a smaller maximum would leave no room for anyone.
+	MinGroupParticipants = 4
 	// MaxGroupParticipants is WhatsApp's participant limit of a group.
 	MaxGroupParticipants = 1024
 	// MaxGroupRoot is the last root a three-digit numbering can write.
@@ -131,7 +134,7 @@ func ValidateGroupBatch(in GroupBatchInput) (GroupBatchInput, int, error) {
 	switch {
 	case in.MaxParticipants == 0:
 		f.add("maxParticipants", MsgRequired)
-	case in.MaxParticipants < 1 || in.MaxParticipants > MaxGroupParticipants:
+	case in.MaxParticipants < MinGroupParticipants || in.MaxParticipants > MaxGroupParticipants:
 		f.add("maxParticipants", MsgInvalidValue)
 	}
 	f.id("connectionId", in.ConnectionID, true)

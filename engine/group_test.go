@@ -29,6 +29,7 @@ func TestValidateGroupBatch(t *testing.T) {
 		{"count above cap", func(in *GroupBatchInput) { in.Count = MaxGroupsPerBatch + 1 }, map[string]string{"count": MsgInvalidValue}},
 		{"numbering overflows", func(in *GroupBatchInput) { in.Root = "990"; in.Count = 20 }, map[string]string{"count": MsgTooLong}},
 		{"huge max", func(in *GroupBatchInput) { in.MaxParticipants = 1 << 40 }, map[string]string{"maxParticipants": MsgInvalidValue}},
+		{"max below the seats taken", func(in *GroupBatchInput) { in.MaxParticipants = 3 }, map[string]string{"maxParticipants": MsgInvalidValue}},
 		{"png", func(in *GroupBatchInput) { in.MediaType = "image/png" }, map[string]string{"media": MsgInvalidValue}},
 	}
 	for _, c := range cases {
