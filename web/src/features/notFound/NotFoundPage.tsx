@@ -1,48 +1,14 @@
-// Pages of spec section 2 that are not built yet: a titled page that says so.
+// The page of a path no route matches, inside the main layout.
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageBody, PageTitle } from './style';
 
-export type PlaceholderPageName =
-  | 'connections'
-  | 'contacts'
-  | 'users'
-  | 'catalog'
-  | 'quickAnswers'
-  | 'scheduledMessages'
-  | 'bots'
-  | 'settings'
-  | 'queues'
-  | 'campaign'
-  | 'categories'
-  | 'nlpConfig'
-  | 'support'
-  | 'super'
-  | 'agenda'
-  | 'broadcasts'
-  | 'tags'
-  | 'bizFlow'
-  | 'kanban'
-  | 'chats'
-  | 'groups'
-  | 'messagingApi'
-  | 'announcements'
-  | 'waitPanel'
-  | 'clientMap'
-  | 'leafletMap'
-  | 'newTicket'
-  | 'dashboard'
-  | 'googleCalendar'
-  | 'iaConfig'
-  | 'groupJoin'
-  | 'notFound';
-
-export default function PlaceholderPage({ name }: { name: PlaceholderPageName }) {
+export default function NotFoundPage() {
   const { t } = useTranslation();
   return (
     <PageBody>
-      <PageTitle>{t(`pages.titles.${name}`)}</PageTitle>
-      <p>{name === 'notFound' ? t('pages.notFound') : t('pages.comingSoon')}</p>
+      <PageTitle>{t('pages.titles.notFound')}</PageTitle>
+      <p>{t('pages.notFound')}</p>
       <Link to="/tickets">{t('pages.backToTickets')}</Link>
     </PageBody>
   );
