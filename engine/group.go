@@ -49,7 +49,7 @@ type GroupBatchInput struct {
 	MaxParticipants int    `json:"maxParticipants"`
 	ConnectionID    ID     `json:"connectionId"`
 	MediaPath       string `json:"mediaPath"` // the picture, uploaded first (POST /groups/media)
-	MediaType       string `json:"mediaType"`
+	MediaType       string `json:"mediaType"` // MediaImage
 }
 
 // GroupBatch is a batch with its progress.
@@ -140,8 +140,8 @@ func ValidateGroupBatch(in GroupBatchInput) (GroupBatchInput, int, error) {
 	f.id("connectionId", in.ConnectionID, true)
 	if in.MediaPath == "" {
 		f.add("media", MsgRequired)
-	} else if in.MediaType != "image/jpeg" {
-		f.add("media", MsgInvalidValue) // WhatsApp takes a JPEG group picture
+	} else if in.MediaType != MediaImage {
+		f.add("media", MsgInvalidValue) // a picture (POST /groups/media takes JPEG only)
 	}
 	return in, root, f.err()
 }

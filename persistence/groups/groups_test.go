@@ -80,7 +80,7 @@ func seed(t *testing.T, d *db.DB) {
 
 func input(count, max int) engine.GroupBatchInput {
 	return engine.GroupBatchInput{Name: "Turma", Root: "007", Admin1: "5511999990001", Admin2: "5511999990002",
-		Count: count, MaxParticipants: max, ConnectionID: 1, MediaPath: "1/pic.jpg", MediaType: "image/jpeg"}
+		Count: count, MaxParticipants: max, ConnectionID: 1, MediaPath: "1/pic.jpg", MediaType: "image"}
 }
 
 func newStore(t *testing.T, d *db.DB, m engine.GroupMaker, onChange func(engine.GroupBatch)) *groups.Store {
