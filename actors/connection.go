@@ -286,6 +286,19 @@ func (a *connActor) command(ctx actor.Context, cmd *wire.Command) {
 			return
 		}
 		a.campaignSend(ctx, m)
+	case CmdConnectionGroup:
+		req, err := decodeGroup(cmd)
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		a.ensureLoaded(ctx)
+		// A group is created only for the connection's own tenant.
+		if cmd.CompanyId == 0 || !a.loaded || cmd.CompanyId != a.conn.CompanyID {
+			ctx.Respond(ErrorReply(engine.E(engine.ErrNoWappFound)))
+			return
+		}
+		a.createGroup(ctx, req)
 	case CmdConnectionFarewell:
 		var req DeliverRequest
 		if err := json.Unmarshal(cmd.Payload, &req); err != nil {

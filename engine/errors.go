@@ -120,6 +120,13 @@ const (
 	ErrNoContactsSelected   Code = "ERR_NO_CONTACTS_SELECTED"
 	ErrNoCredits            Code = "ERR_NO_CREDITS"
 	ErrDailyMaxReached      Code = "ERR_DAILY_MAX_REACHED"
+
+	// Sequential groups (issue 12 item 4, engine/group.go): no batch of the tenant
+	// has the id or the /groupjoin token; the connection's channel cannot create
+	// groups; every group of a /groupjoin batch is full (or none is created yet).
+	ErrNoGroupBatchFound  Code = "ERR_NO_GROUP_BATCH_FOUND"
+	ErrGroupsNotSupported Code = "ERR_GROUPS_NOT_SUPPORTED"
+	ErrGroupsFull         Code = "ERR_GROUPS_FULL"
 )
 
 // statusOf maps every code of the catalogue to its HTTP status, once.
@@ -205,6 +212,10 @@ var statusOf = map[Code]int{
 	ErrNoContactsSelected:   http.StatusBadRequest,
 	ErrNoCredits:            http.StatusPaymentRequired,
 	ErrDailyMaxReached:      http.StatusTooManyRequests,
+
+	ErrNoGroupBatchFound:  http.StatusNotFound,
+	ErrGroupsNotSupported: http.StatusBadRequest,
+	ErrGroupsFull:         http.StatusGone,
 }
 
 // Codes lists every code of the catalogue, sorted. The web app's locales are checked

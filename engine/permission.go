@@ -107,6 +107,10 @@ const (
 	// admin and super, like settings (the pages sit in the business section). Using
 	// the AI from the composer needs no action beyond working on the ticket.
 	ActManageAI = "ai:manage"
+	// groups:manage — the sequential WhatsApp groups (/Groups): create batches and
+	// follow their progress. Creating groups in the tenant's WhatsApp name is an
+	// administrator's call: admin and super.
+	ActManageGroups = "groups:manage"
 )
 
 // The grants, as data. Each profile's row is the union of groups; admin drops the
@@ -153,6 +157,7 @@ var (
 		ActManageAPITokens,
 		ActManageBots,
 		ActManageAI,
+		ActManageGroups,
 	}
 	// Hosting operator: the super profile only.
 	superGrants = []string{

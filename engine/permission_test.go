@@ -49,6 +49,7 @@ var wantGrants = map[string][]string{
 	ActManageAPITokens: {"admin", "super"},
 	ActManageBots:      {"admin", "super"},
 	ActManageAI:        {"admin", "super"},
+	ActManageGroups:    {"admin", "super"},
 	// the hosting operator only
 	ActManageTenants: {"super"},
 }

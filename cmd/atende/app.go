@@ -146,13 +146,17 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l := a.live
+	groupBatches, err := a.newGroups(clock, log)
+	if err != nil {
+		return nil, err
+	}
 	sched, err := schedule.New(a.db, schedule.Config{IDs: l.ids, Contacts: a.stores.contacts, Clock: clock,
 		Settings: a.stores.settings,
 		Sender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
-		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job()}},
+		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job(), groupBatches.Job()}},
 		Log:      log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return nil, err
@@ -162,6 +166,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l.rezoner.jobs = sched
+	groupBatches.UseJobs(sched)
 	campaigns, err := a.newCampaigns(cfg, clock, log)
 	if err != nil {
 		return nil, err
@@ -186,7 +191,8 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 				Catalog: store.NewCatalog(a.db, clock), Schedules: sched,
 				Dashboard: dashboard.NewQueries(a.db, l.dashboard.BucketZone(a.db)),
 				WaitPanel: l.queries, Locations: store.NewLocations(a.db), Bots: a.stores.bots,
-				CalendarFeeds: store.NewCalendarFeeds(a.db, clock), Campaigns: campaigns},
+				CalendarFeeds: store.NewCalendarFeeds(a.db, clock), Campaigns: campaigns,
+				Groups: groupBatches},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
@@ -222,6 +228,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		return nil, err
 	}
 	l.rezoner.catchUp(ctx)
+	a.catchUpGroups(ctx, groupBatches)
 	// The River client of campaign jobs: sends of campaigns and broadcasts.
 	if err := campaigns.Start(ctx); err != nil {
 		return nil, err

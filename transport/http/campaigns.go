@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -196,6 +197,15 @@ func (s *Server) uploadCampaignMedia(w http.ResponseWriter, r *http.Request, p e
 	if err := requirePermission(p, engine.ActViewAdminMenu); err != nil {
 		return err
 	}
+	return s.uploadMedia(w, r, p, nil)
+}
+
+// uploadMedia saves the multipart "file" of r in the tenant's media store and
+// answers 201 {mediaPath, mediaType, mediaUrl}: the upload of a form's file before
+// the form itself is sent (campaign messages, a group batch's picture). mimes, when
+// not empty, are the sniffed content types allowed; a file of another is removed
+// and answered ERR_MEDIA_TYPE_NOT_ALLOWED.
+func (s *Server) uploadMedia(w http.ResponseWriter, r *http.Request, p engine.Principal, mimes []string) error {
 	if s.deps.Media == nil {
 		return engine.Wrap(engine.ErrUnavailable, errors.New("no media store"))
 	}
@@ -224,6 +234,14 @@ func (s *Server) uploadCampaignMedia(w http.ResponseWriter, r *http.Request, p e
 		_ = part.Close()
 		if err != nil {
 			return uploadError(err)
+		}
+		if len(mimes) > 0 && !slices.Contains(mimes, f.MIME) {
+			if rm, ok := s.deps.Media.(interface {
+				Remove(ctx context.Context, companyID engine.ID, path string) error
+			}); ok {
+				_ = rm.Remove(r.Context(), p.CompanyID, f.Path)
+			}
+			return engine.Wrap(engine.ErrMediaTypeNotAllowed, fmt.Errorf("media type %s", f.MIME))
 		}
 		out := map[string]string{"mediaPath": f.Path, "mediaType": f.Type}
 		if u, err := s.deps.Media.URL(p.CompanyID, f.Path, s.deps.mediaURLTTL()); err == nil {

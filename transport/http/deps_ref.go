@@ -48,6 +48,9 @@ type RefDeps struct {
 	// Campaigns keeps and runs campaigns and broadcasts (campaigns.go); nil answers
 	// 503.
 	Campaigns CampaignStore
+	// Groups keeps the sequential WhatsApp group batches and counts /groupjoin
+	// visitors (groups.go); nil answers 503.
+	Groups GroupStore
 }
 
 // checkRefDeps names the required RefDeps fields that are nil: none (see RefDeps).

@@ -43,6 +43,7 @@ func (s *Server) routes() {
 	s.apiTokenRoutes()
 	s.aiRoutes()
 	s.campaignRoutes()
+	s.groupRoutes()
 }
 
 // Authed registers an authenticated route of another package (the channel adapters'

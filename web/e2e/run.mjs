@@ -14,6 +14,7 @@ import { chatFlow } from './flows/chat.mjs';
 import { pdfFlow } from './flows/pdf.mjs';
 import { adminFlow } from './flows/admin.mjs';
 import { whatsappApiFlow, whatsappFlow } from './flows/whatsapp.mjs';
+import { groupsFlow } from './flows/groups.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
 import { sessionFlow } from './flows/session.mjs';
 import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
@@ -78,6 +79,7 @@ const tests = [
   ...(existsSync(new URL('../src/features/connections', import.meta.url))
     ? [{ name: 'whatsapp flow (pt-BR): add a connection, QR dialog, the fake scans, card CONNECTED', run: (ctx) => whatsappFlow({ ...ctx, lng: 'pt-BR' }) }]
     : []),
+  { name: 'groups flow (pt-BR): a WhatsApp connection paired with the fake; the Group modal creates 3 sequential groups, progress to 3/3 live with their names; /groupjoin hands out the first', run: (ctx) => groupsFlow({ ...ctx, lng: 'pt-BR' }) },
   // Last: the bot is the demo tenant's while the flow runs (it deletes it at the end).
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `bots flow (${lng}): the admin builds a two-level reception menu on /Bots; a web chat customer answers it and lands in the chosen queue`, run: (ctx) => botsFlow({ ...ctx, lng }) })),
   // Last: it configures the demo tenant's AI, which the chat flow expects unset.

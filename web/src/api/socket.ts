@@ -47,6 +47,8 @@ export const serverEvents = [
   // Campaigns and broadcasts: progress and status (business section only).
   'campaign',
   'campaignCredits',
+  // Sequential WhatsApp groups: a batch's progress (groups:manage holders only).
+  'groupBatch',
   'resync',
 ] as const;
 

@@ -45,6 +45,7 @@ export const actions = {
   manageApiTokens: 'api-tokens:manage', // the messaging API's tokens (/MessagingAPI)
   manageFlows: 'flows:manage', // the Bizflow page (/BizFlow)
   manageAI: 'ai:manage', // the AI endpoint (/iaconfig) and NLP intents (/NLPConfig)
+  manageGroups: 'groups:manage', // the sequential WhatsApp groups (/Groups)
 } as const;
 
 export type Action = (typeof actions)[keyof typeof actions];

@@ -7,11 +7,10 @@ import { AppShell } from './AppShell';
 import { MainLayout } from '../features/layout/MainLayout';
 import { TicketsPage } from '../features/tickets/TicketsPage';
 import { Splash } from '../components/Splash';
-import type { PlaceholderPageName } from '../features/placeholder/PlaceholderPage';
 
 const LoginPage = lazy(() => import('../features/login/LoginPage'));
 const UpgradeInfoPage = lazy(() => import('../features/upgrade/UpgradeInfoPage'));
-const PlaceholderPage = lazy(() => import('../features/placeholder/PlaceholderPage'));
+const NotFoundPage = lazy(() => import('../features/notFound/NotFoundPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
 const ConnectionsPage = lazy(() => import('../features/connections/ConnectionsPage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
@@ -41,15 +40,12 @@ const AIConfigPage = lazy(() => import('../features/ai/AIConfigPage'));
 const NLPConfigPage = lazy(() => import('../features/ai/NLPConfigPage'));
 const CampaignPage = lazy(() => import('../features/campaigns/CampaignPage'));
 const BroadcastsPage = lazy(() => import('../features/campaigns/BroadcastsPage'));
+const GroupsPage = lazy(() => import('../features/groups/GroupsPage'));
+const GroupJoinPage = lazy(() => import('../features/groups/GroupJoinPage'));
 
 function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Splash />}>{children}</Suspense>;
 }
-
-// Private pages not built yet: they render a titled placeholder.
-export const placeholderRoutes: [string, PlaceholderPageName][] = [
-  ['Groups', 'groups'],
-];
 
 export const routes: RouteObject[] = [
   // The customer's video call page: public, authorised by the link's call token; no
@@ -91,7 +87,7 @@ export const routes: RouteObject[] = [
         element: (
           <PublicRoute>
             <Lazy>
-              <PlaceholderPage name="groupJoin" />
+              <GroupJoinPage />
             </Lazy>
           </PublicRoute>
         ),
@@ -151,6 +147,7 @@ export const routes: RouteObject[] = [
               ['NLPConfig', NLPConfigPage],
               ['Campaign', CampaignPage],
               ['Broadcasts', BroadcastsPage],
+              ['Groups', GroupsPage],
             ] as const
           ).map(([path, Page]) => ({
             path,
@@ -200,19 +197,11 @@ export const routes: RouteObject[] = [
               </Lazy>
             ),
           },
-          ...placeholderRoutes.map(([path, name]) => ({
-            path,
-            element: (
-              <Lazy>
-                <PlaceholderPage name={name} />
-              </Lazy>
-            ),
-          })),
           {
             path: '*',
             element: (
               <Lazy>
-                <PlaceholderPage name="notFound" />
+                <NotFoundPage />
               </Lazy>
             ),
           },

@@ -33,6 +33,7 @@ import type support from './locales/pt-BR/support.json';
 import type calendarFeed from './locales/pt-BR/calendarFeed.json';
 import type messagingApi from './locales/pt-BR/messagingApi.json';
 import type outbound from './locales/pt-BR/outbound.json';
+import type groups from './locales/pt-BR/groups.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -63,6 +64,7 @@ declare module 'i18next' {
         calendarFeed: typeof calendarFeed;
         messagingApi: typeof messagingApi;
         outbound: typeof outbound;
+        groups: typeof groups;
         pages: typeof pages;
         queues: typeof queues;
         quickAnswers: typeof quickAnswers;

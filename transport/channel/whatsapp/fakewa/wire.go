@@ -51,7 +51,8 @@ import (
 // one of those codes sends pair-success with an ADV identity HMAC'd with the code's
 // adv secret and signed by a fake phone identity key; after the client's
 // pair-device-sign the server ends the stream with code 515, the client reconnects,
-// logs in and gets success. IQs it does not know are answered with an empty result.
+// logs in and gets success. Group IQs are answered from the server's groups (groups.go);
+// IQs it does not know are answered with an empty result.
 type Server struct {
 	// static after NewServer
 	RootKey  [32]byte // noise certificate root public key (whatsmeow.WACertPubKey)
@@ -67,6 +68,8 @@ type Server struct {
 	mu       sync.Mutex          // guards the fields below
 	sessions map[string]*session // ref → unpaired session waiting for a scan
 	logins   int
+
+	groups groupBook // the groups clients created (groups.go)
 }
 
 // NewServer listens on addr ("127.0.0.1:0" for any port) and serves until Close.
@@ -138,6 +141,7 @@ type session struct {
 	frames [][]byte
 	buf    []byte
 	paired chan types.JID
+	user   string // the phone number of a logged-in account; "" while pairing
 }
 
 func (s *Server) serveWS(w http.ResponseWriter, r *http.Request) {
@@ -305,6 +309,7 @@ func (ss *session) run() error {
 	ss.read, ss.write = newAEAD(clientWrite), newAEAD(clientRead)
 
 	if payload.Username != nil { // a paired device logging in
+		ss.user = fmt.Sprint(payload.GetUsername())
 		ss.s.mu.Lock()
 		ss.s.logins++
 		ss.s.mu.Unlock()
@@ -388,7 +393,12 @@ func (ss *session) serve() error {
 			continue
 		}
 		answer := waBinary.Node{Tag: "iq", Attrs: waBinary.Attrs{"from": types.ServerJID, "type": "result", "id": id}}
-		if node.Attrs["xmlns"] == "encrypt" && node.Attrs["type"] == "get" {
+		if typ, content, ok := ss.answerGroupIQ(*node); ok {
+			if to, isJID := node.Attrs["to"].(types.JID); isJID {
+				answer.Attrs["from"] = to
+			}
+			answer.Attrs["type"], answer.Content = typ, content
+		} else if node.Attrs["xmlns"] == "encrypt" && node.Attrs["type"] == "get" {
 			answer.Content = []waBinary.Node{{Tag: "count", Attrs: waBinary.Attrs{"value": 50}}}
 		}
 		if err := ss.sendNode(answer); err != nil {
@@ -461,9 +471,10 @@ func selfSigned(host string) (tls.Certificate, []byte, error) {
 
 // Control is the fake's control API: POST /scan {"code": "..."} plays the phone
 // scanning a QR code (200 {"jid", "number"}; 404 when no client shows the code, 400
-// for a malformed body).
+// for a malformed body); GET /groups lists the groups clients created (FakeGroup).
 func (s *Server) Control() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /groups", s.serveGroups)
 	mux.HandleFunc("POST /scan", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
 			Code string `json:"code"`

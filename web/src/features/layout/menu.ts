@@ -58,7 +58,7 @@ export const menu: MenuSection[] = [
       { key: 'chats', to: '/chats', icon: 'group' },
       { key: 'scheduledMessages', to: '/scheduledMessages', icon: 'clock', permission: actions.scheduleMenu },
       { key: 'contacts', to: '/contacts', icon: 'person' },
-      { key: 'groups', to: '/Groups', icon: 'group' },
+      { key: 'groups', to: '/Groups', icon: 'group', permission: actions.manageGroups },
       { key: 'quickAnswers', to: '/quickAnswers', icon: 'bolt' },
       { key: 'agenda', to: '/advscheduler', icon: 'calendar', permission: actions.scheduleMenu },
       { key: 'googleCalendar', to: '/googlecalendar', icon: 'calendar', permission: actions.scheduleMenu },

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { appVersion } from '../../app/version';
-import { PageBody, PageTitle } from '../placeholder/style';
+import { PageBody, PageTitle } from '../notFound/style';
 
 export default function UpgradeInfoPage() {
   const { t } = useTranslation();

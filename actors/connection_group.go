@@ -1,0 +1,100 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"atende/actors/wire"
+	"atende/engine"
+)
+
+// CmdConnectionGroup creates one group of a /Groups batch (an engine.GroupRequest) on
+// the connection's channel and answers the engine.GroupResult, or the channel's
+// refusal: ERR_GROUPS_NOT_SUPPORTED from a channel that cannot create groups,
+// ERR_UNAVAILABLE while it is not running. The batch (persistence/groups) records
+// the outcome; the request's key makes a retry answer the same group.
+const CmdConnectionGroup = "connection.group"
+
+// groupDone is the outcome of one group creation, back from its goroutine.
+type groupDone struct {
+	res engine.GroupResult
+	err error
+}
+
+// createGroup hands req to the channel in a tracked goroutine (a creation is four
+// round trips to WhatsApp; the actor keeps serving meanwhile) and answers the caller
+// when the channel is done.
+func (a *connActor) createGroup(ctx actor.Context, req engine.GroupRequest) {
+	if a.channel == nil || !a.started {
+		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, fmt.Errorf("connection %d: channel not running", a.id))))
+		return
+	}
+	gc, ok := a.channel.(engine.GroupCreator)
+	if !ok {
+		ctx.Respond(ErrorReply(engine.E(engine.ErrGroupsNotSupported)))
+		return
+	}
+	companyID, timeout := a.conn.CompanyID, a.cfg.CallTimeout
+	f := actor.NewFuture(ctx.ActorSystem(), 4*timeout)
+	system := ctx.ActorSystem()
+	started := a.cfg.Routines.Go(func() {
+		gctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
+		defer cancel()
+		done := groupDone{}
+		defer func() { system.Root.Send(f.PID(), &done) }()
+		done.res, done.err = gc.CreateGroup(gctx, companyID, req)
+	})
+	if !started {
+		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("node shutting down"))))
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		d, ok := res.(*groupDone)
+		switch {
+		case ferr != nil:
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
+		case !ok:
+			ctx.Respond(ErrorReply(engine.E(engine.ErrInternal)))
+		case d.err != nil:
+			ctx.Respond(ErrorReply(groupError(d.err)))
+		default:
+			ctx.Respond(a.okReply(d.res))
+		}
+	})
+}
+
+// groupError keeps the catalogue code of a channel error; anything else is
+// temporary.
+func groupError(err error) error {
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return engine.Wrap(engine.ErrUnavailable, err)
+}
+
+// CreateGroup implements engine.GroupMaker: the creation goes to the actor of
+// connectionID wherever the cluster placed it; a connection of another tenant
+// answers ErrNoWappFound.
+func (c Connections) CreateGroup(ctx context.Context, companyID, connectionID engine.ID, req engine.GroupRequest) (engine.GroupResult, error) {
+	var res engine.GroupResult
+	err := c.call(ctx, connectionID, companyID, CmdConnectionGroup, req, &res)
+	return res, err
+}
+
+var _ engine.GroupMaker = Connections{}
+
+func decodeGroup(cmd *wire.Command) (engine.GroupRequest, error) {
+	var req engine.GroupRequest
+	if err := json.Unmarshal(cmd.Payload, &req); err != nil {
+		return req, engine.Wrap(engine.ErrInvalidJSON, err)
+	}
+	if req.Key == "" || req.Name == "" {
+		return req, engine.E(engine.ErrValidation)
+	}
+	return req, nil
+}
