@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -55,6 +56,14 @@ type RezoneWorker struct {
 // rebuild: the setting changed while it ran and the job of that change was skipped as
 // a duplicate of a job already past its check, so this one is retried.
 var errZoneMoved = errors.New("the tenant's zone changed during the rebuild")
+
+// rezoneTimeout bounds one rebuild. It is what lets River rescue the job of a node
+// that died mid-rebuild: without one (the node's client has none) River never takes a
+// running job back, and a later insert is skipped as a duplicate of it.
+const rezoneTimeout = 30 * time.Minute
+
+// Timeout implements river.Worker.
+func (w *RezoneWorker) Timeout(*river.Job[RezoneArgs]) time.Duration { return rezoneTimeout }
 
 // Work implements river.Worker: it rebuilds the tenant and then checks that its
 // buckets are in the zone configured now; an error makes River retry the job.

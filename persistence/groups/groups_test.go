@@ -353,3 +353,61 @@ func TestJoinNeverOverfills(t *testing.T) {
 		}
 	})
 }
+
+// The node working a batch died mid-run: its job stays "running" in River. A node
+// that starts later rescues it once the job's timeout has passed and finishes the
+// batch; before the job had a timeout River never took it back (the node's client
+// has none), and the catch-up insert was skipped as a duplicate of that running job.
+func TestBatchOfADeadNodeIsRescued(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		seed(t, d)
+		m := newMaker()
+		s := newStore(t, d, m, nil)
+		ctx := context.Background()
+		inserter, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Timers: schedule.TimersConfig{InsertOnly: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.UseJobs(inserter)
+		b, err := s.Create(ctx, 1, 5, input(2, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The dead node claimed the job ten minutes ago and never answered.
+		ago := `now() - interval '10 minutes'`
+		if d.Dialect == db.SQLite {
+			ago = `datetime('now', '-10 minutes', 'subsec')`
+		}
+		dbtest.MustExec(t, d, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = `+ago+` WHERE kind = 'groups.create'`)
+
+		sc, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Timers: schedule.TimersConfig{
+			PollInterval: 50 * time.Millisecond, RescueAfter: time.Second, Jobs: []schedule.Job{s.Job()}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sc.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = sc.Stop(ctx)
+		})
+		s.UseJobs(sc)
+		// A bound against a hang: River's leader election, rescue and first retry.
+		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+			got, err := s.Get(ctx, 1, b.ID)
+			if err == nil && got.Status == engine.GroupBatchFinished {
+				if got.Created != 2 || m.count() != 2 {
+					t.Fatalf("batch %+v, creates %d", got, m.count())
+				}
+				return
+			}
+			if time.Now().After(deadline) {
+				var state string
+				_ = d.SQL.QueryRow(`SELECT state FROM river_job WHERE kind = 'groups.create'`).Scan(&state)
+				t.Fatalf("the dead node's batch was never finished: %+v, %v; job %s", got, err, state)
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
@@ -50,11 +51,27 @@ type createWorker struct {
 	s *Store
 }
 
-// Work implements river.Worker: Step until the batch is done; a temporary failure
-// (the connection is down) snoozes the job for Config.Retry, without using up its
-// River attempts.
+// A run of the job works for at most jobSlice and then snoozes for no time (the next
+// run follows at once), so a live run never lasts its jobTimeout. The timeout is what
+// lets River rescue the job of a node that died mid-batch: without one (the node's
+// client has none) River never takes a running job back, and the batch's catch-up
+// insert is skipped as a duplicate of that running job.
+const (
+	jobSlice   = 45 * time.Second
+	jobTimeout = 3 * time.Minute
+)
+
+// Timeout implements river.Worker.
+func (w *createWorker) Timeout(*river.Job[CreateArgs]) time.Duration { return jobTimeout }
+
+// Work implements river.Worker: Step until the batch is done or the run's slice is
+// used; a temporary failure (the connection is down) snoozes the job for
+// Config.Retry, without using up its River attempts.
 func (w *createWorker) Work(ctx context.Context, job *river.Job[CreateArgs]) error {
-	for {
+	for end := time.Now().Add(jobSlice); ; {
+		if time.Now().After(end) {
+			return river.JobSnooze(0)
+		}
 		done, err := w.s.Step(ctx, job.Args.CompanyID, job.Args.BatchID)
 		if engine.CodeOf(err) == engine.ErrUnavailable {
 			w.s.cfg.Log.Warn().Err(err).Int64("batch", job.Args.BatchID).Msg("group creation waits for the connection")
