@@ -148,7 +148,7 @@ func newCluster(t testing.TB) *tcluster {
 	dbURL := dbtest.URL(t, db.Postgres)
 	c := &tcluster{t: t, dbURL: dbURL, tag: tag, redisURL: redisURL, redisPrefix: prefix, env: []string{
 		"DATABASE_URL=" + dbURL, "REDIS_URL=" + redisURL, "REDIS_PREFIX=" + prefix,
-		"JWT_SECRET=" + strings.Repeat("cluster-", 5), "CLUSTER=true", "LOG_LEVEL=warn", "SHUTDOWN_TIMEOUT=10s",
+		"JWT_SECRET=" + strings.Repeat("cluster-", 5), "CLUSTER=true", "LOG_LEVEL=warn", "SHUTDOWN_TIMEOUT=20s",
 	}}
 	t.Cleanup(func() {
 		for _, n := range c.all() {
@@ -195,7 +195,9 @@ func (c *tcluster) start(ip string) *cnode {
 		env = append(env, "CLUSTER_SEEDS="+strings.Join(seeds, ","))
 	}
 	n := c.launch(ip, freeAddrOn(t, ip), env)
-	c.waitServing(n, 40*time.Second)
+	// A bound against a hang: a race-built node on a loaded 2-core machine has taken
+	// more than 40 s to migrate, join and serve.
+	c.waitServing(n, 2*time.Minute)
 	c.waitMembers(len(live) + 1)
 	c.readConnection()
 	return n
@@ -275,7 +277,9 @@ func (c *tcluster) readConnection() {
 // waitMembers waits until every live node's topology has want members.
 func (c *tcluster) waitMembers(want int) {
 	c.t.Helper()
-	waitLong(c.t, 20*time.Second, fmt.Sprintf("%d members everywhere", want), func() bool {
+	// A bound against a hang: gossip on a loaded 2-core machine has taken more than
+	// 20 s to converge.
+	waitLong(c.t, time.Minute, fmt.Sprintf("%d members everywhere", want), func() bool {
 		for _, n := range c.live() {
 			if m := metrics(n.base); m["atende_cluster_members"] != float64(want) {
 				return false
@@ -310,7 +314,7 @@ func (c *tcluster) drain(n *cnode) {
 		if err != nil {
 			c.t.Errorf("drained node %s exited with %v", n.name, err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(45 * time.Second):
 		c.t.Fatalf("drained node %s did not exit", n.name)
 	}
 }
