@@ -28,7 +28,7 @@ func testConfig(t testing.TB, databaseURL string) Config {
 	dir := t.TempDir()
 	return Config{Env: "development", DatabaseURL: databaseURL, DataDir: dir, MediaDir: filepath.Join(dir, "media"),
 		JWTSecret: strings.Repeat("e2e-secret-", 4), SeedDemo: true, AccessTTL: 15 * time.Minute,
-		RefreshTTL: 24 * time.Hour, ShutdownTimeout: 5 * time.Second, LogLevel: "error"}
+		RefreshTTL: 24 * time.Hour, ShutdownTimeout: 20 * time.Second, LogLevel: "error"}
 }
 
 func startApp(t testing.TB, cfg Config) *testApp {
