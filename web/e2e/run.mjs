@@ -36,7 +36,9 @@ import { bizflowFlow } from './flows/bizflow.mjs';
 import { aiFlow } from './flows/ai.mjs';
 import { broadcastFlow, campaignFlow } from './flows/campaigns.mjs';
 
-const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 900_000); // the whole run
+// The whole run: a bound against a hang, not a speed check. The 57 flows take about
+// 8 minutes on a quiet 2-core machine and passed 15 under load.
+const budgetMs = Number(process.env.E2E_BUDGET_MS ?? 1_500_000);
 const testTimeoutMs = Number(process.env.E2E_TEST_TIMEOUT_MS ?? 90_000);
 
 const tests = [
