@@ -156,7 +156,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
-		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job(), groupBatches.Job()}, Foreign: jobKinds},
+		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job(), groupBatches.Job()}},
 		Log:      log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return nil, err

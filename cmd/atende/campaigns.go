@@ -8,11 +8,6 @@ import (
 	"atende/actors"
 	"atende/engine"
 	"atende/persistence/campaign"
-	"atende/persistence/dashboard"
-	"atende/persistence/flow"
-	"atende/persistence/groups"
-	"atende/persistence/jobkind"
-	"atende/persistence/schedule"
 )
 
 // newCampaigns builds the campaign and broadcast engine: its store, and the River
@@ -35,14 +30,6 @@ func (a *app) newCampaigns(cfg Config, clock engine.Clock, log zerolog.Logger) (
 				a.api.PublishCampaign(c)
 			}
 		},
-		Log:  log.With().Str("component", "campaign").Logger(),
-		Jobs: campaign.JobsConfig{Foreign: jobKinds},
+		Log: log.With().Str("component", "campaign").Logger(),
 	})
 }
-
-// jobKinds are the durable job kinds of the node's River clients (schedules with the
-// dashboard and group jobs, campaigns, flows): each client holds a stand-in for the
-// others' kinds, so whichever leads River's maintenance rescues any kind's stuck job
-// (package jobkind).
-var jobKinds = []jobkind.Kind{schedule.FireKind, dashboard.RezoneKind, groups.CreateKind,
-	campaign.RunKind, flow.TimeoutKind, flow.SweepKind}

@@ -39,7 +39,7 @@ func newDashRezoner(a *app, l *live) *dashRezoner {
 
 // job is the rebuild's job kind, for the node's River client.
 func (r *dashRezoner) job() schedule.Job {
-	return schedule.Job{Queue: dashboard.RezoneQueue, Workers: 1, Kind: dashboard.RezoneKind, Add: func(w *river.Workers) error {
+	return schedule.Job{Queue: dashboard.RezoneQueue, Workers: 1, Add: func(w *river.Workers) error {
 		return river.AddWorkerSafely(w, &dashboard.RezoneWorker{Projection: r.proj, DB: r.d, Source: r.journal})
 	}}
 }

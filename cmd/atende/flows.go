@@ -41,7 +41,7 @@ func (l *live) newFlows(a *app, log zerolog.Logger) (*cluster.Kind, error) {
 	s := flow.NewStore(a.db, nil)
 	f := &liveFlows{store: s, runs: flow.NewRuns(s)}
 	var err error
-	if f.timers, err = flow.NewTimers(a.db, f.runs, flowWaker{l: l}, flow.TimersConfig{Foreign: jobKinds}); err != nil {
+	if f.timers, err = flow.NewTimers(a.db, f.runs, flowWaker{l: l}, flow.TimersConfig{}); err != nil {
 		return nil, err
 	}
 	l.flows = f

@@ -15,7 +15,6 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"atende/persistence/db"
-	"atende/persistence/jobkind"
 )
 
 // runArgs is the payload of the job that works one connection's sends of a campaign.
@@ -51,13 +50,7 @@ type JobsConfig struct {
 	// InsertOnly: this client inserts jobs but never works them.
 	InsertOnly bool
 	Logger     *slog.Logger
-	// Foreign lists the kinds the node's other River clients work (see
-	// schedule.TimersConfig.Foreign).
-	Foreign []jobkind.Kind
 }
-
-// RunKind is the kind of a campaign lane's job with its timeout.
-var RunKind = jobkind.Kind{Name: runArgs{}.Kind(), Timeout: jobTimeout}
 
 // queue is River's client of one dialect.
 type queue struct {
@@ -84,9 +77,6 @@ func insertOpts(at time.Time) *river.InsertOpts {
 func newQueue(d *db.DB, cfg JobsConfig, w river.Worker[runArgs]) (*queue, error) {
 	workers := river.NewWorkers()
 	if err := river.AddWorkerSafely(workers, w); err != nil {
-		return nil, fmt.Errorf("campaign jobs: %w", err)
-	}
-	if err := jobkind.AddStandIns(workers, cfg.Foreign, RunKind.Name); err != nil {
 		return nil, fmt.Errorf("campaign jobs: %w", err)
 	}
 	logger := cfg.Logger

@@ -12,7 +12,6 @@ import (
 
 	"atende/engine"
 	"atende/persistence/db"
-	"atende/persistence/jobkind"
 )
 
 // RezoneQueue is the River queue of the dashboard's rebuild jobs.
@@ -62,9 +61,6 @@ var errZoneMoved = errors.New("the tenant's zone changed during the rebuild")
 // that died mid-rebuild: without one (the node's client has none) River never takes a
 // running job back, and a later insert is skipped as a duplicate of it.
 const rezoneTimeout = 30 * time.Minute
-
-// RezoneKind is the kind of a rebuild's job with its timeout.
-var RezoneKind = jobkind.Kind{Name: RezoneArgs{}.Kind(), Timeout: rezoneTimeout}
 
 // Timeout implements river.Worker.
 func (w *RezoneWorker) Timeout(*river.Job[RezoneArgs]) time.Duration { return rezoneTimeout }

@@ -13,7 +13,6 @@ import (
 
 	"atende/engine"
 	"atende/persistence/db"
-	"atende/persistence/jobkind"
 )
 
 // The durable timers of running flows, on River like every other timer of the
@@ -61,19 +60,7 @@ type TimersConfig struct {
 	StalledAfter time.Duration
 	// Logger receives River's logs; nil discards all but errors.
 	Logger *slog.Logger
-	// Foreign lists the kinds the node's other River clients work (see
-	// schedule.TimersConfig.Foreign).
-	Foreign []jobkind.Kind
 }
-
-// jobTimeout is the client's timeout of a run of either kind.
-const jobTimeout = time.Minute
-
-// The kinds of the flow jobs with their timeout.
-var (
-	TimeoutKind = jobkind.Kind{Name: timeoutArgs{}.Kind(), Timeout: jobTimeout}
-	SweepKind   = jobkind.Kind{Name: sweepArgs{}.Kind(), Timeout: jobTimeout}
-)
 
 // Timers inserts wait timeouts and runs the flow jobs of this node.
 type Timers struct {
@@ -111,9 +98,6 @@ func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, er
 	})); err != nil {
 		return nil, fmt.Errorf("flow timers: %w", err)
 	}
-	if err := jobkind.AddStandIns(workers, cfg.Foreign, TimeoutKind.Name, SweepKind.Name); err != nil {
-		return nil, fmt.Errorf("flow timers: %w", err)
-	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(discard{}, &slog.HandlerOptions{Level: slog.LevelError}))
@@ -124,7 +108,7 @@ func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, er
 		MaxAttempts:          12,
 		RescueStuckJobsAfter: time.Minute,
 		FetchPollInterval:    cmp.Or(cfg.PollInterval, 200*time.Millisecond),
-		JobTimeout:           jobTimeout,
+		JobTimeout:           time.Minute,
 		Queues:               map[string]river.QueueConfig{queueName: {MaxWorkers: 50}},
 		Workers:              workers,
 		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cmp.Or(cfg.SweepEvery, 30*time.Second)),

@@ -11,7 +11,6 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"atende/engine"
-	"atende/persistence/jobkind"
 	"atende/persistence/schedule"
 )
 
@@ -41,7 +40,7 @@ func (CreateArgs) InsertOpts() river.InsertOpts {
 // Batches are few and each is a short sequence of WhatsApp round trips: two at a
 // time per node.
 func (s *Store) Job() schedule.Job {
-	return schedule.Job{Queue: Queue, Workers: 2, Kind: CreateKind, Add: func(w *river.Workers) error {
+	return schedule.Job{Queue: Queue, Workers: 2, Add: func(w *river.Workers) error {
 		return river.AddWorkerSafely(w, &createWorker{s: s})
 	}}
 }
@@ -61,9 +60,6 @@ const (
 	jobSlice   = 45 * time.Second
 	jobTimeout = 3 * time.Minute
 )
-
-// CreateKind is the kind of a batch's job with its timeout.
-var CreateKind = jobkind.Kind{Name: CreateArgs{}.Kind(), Timeout: jobTimeout}
 
 // Timeout implements river.Worker.
 func (w *createWorker) Timeout(*river.Job[CreateArgs]) time.Duration { return jobTimeout }

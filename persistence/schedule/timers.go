@@ -16,7 +16,6 @@ import (
 	"github.com/riverqueue/river/rivermigrate"
 
 	"atende/persistence/db"
-	"atende/persistence/jobkind"
 )
 
 // fireArgs is the payload of the job that fires one schedule.
@@ -115,14 +114,7 @@ type TimersConfig struct {
 	InsertOnly bool
 	// Jobs are the other kinds of durable jobs this node's River client works.
 	Jobs []Job
-	// Foreign lists the kinds the node's other River clients work: the client holds a
-	// stand-in for each (package jobkind), so when it leads River's maintenance it
-	// retries their stuck jobs rather than discarding them. Its own kinds are skipped.
-	Foreign []jobkind.Kind
 }
-
-// FireKind is the kind of a schedule's fire job with its timeout.
-var FireKind = jobkind.Kind{Name: fireArgs{}.Kind(), Timeout: fireTimeout}
 
 // Job is a kind of durable job besides the schedules' fires (a dashboard rebuild, …),
 // worked by the same River client: one client per node for every kind, so every kind
@@ -135,9 +127,6 @@ type Job struct {
 	Workers int
 	// Add registers the kind's worker, with river.AddWorkerSafely.
 	Add func(*river.Workers) error
-	// Kind is the kind's name and timeout, for the node's other River clients
-	// (TimersConfig.Foreign).
-	Kind jobkind.Kind
 }
 
 // newQueue builds the River client of d's dialect. work is the worker of fire jobs.
@@ -146,7 +135,6 @@ func newQueue(d *db.DB, cfg TimersConfig, work river.Worker[fireArgs]) (queue, e
 	if err := river.AddWorkerSafely(workers, work); err != nil {
 		return nil, fmt.Errorf("timers: %w", err)
 	}
-	own := []string{FireKind.Name}
 	for _, j := range cfg.Jobs {
 		if j.Queue == "" || j.Queue == queueName || j.Add == nil {
 			return nil, fmt.Errorf("timers: job queue %q: a queue of its own and a worker are required", j.Queue)
@@ -154,10 +142,6 @@ func newQueue(d *db.DB, cfg TimersConfig, work river.Worker[fireArgs]) (queue, e
 		if err := j.Add(workers); err != nil {
 			return nil, fmt.Errorf("timers: %w", err)
 		}
-		own = append(own, j.Kind.Name)
-	}
-	if err := jobkind.AddStandIns(workers, cfg.Foreign, own...); err != nil {
-		return nil, fmt.Errorf("timers: %w", err)
 	}
 	rc := riverConfig(cfg, workers)
 	switch d.Dialect {
