@@ -106,7 +106,7 @@ func (a *connActor) campaignSend(ctx actor.Context, m engine.CampaignOutbound) {
 		case !ok:
 			ctx.Respond(ErrorReply(engine.E(engine.ErrInternal)))
 		case d.err != nil:
-			ctx.Respond(ErrorReply(campaignError(d.err)))
+			ctx.Respond(ErrorReply(keepCode(d.err, engine.ErrSendingWappMsg)))
 		default:
 			a.campaignSent[m.MessageID] = d.providerID
 			if len(a.campaignSent) > 200_000 {
@@ -117,14 +117,14 @@ func (a *connActor) campaignSend(ctx actor.Context, m engine.CampaignOutbound) {
 	})
 }
 
-// campaignError keeps the catalogue code of a channel error (and its reason);
-// anything else is a temporary failure.
-func campaignError(err error) error {
+// keepCode keeps the catalogue code of a channel error (and its reason); any other
+// error is wrapped in otherwise.
+func keepCode(err error, otherwise engine.Code) error {
 	var e *engine.Error
 	if errors.As(err, &e) {
 		return err
 	}
-	return engine.Wrap(engine.ErrSendingWappMsg, err)
+	return engine.Wrap(otherwise, err)
 }
 
 // SendCampaign implements engine.CampaignSender: the send goes to the actor of

@@ -60,21 +60,11 @@ func (a *connActor) createGroup(ctx actor.Context, req engine.GroupRequest) {
 		case !ok:
 			ctx.Respond(ErrorReply(engine.E(engine.ErrInternal)))
 		case d.err != nil:
-			ctx.Respond(ErrorReply(groupError(d.err)))
+			ctx.Respond(ErrorReply(keepCode(d.err, engine.ErrUnavailable)))
 		default:
 			ctx.Respond(a.okReply(d.res))
 		}
 	})
-}
-
-// groupError keeps the catalogue code of a channel error; anything else is
-// temporary.
-func groupError(err error) error {
-	var e *engine.Error
-	if errors.As(err, &e) {
-		return err
-	}
-	return engine.Wrap(engine.ErrUnavailable, err)
 }
 
 // CreateGroup implements engine.GroupMaker: the creation goes to the actor of
