@@ -15,6 +15,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/importwhaticket"
+	"atende/persistence/importwhaticket/whaticketdbtest"
 	"atende/persistence/journal"
 	"atende/persistence/projection"
 	"atende/persistence/readmodel"
@@ -80,7 +81,7 @@ func buildReadModels(t *testing.T, d *db.DB, j *journal.Store) {
 // nothing. Users log in with their whaticket passwords.
 func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 	srcURL := dbtest.URL(t, db.Postgres)
-	want := buildShop(t, srcURL, 60)
+	want := whaticketdbtest.Build(t, srcURL, 60)
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		ctx := context.Background()
 		j, err := journal.New(d, journal.Config{MaxBatch: 4096})
@@ -98,8 +99,8 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 			t.Fatalf("interrupted run: %v, want the injected fault", err)
 		}
 		partial := count(t, d, `SELECT COUNT(DISTINCT stream_id) FROM events WHERE stream_id LIKE 'ticket/%'`)
-		if partial == 0 || partial >= want.wantTickets {
-			t.Fatalf("after the fault %d ticket streams, want some of %d", partial, want.wantTickets)
+		if partial == 0 || partial >= want.WantTickets {
+			t.Fatalf("after the fault %d ticket streams, want some of %d", partial, want.WantTickets)
 		}
 
 		// 2. Resumed: finishes.
@@ -119,14 +120,14 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 		}
 		buildReadModels(t, d, j)
 		company := rep.CompanyID
-		if got := count(t, d, `SELECT COUNT(*) FROM tickets WHERE company_id = $1`, company); got != want.wantTickets {
-			t.Errorf("tickets read model has %d, want %d", got, want.wantTickets)
+		if got := count(t, d, `SELECT COUNT(*) FROM tickets WHERE company_id = $1`, company); got != want.WantTickets {
+			t.Errorf("tickets read model has %d, want %d", got, want.WantTickets)
 		}
-		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1`, company); got != want.wantMessages {
-			t.Errorf("messages read model has %d, want %d", got, want.wantMessages)
+		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1`, company); got != want.WantMessages {
+			t.Errorf("messages read model has %d, want %d", got, want.WantMessages)
 		}
-		if got := count(t, d, `SELECT COUNT(*) FROM contacts WHERE company_id = $1`, company); got != want.wantContacts {
-			t.Errorf("contacts: %d, want %d", got, want.wantContacts)
+		if got := count(t, d, `SELECT COUNT(*) FROM contacts WHERE company_id = $1`, company); got != want.WantContacts {
+			t.Errorf("contacts: %d, want %d", got, want.WantContacts)
 		}
 		for status, n := range map[string]int{"open": 0, "pending": 0, "closed": 0} {
 			got := count(t, d, `SELECT COUNT(*) FROM tickets WHERE company_id = $1 AND status = $2`, company, status)
@@ -165,7 +166,7 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 		}
 
 		users := store.NewUsers(d, nil)
-		for email, pw := range want.users {
+		for email, pw := range want.Users {
 			u, err := users.ByEmail(ctx, email)
 			if err != nil {
 				t.Fatalf("user %s: %v", email, err)
@@ -191,8 +192,8 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 		if again.Events != 0 || len(again.Created) != 0 {
 			t.Errorf("third run wrote %d events, created %v", again.Events, again.Created)
 		}
-		if again.Existing["ticket"] != want.wantTickets || again.Existing["contact"] != want.wantContacts {
-			t.Errorf("third run found %v, want %d tickets and %d contacts", again.Existing, want.wantTickets, want.wantContacts)
+		if again.Existing["ticket"] != want.WantTickets || again.Existing["contact"] != want.WantContacts {
+			t.Errorf("third run found %v, want %d tickets and %d contacts", again.Existing, want.WantTickets, want.WantContacts)
 		}
 		if got := count(t, d, `SELECT COUNT(*) FROM events`); got != events {
 			t.Errorf("events %d → %d", events, got)

@@ -64,12 +64,16 @@ type Config struct {
 }
 
 // Report counts what a run did. Created counts rows written by this run per kind,
-// Existing rows an earlier run had written, Skipped rows left out per reason.
+// Existing rows an earlier run had written (for messages: the source rows of
+// tickets an earlier run finished), Skipped rows left out per reason.
 type Report struct {
 	CompanyID engine.ID
 	Created   map[string]int
 	Existing  map[string]int
 	Skipped   map[string]int
+	// Adjusted counts rows imported with a change, per change (a body clipped, a
+	// media link dropped).
+	Adjusted map[string]int
 	// Events is the number of journal events appended.
 	Events  int
 	Elapsed time.Duration
@@ -82,12 +86,14 @@ type tally struct {
 }
 
 func newTally() *tally {
-	return &tally{r: Report{Created: map[string]int{}, Existing: map[string]int{}, Skipped: map[string]int{}}}
+	return &tally{r: Report{Created: map[string]int{}, Existing: map[string]int{}, Skipped: map[string]int{},
+		Adjusted: map[string]int{}}}
 }
 
 func (t *tally) created(kind string, n int)  { t.add(t.r.Created, kind, n) }
 func (t *tally) existing(kind string, n int) { t.add(t.r.Existing, kind, n) }
 func (t *tally) skip(reason string, n int)   { t.add(t.r.Skipped, reason, n) }
+func (t *tally) adjust(change string, n int) { t.add(t.r.Adjusted, change, n) }
 func (t *tally) events(n int) {
 	t.mu.Lock()
 	t.r.Events += n
@@ -109,6 +115,7 @@ func (t *tally) snapshot() Report {
 	defer t.mu.Unlock()
 	r := t.r
 	r.Created, r.Existing, r.Skipped = copyMap(t.r.Created), copyMap(t.r.Existing), copyMap(t.r.Skipped)
+	r.Adjusted = copyMap(t.r.Adjusted)
 	return r
 }
 
@@ -134,14 +141,20 @@ func (r Report) Summary() string {
 	for _, k := range sortedKeys(kinds) {
 		fmt.Fprintf(&b, "  %-14s %8d new  %8d already imported\n", k, r.Created[k], r.Existing[k])
 	}
-	if len(r.Skipped) > 0 {
-		b.WriteString("skipped:\n")
-		reasons := map[string]bool{}
-		for k := range r.Skipped {
-			reasons[k] = true
+	for _, part := range []struct {
+		title string
+		m     map[string]int
+	}{{"skipped (nothing of them written):", r.Skipped}, {"imported with a change:", r.Adjusted}} {
+		if len(part.m) == 0 {
+			continue
 		}
-		for _, k := range sortedKeys(reasons) {
-			fmt.Fprintf(&b, "  %8d  %s\n", r.Skipped[k], k)
+		b.WriteString(part.title + "\n")
+		keys := map[string]bool{}
+		for k := range part.m {
+			keys[k] = true
+		}
+		for _, k := range sortedKeys(keys) {
+			fmt.Fprintf(&b, "  %8d  %s\n", part.m[k], k)
 		}
 	}
 	return b.String()

@@ -442,7 +442,7 @@ func (im *importer) importContact(ctx context.Context, c wtContact, extra []engi
 			if engine.CodeOf(err) == "" {
 				return err
 			}
-			im.t.skip("contact e-mail or custom fields: "+describe(err), 1)
+			im.t.adjust("contact e-mail and custom fields dropped: "+describe(err), 1)
 		}
 	}
 	if err := im.m.put(ctx, "contact", c.ID, contact.ID); err != nil {

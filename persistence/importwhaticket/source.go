@@ -44,26 +44,23 @@ func driverFor(raw string) (driver, dsn string, f flavour, err error) {
 	case "postgres", "postgresql":
 		return "pgx", raw, flavourPostgres, nil
 	case "mysql":
-		c := mysql.NewConfig()
-		c.Net = "tcp"
-		c.Addr = u.Host
+		addr := u.Host
 		if u.Port() == "" {
-			c.Addr = u.Host + ":3306"
+			addr += ":3306"
 		}
-		c.User = u.User.Username()
-		c.Passwd, _ = u.User.Password()
-		c.DBName = strings.TrimPrefix(u.Path, "/")
-		if c.DBName == "" || u.Hostname() == "" {
+		name := strings.TrimPrefix(u.Path, "/")
+		if name == "" || u.Hostname() == "" {
 			return "", "", 0, errors.New("source URL: mysql://user:password@host[:port]/database")
 		}
-		c.ParseTime = true
-		c.Loc = time.UTC
-		for k, v := range u.Query() {
-			if c.Params == nil {
-				c.Params = map[string]string{}
-			}
-			c.Params[k] = v[0]
+		q := u.Query()
+		q.Set("parseTime", "true") // DATETIME columns scan into time.Time
+		pw, _ := u.User.Password()
+		// The driver parses its own form, options (tls, timeouts…) included.
+		c, err := mysql.ParseDSN(fmt.Sprintf("%s:%s@tcp(%s)/%s?%s", u.User.Username(), pw, addr, name, q.Encode()))
+		if err != nil {
+			return "", "", 0, fmt.Errorf("source URL: %w", err)
 		}
+		c.Loc = time.UTC
 		return "mysql", c.FormatDSN(), flavourMySQL, nil
 	}
 	return "", "", 0, fmt.Errorf("source URL: unsupported scheme %q (want postgres:// or mysql://)", u.Scheme)

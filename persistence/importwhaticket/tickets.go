@@ -351,7 +351,7 @@ func (w *ticketWriter) decide(d *decider, j *ticketJob) error {
 		ids := im.mapped("tag", j.tags)
 		if len(ids) > 0 {
 			if err := d.do(engine.SetTags{TagIDs: ids}, t.UpdatedAt); err != nil {
-				im.t.skip("ticket tags: "+describe(err), 1)
+				im.t.adjust("ticket tags dropped: "+describe(err), 1)
 			}
 		}
 	}
@@ -371,7 +371,7 @@ func (w *ticketWriter) decide(d *decider, j *ticketJob) error {
 				holder = w.holder
 			}
 			if holder == 0 {
-				im.t.skip("closed ticket left pending: no user to close it", 1)
+				im.t.adjust("closed ticket left pending: no user to close it", 1)
 				return nil
 			}
 			if err := d.do(engine.Accept{UserID: holder}, end); err != nil {
@@ -402,7 +402,7 @@ func (w *ticketWriter) message(d *decider, m wtMessage) error {
 	body := engine.SanitizeText(m.Body)
 	if b, cut := clip(body, engine.MaxMessageBody); cut {
 		body = b
-		im.t.skip("message body clipped to 65536 characters (kept)", 1)
+		im.t.adjust("message body clipped to 65536 characters", 1)
 	}
 	media, url := w.media(m, d)
 	if strings.TrimSpace(body) == "" && url == "" {
@@ -473,7 +473,7 @@ func (w *ticketWriter) media(m wtMessage, d *decider) (mediaType, url string) {
 		}
 	}
 	if !validURL(raw) {
-		w.im.t.skip("message media URL dropped: not one line of at most 4096 characters", 1)
+		w.im.t.adjust("message media link dropped: not one line of at most 4096 characters", 1)
 		raw = ""
 	}
 	switch m.MediaType {

@@ -1,4 +1,6 @@
-package importwhaticket_test
+// Package whaticketdbtest builds whaticket-community databases for tests: its
+// schema, and a generated shop with hostile rows among the ordinary ones.
+package whaticketdbtest
 
 import (
 	"context"
@@ -17,7 +19,7 @@ import (
 // add-whatsapp-to-user): quoted CamelCase tables and columns, integer ids except the
 // messages', which are WhatsApp's string ids. Tags and TicketTags come from a fork
 // that has them (whaticket-community itself has none).
-const whaticketSchema = `
+const Schema = `
 CREATE TABLE "Users" (id SERIAL PRIMARY KEY, name VARCHAR(255) NOT NULL, email VARCHAR(255) NOT NULL UNIQUE,
 	"passwordHash" VARCHAR(255) NOT NULL, "createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL,
 	profile VARCHAR(255) NOT NULL DEFAULT 'admin', "tokenVersion" INTEGER NOT NULL DEFAULT 0, "whatsappId" INTEGER);
@@ -59,22 +61,21 @@ CREATE TABLE "TicketTags" ("ticketId" INTEGER NOT NULL, "tagId" INTEGER NOT NULL
 	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL, PRIMARY KEY ("ticketId", "tagId"));
 `
 
-// shop is what a generated whaticket database holds, and what an import of it must
+// Shop is what a generated whaticket database holds, and what an import of it must
 // give.
-type shop struct {
-	tickets, messages int // rows in the source
-	// wantTickets, wantMessages: what Atende must hold after the import (the rest
-	// is hostile input the importer skips).
-	wantTickets, wantMessages int
-	wantContacts              int
-	users                     map[string]string // e-mail → password
+type Shop struct {
+	Tickets, Messages int // rows in the source
+	// WantTickets, WantMessages, WantContacts: what Atende must hold after the
+	// import (the rest is hostile input the importer skips).
+	WantTickets, WantMessages, WantContacts int
+	Users                                   map[string]string // e-mail → password
 }
 
-// buildShop fills an empty PostgreSQL schema at url with a whaticket shop: 3 queues,
+// Build fills an empty PostgreSQL schema at url with a whaticket shop: 3 queues,
 // 2 connections, 4 users (bcrypt), 40 contacts (one with an invalid number, one a
 // group), n tickets in every status and 5 messages each (media, ours, deleted,
 // quoted), plus hostile rows.
-func buildShop(t testing.TB, url string, n int) shop {
+func Build(t testing.TB, url string, n int) Shop {
 	t.Helper()
 	src, err := sql.Open("pgx", url)
 	if err != nil {
@@ -88,9 +89,9 @@ func buildShop(t testing.TB, url string, n int) shop {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	exec(whaticketSchema)
+	exec(Schema)
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	s := shop{users: map[string]string{}}
+	s := Shop{Users: map[string]string{}}
 	for i, q := range []struct{ name, color string }{{"Vendas", "#7C7C7C"}, {"Suporte", "#1E90FF"}, {"Financeiro", "#FF0000"}} {
 		exec(`INSERT INTO "Queues" (name, color, "greetingMessage", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $4)`,
 			q.name, q.color, fmt.Sprintf("Bem-vindo à fila %d", i+1), now)
@@ -111,7 +112,7 @@ func buildShop(t testing.TB, url string, n int) shop {
 		exec(`INSERT INTO "Users" (name, email, "passwordHash", profile, "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $5)`,
 			u.name, u.email, string(hash), u.profile, now)
 		if i < 3 {
-			s.users[u.email] = u.pw
+			s.Users[u.email] = u.pw
 		}
 	}
 	exec(`INSERT INTO "UserQueues" VALUES (2, 1, $1, $1), (3, 2, $1, $1), (3, 3, $1, $1)`, now)
@@ -142,7 +143,7 @@ func buildShop(t testing.TB, url string, n int) shop {
 				fmt.Sprintf("000.000.000-%02d", c), c, now)
 		}
 	}
-	s.wantContacts = contacts - 1
+	s.WantContacts = contacts - 1
 	statuses := []string{"open", "pending", "closed"}
 	for i := 1; i <= n; i++ {
 		contact := (i-1)%contacts + 1
@@ -169,9 +170,9 @@ func buildShop(t testing.TB, url string, n int) shop {
 		if i%6 == 0 {
 			exec(`INSERT INTO "TicketTags" VALUES ($1, 1, $2, $2)`, i, now)
 		}
-		s.tickets++
+		s.Tickets++
 		if contact != 7 {
-			s.wantTickets++
+			s.WantTickets++
 		}
 		for k := 0; k < 5; k++ {
 			id := fmt.Sprintf("3EB0%06d%02dABCDEF", i, k)
@@ -200,16 +201,16 @@ func buildShop(t testing.TB, url string, n int) shop {
 			exec(`INSERT INTO "Messages" (id, body, ack, read, "mediaType", "mediaUrl", "ticketId", "fromMe", "isDeleted",
 				"quotedMsgId", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
 				id, body, ack, k < 3, mediaType, mediaURL, i, fromMe, deleted, quoted, at.Add(time.Duration(k)*time.Second))
-			s.messages++
+			s.Messages++
 			if contact != 7 && !(i%13 == 0 && k == 4) {
-				s.wantMessages++
+				s.WantMessages++
 			}
 		}
 	}
 	// An over-long message: clipped, kept.
 	exec(`INSERT INTO "Messages" (id, body, "ticketId", "createdAt", "updatedAt") VALUES ('LONG1', $1, 1, $2, $2)`,
 		strings.Repeat("a", 70000), now.Add(time.Hour))
-	s.messages++
-	s.wantMessages++
+	s.Messages++
+	s.WantMessages++
 	return s
 }
