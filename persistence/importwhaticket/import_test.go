@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -136,12 +138,15 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 			}
 		}
 		// History of ours never goes out again: nothing waits at ack 0.
-		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1 AND from_me AND ack = 0`, company); got != 0 {
+		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1 AND from_me AND ack = 0 AND provider_id = ''`, company); got != 0 {
 			t.Errorf("%d of our messages at ack 0 would be sent again", got)
 		}
 		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1 AND media_type = 'image'
 			AND media_url LIKE 'https://wt.example.com/public/%-foto.jpeg'`, company); got == 0 {
 			t.Error("no image message carries its media link")
+		}
+		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1 AND from_me AND ack = 3`, company); got == 0 {
+			t.Error("no receipt of ours carried")
 		}
 		if got := count(t, d, `SELECT COUNT(*) FROM messages WHERE company_id = $1 AND is_deleted`, company); got == 0 {
 			t.Error("no deleted message")
@@ -202,4 +207,50 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 			t.Errorf("no progress line: %q", progress.String())
 		}
 	})
+}
+
+// TestImportVolume measures an import of ATENDE_IMPORT_VOLUME messages (10 a
+// ticket) into a PostgreSQL that commits durably, then the read models built from it.
+// It runs only when asked: `ATENDE_IMPORT_VOLUME=100000 go test -run Volume`.
+func TestImportVolume(t *testing.T) {
+	volume, _ := strconv.Atoi(os.Getenv("ATENDE_IMPORT_VOLUME"))
+	if volume <= 0 {
+		t.Skip("set ATENDE_IMPORT_VOLUME to measure")
+	}
+	srcURL := dbtest.URL(t, db.Postgres)
+	tickets := volume / 10
+	start := time.Now()
+	whaticketdbtest.Bulk(t, srcURL, max(tickets/3, 1), tickets, 10)
+	t.Logf("source of %d tickets, %d messages built in %s", tickets, tickets*10, time.Since(start).Round(time.Millisecond))
+	d, err := db.Open(context.Background(), dbtest.DurableURL(t, db.Postgres))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if _, err := d.Migrate(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.New(d, journal.Config{MaxBatch: 8192})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	batch, _ := strconv.Atoi(os.Getenv("ATENDE_IMPORT_BATCH"))
+	workers, _ := strconv.Atoi(os.Getenv("ATENDE_IMPORT_WORKERS"))
+	rep, err := importwhaticket.Run(context.Background(), importwhaticket.Config{From: srcURL, DB: d, Journal: j,
+		Batch: batch, Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("import: %s", rep.Summary())
+	msgs := rep.Created["message"]
+	t.Logf("import: %d messages, %d events in %s: %.0f messages/s", msgs, rep.Events, rep.Elapsed.Round(time.Millisecond),
+		float64(msgs)/rep.Elapsed.Seconds())
+	start = time.Now()
+	buildReadModels(t, d, j)
+	el := time.Since(start)
+	t.Logf("read models: %d events in %s: %.0f events/s", rep.Events, el.Round(time.Millisecond), float64(rep.Events)/el.Seconds())
+	if got := count(t, d, `SELECT COUNT(*) FROM messages`); got != msgs {
+		t.Errorf("messages read model has %d, want %d", got, msgs)
+	}
 }

@@ -387,7 +387,9 @@ func (w *ticketWriter) decide(d *decider, j *ticketJob) error {
 
 // message records one whaticket message: the customer's as received, ours as an
 // automatic message (whaticket does not record which attendant wrote it) with its
-// receipt — at least "sent", so the outbox never sends history again.
+// receipt. Both carry whaticket's id as their provider id, which keeps ours out of
+// the outbox (it sends only messages no channel has seen) and lets receipts,
+// quotes and deletions of a reconnected number find them.
 func (w *ticketWriter) message(d *decider, m wtMessage) error {
 	im := w.im
 	if !engine.ValidProviderID(m.ID) || m.ID == "" {
@@ -440,14 +442,19 @@ func (w *ticketWriter) message(d *decider, m wtMessage) error {
 // after records a message's receipt (ours) and deletion.
 func (w *ticketWriter) after(d *decider, m wtMessage, id engine.ID) error {
 	if m.FromMe {
-		ack := engine.AckSent
+		// whaticket's acks: 0 pending, 1 sent, 2 delivered, 3 read, 4 played. Atende
+		// has no 2 (delivered counts as sent). An ack of 0 stays 0: the message has a
+		// provider id, which keeps it out of the outbox.
+		ack := 0
 		switch m.Ack {
+		case 1, 2:
+			ack = engine.AckSent
 		case 3:
 			ack = engine.AckRead
 		case 4, 5:
 			ack = engine.AckPlayed
 		}
-		if meta, ok := d.state.Messages[id]; ok && meta.Ack < ack {
+		if meta, ok := d.state.Messages[id]; ok && ack > 0 && meta.Ack < ack {
 			if err := d.do(engine.AckMessage{MessageID: id, Ack: ack}, m.CreatedAt); err != nil {
 				return err
 			}
