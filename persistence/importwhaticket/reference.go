@@ -376,24 +376,43 @@ func (im *importer) importContacts(ctx context.Context) error {
 	}); err != nil {
 		return err
 	}
-	// Contacts are independent rows: several at once.
+	// Contacts are independent rows: many at once, so that their commits share the
+	// database's log flushes. Their import_map rows are written a chunk at a time; a
+	// contact created before a stop is found again by its number on the next run.
+	const chunk = 500
+	for len(rows) > 0 {
+		n := min(chunk, len(rows))
+		if err := im.contactChunk(ctx, rows[:n], fields); err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+func (im *importer) contactChunk(ctx context.Context, rows []wtContact, fields map[int64][]engine.ExtraInfo) error {
 	work := make(chan wtContact)
 	var g goroutine.Group
-	var mu sync.Mutex // guards firstErr
+	var mu sync.Mutex // guards firstErr, sids, tids
 	var firstErr error
+	var sids []string
+	var tids []engine.ID
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	for range min(im.cfg.Workers, 8) {
+	for range im.cfg.Workers {
 		g.Go(func() {
 			for c := range work {
-				if err := im.importContact(wctx, c, fields[c.ID]); err != nil {
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
+				id, err := im.importContact(wctx, c, fields[c.ID])
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
 					cancel()
 				}
+				if err == nil && id != 0 {
+					sids = append(sids, strconv.FormatInt(c.ID, 10))
+					tids = append(tids, id)
+				}
+				mu.Unlock()
 			}
 		})
 	}
@@ -407,27 +426,32 @@ feed:
 	}
 	close(work)
 	g.Close()
+	if err := im.m.putMany(ctx, "contact", sids, tids); err != nil {
+		return err
+	}
+	im.t.created("contact", len(sids))
 	if firstErr != nil {
 		return firstErr
 	}
 	return ctx.Err()
 }
 
-func (im *importer) importContact(ctx context.Context, c wtContact, extra []engine.ExtraInfo) error {
+// importContact finds or creates one contact and answers its id (0: skipped).
+func (im *importer) importContact(ctx context.Context, c wtContact, extra []engine.ExtraInfo) (engine.ID, error) {
 	group := c.IsGroup || strings.Contains(c.Number, "-")
 	number, ok := contactNumber(c.Number, group)
 	if !ok {
 		im.t.skip("contact: invalid number", 1)
-		return nil
+		return 0, nil
 	}
 	name, _ := clip(engine.SanitizeText(strings.TrimSpace(c.Name)), engine.NameMax)
 	contact, _, err := im.contacts.FindOrCreateByNumber(ctx, im.company, number, name)
 	if err != nil {
 		if engine.CodeOf(err) == "" {
-			return err
+			return 0, err
 		}
 		im.t.skip("contact: "+describe(err), 1)
-		return nil
+		return 0, nil
 	}
 	email := strings.TrimSpace(c.Email)
 	if !group && (email != "" || len(extra) > 0) {
@@ -440,14 +464,10 @@ func (im *importer) importContact(ctx context.Context, c wtContact, extra []engi
 		in := engine.ContactInput{Name: contact.Name, Number: number, Email: email, ExtraInfo: extra}
 		if _, err := im.contacts.Update(ctx, im.company, contact.ID, in); err != nil {
 			if engine.CodeOf(err) == "" {
-				return err
+				return 0, err
 			}
 			im.t.adjust("contact e-mail and custom fields dropped: "+describe(err), 1)
 		}
 	}
-	if err := im.m.put(ctx, "contact", c.ID, contact.ID); err != nil {
-		return err
-	}
-	im.t.created("contact", 1)
-	return nil
+	return contact.ID, nil
 }
