@@ -19,6 +19,7 @@ import (
 	"atende/persistence/journal"
 	"atende/persistence/projection"
 	"atende/persistence/readmodel"
+	"atende/persistence/store"
 	"atende/transport/call"
 	"atende/transport/channel/webchat"
 	"atende/transport/channel/whatsapp"
@@ -80,13 +81,11 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
-	if l.dashboard, err = dashboard.NewProjection(func(ctx context.Context, q db.Querier, companyID engine.ID) (*time.Location, error) {
-		return engine.TenantZone(ctx, a.stores.settings.Within(q), companyID)
-	}, log); err != nil {
+	var ps []projection.Projection
+	if ps, l.dashboard, err = readModels(a.stores.settings, log); err != nil {
 		return err
 	}
-	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, readmodel.NewProjection(log),
-		l.dashboard, dashboard.AppraisalProjection{}, readmodel.ChatProjection{}); err != nil {
+	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, ps...); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
@@ -386,4 +385,18 @@ func (f channelFactory) NewChannel(conn engine.Connection) (engine.Channel, erro
 		return ch, err
 	}
 	return nil, fmt.Errorf("no adapter for channel %q yet", conn.Channel)
+}
+
+// readModels are the projections every node runs (and `atende import` runs to build
+// what it imported): the ticket and message read models, the dashboard's, the
+// appraisals' and the internal chats'.
+func readModels(settings *store.Settings, log zerolog.Logger) ([]projection.Projection, *dashboard.Projection, error) {
+	dash, err := dashboard.NewProjection(func(ctx context.Context, q db.Querier, companyID engine.ID) (*time.Location, error) {
+		return engine.TenantZone(ctx, settings.Within(q), companyID)
+	}, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	return []projection.Projection{readmodel.NewProjection(log), dash, dashboard.AppraisalProjection{},
+		readmodel.ChatProjection{}}, dash, nil
 }

@@ -4,6 +4,7 @@
 //	atende migrate  apply the database migrations and exit
 //	atende seed     create the demo tenant (idempotent) and exit
 //	atende tenant   create, list, disable or enable tenants (tenant.go)
+//	atende import   copy a whaticket database into a tenant (import.go)
 //	atende version  print the version
 //
 // Configuration comes from flags and environment variables; see README.md.
@@ -53,11 +54,15 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return tenantCmd(ctx, rest, getenv, stdout, newLogger(Config{LogFormat: "json", LogLevel: "warn"}, stderr))
+	case "import":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return importCmd(ctx, rest, getenv, stdout, stderr, newLogger(Config{LogFormat: "json", LogLevel: "warn"}, stderr))
 	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|tenant|version [flags]; atende serve -h lists the flags")
+		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|tenant|import|version [flags]; atende serve -h lists the flags")
 		return nil
 	default:
-		return fmt.Errorf("unknown command %q (want serve, migrate, seed, tenant or version)", cmd)
+		return fmt.Errorf("unknown command %q (want serve, migrate, seed, tenant, import or version)", cmd)
 	}
 	cfg, err := parseConfig(rest, getenv)
 	if err != nil {

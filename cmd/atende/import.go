@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"atende/persistence/db"
+	"atende/persistence/importwhaticket"
+	"atende/persistence/journal"
+	"atende/persistence/projection"
+	"atende/persistence/store"
+)
+
+// importUsage is the help of `atende import`.
+const importUsage = `usage:
+  atende import whaticket --from postgres://…|mysql://user:pw@host/db [--company ID | --company-name NAME]
+      [--source NAME] [--batch N] [--workers N] [--media-url URL] [serve flags]
+Copies a whaticket-community database into a tenant of the node's database (the serve
+flags --database-url… say which). Without --company the tenant named --company-name
+(default "Whaticket") is used, created when missing. Running it again adds nothing; an
+interrupted run continues where it stopped. docs/import.md has the details.`
+
+// importCmd runs `atende import whaticket …`: the import, then the read models built
+// from what it wrote, with progress on stderr and a summary on stdout.
+func importCmd(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer, log zerolog.Logger) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(stdout, importUsage)
+		return nil
+	}
+	if args[0] != "whaticket" {
+		return fmt.Errorf("import: unknown source %q (want whaticket)", args[0])
+	}
+	fs := flag.NewFlagSet("import whaticket", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var ic importwhaticket.Config
+	var company int64
+	fs.StringVar(&ic.From, "from", "", "the whaticket database: postgres://… or mysql://user:pw@host/db")
+	fs.Int64Var(&company, "company", 0, "the tenant to import into (default: the one named --company-name)")
+	fs.StringVar(&ic.CompanyName, "company-name", importwhaticket.DefaultCompanyName, "the tenant's name when --company is not given")
+	fs.StringVar(&ic.Source, "source", importwhaticket.DefaultSource, "a name for this whaticket installation")
+	fs.IntVar(&ic.Batch, "batch", importwhaticket.DefaultBatch, "tickets decided and appended together")
+	fs.IntVar(&ic.Workers, "workers", importwhaticket.DefaultWorkers, "appends of a batch in flight at once")
+	fs.StringVar(&ic.MediaBaseURL, "media-url", "", "where whaticket's media files are served (its backend URL + /public)")
+	cfg, err := parseConfigOn(fs, args[1:], getenv)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, importUsage)
+			return nil
+		}
+		return fmt.Errorf("import whaticket: %w", err)
+	}
+	if ic.From == "" {
+		return errors.New("import whaticket: --from is required")
+	}
+	ic.CompanyID = company
+	d, err := openDB(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	// A larger group-commit batch than a serving node's: the import's appends are
+	// whole tickets, tens of events each.
+	j, err := journal.New(d, journal.Config{MaxBatch: 8192, Logger: log})
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	ic.DB, ic.Journal, ic.Log = d, j, log
+	ic.Progress, ic.Terminal = stderr, isTerminal(stderr)
+	rep, err := importwhaticket.Run(ctx, ic)
+	fmt.Fprint(stdout, rep.Summary())
+	if err != nil {
+		return fmt.Errorf("%w (run the same command again to continue)", err)
+	}
+	start := time.Now()
+	fmt.Fprintln(stderr, "building the read models…")
+	if err := catchUpReadModels(ctx, d, j, store.NewSettings(d, nil), log); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "read models built in %s\n", time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// catchUpReadModels runs every projection until it has applied the whole journal.
+func catchUpReadModels(ctx context.Context, d *db.DB, j *journal.Store, settings *store.Settings, log zerolog.Logger) error {
+	ps, _, err := readModels(settings, log)
+	if err != nil {
+		return err
+	}
+	r, err := projection.New(d, j, projection.Config{Logger: log}, ps...)
+	if err != nil {
+		return err
+	}
+	if err := r.Start(ctx); err != nil {
+		return err
+	}
+	defer r.Close()
+	head, err := j.Head(ctx)
+	if err != nil {
+		return err
+	}
+	return r.WaitFor(ctx, head)
+}

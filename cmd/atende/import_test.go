@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+	"atende/persistence/importwhaticket/whaticketdbtest"
+)
+
+// `atende import whaticket` copies a whaticket database into a tenant and builds its
+// read models; the node then serves it: whaticket's users log in with their
+// passwords and see the imported tickets and messages. A second run adds nothing.
+func TestImportWhaticketCommand(t *testing.T) {
+	src := dbtest.URL(t, db.Postgres)
+	shop := whaticketdbtest.Build(t, src, 30)
+	target := dbtest.URL(t, db.SQLite)
+	getenv := func(k string) string { return map[string]string{"DATABASE_URL": target}[k] }
+	importOnce := func() string {
+		t.Helper()
+		var out, errs bytes.Buffer
+		if err := run([]string{"import", "whaticket", "--from", src, "--company-name", "Loja do Zé", "--batch", "8"}, getenv, &out, &errs); err != nil {
+			t.Fatalf("import: %v\n%s\n%s", err, out.String(), errs.String())
+		}
+		if !strings.Contains(errs.String(), "messages") {
+			t.Errorf("no progress on stderr: %q", errs.String())
+		}
+		return out.String()
+	}
+	out := importOnce()
+	if !strings.Contains(out, "read models built") || !strings.Contains(out, fmt.Sprintf("%-14s %8d new", "ticket", shop.WantTickets)) {
+		t.Fatalf("summary:\n%s", out)
+	}
+	again := importOnce()
+	if !strings.Contains(again, "(0 journal events)") || !strings.Contains(again, fmt.Sprintf("%-14s %8d new  %8d already imported", "ticket", 0, shop.WantTickets)) {
+		t.Fatalf("second run:\n%s", again)
+	}
+
+	ta := startApp(t, testConfig(t, target))
+	defer ta.stop()
+	for email, pw := range shop.Users {
+		login(t, ta.base, email, pw)
+	}
+	admin := login(t, ta.base, "admin@whaticket.com", shop.Users["admin@whaticket.com"])
+	total, messages := 0, 0
+	for _, status := range []string{"open", "pending", "closed"} {
+		var page struct {
+			Tickets []engine.Ticket `json:"tickets"`
+			Count   int             `json:"count"`
+		}
+		admin.call("GET", "/tickets?status="+status+"&showAll=true&pageNumber=1", nil, http.StatusOK, &page)
+		if page.Count == 0 {
+			t.Errorf("no %s ticket listed", status)
+		}
+		total += page.Count
+		if len(page.Tickets) > 0 {
+			var msgs struct {
+				Messages []engine.Message `json:"messages"`
+			}
+			admin.call("GET", fmt.Sprintf("/messages/%d", page.Tickets[0].ID), nil, http.StatusOK, &msgs)
+			messages += len(msgs.Messages)
+		}
+	}
+	if total != shop.WantTickets {
+		t.Errorf("the lists show %d tickets, want %d", total, shop.WantTickets)
+	}
+	if messages == 0 {
+		t.Error("the imported tickets show no messages")
+	}
+}
+
+func TestImportCommandRefusesBadInput(t *testing.T) {
+	getenv := func(string) string { return "" }
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"import", "zendesk"}, "unknown source"},
+		{[]string{"import", "whaticket"}, "--from is required"},
+		{[]string{"import", "whaticket", "--from", "oracle://x/y", "--database-url", "sqlite:" + t.TempDir() + "/a.db"}, "unsupported scheme"},
+	} {
+		var out, errs bytes.Buffer
+		if err := run(tt.args, getenv, &out, &errs); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want %q", tt.args, err, tt.want)
+		}
+	}
+}
