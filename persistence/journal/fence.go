@@ -65,9 +65,9 @@ func (s *Store) FenceAs(ctx context.Context, member string) error {
 // RevokeMember fences member off: it waits for member's group-commit transactions in
 // flight to end (committed, rolled back, or ended by the server's
 // idle_in_transaction_session_timeout when member is stalled), then marks it revoked,
-// so every later transaction of member is refused. It reports whether this call
-// revoked it (false: already revoked, or never registered). On SQLite it does
-// nothing.
+// so every later transaction of member is refused. A member not registered yet is
+// recorded revoked, so that its FenceAs fails. It reports whether this call revoked
+// it (false: already revoked). On SQLite it does nothing.
 func (s *Store) RevokeMember(ctx context.Context, member string) (bool, error) {
 	b, ok := s.be.(*postgresBackend)
 	if !ok {
@@ -78,7 +78,8 @@ func (s *Store) RevokeMember(ctx context.Context, member string) (bool, error) {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1::int4, $2::int4)`, fenceNamespace, memberKey(member)); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `UPDATE journal_fences SET revoked_at = now() WHERE member = $1 AND revoked_at IS NULL`, member)
+		tag, err := tx.Exec(ctx, `INSERT INTO journal_fences (member, revoked_at) VALUES ($1, now())
+			ON CONFLICT (member) DO UPDATE SET revoked_at = now() WHERE journal_fences.revoked_at IS NULL`, member)
 		revoked = tag.RowsAffected() == 1
 		return err
 	})

@@ -128,6 +128,18 @@ func TestRevocationWaitsForTheStalledAppend(t *testing.T) {
 	}
 }
 
+// A member declared dead before it registered (during its start) cannot register.
+func TestMemberRevokedBeforeItRegistersCannotRegister(t *testing.T) {
+	ctx := context.Background()
+	stores := openPostgresStores(t, 2)
+	if ok, err := stores[1].RevokeMember(ctx, "member-early"); err != nil || !ok {
+		t.Fatalf("revoke: %v %v", ok, err)
+	}
+	if err := stores[0].FenceAs(ctx, "member-early"); err == nil {
+		t.Fatal("a revoked member registered")
+	}
+}
+
 func TestFenceOnSQLiteDoesNothing(t *testing.T) {
 	ctx := context.Background()
 	d, err := db.Open(ctx, "sqlite:"+filepath.Join(t.TempDir(), "j.db"))
