@@ -276,7 +276,7 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	dbLost := make(chan time.Duration, 1)
 	if a.cfg.Cluster {
 		a.live.routines.Go(func() {
-			db.Watch(keepCtx, a.db.SQL, time.Second, a.cfg.DatabaseLostAfter, func(d time.Duration) { dbLost <- d })
+			db.Watch(keepCtx, a.db.SQL, 500*time.Millisecond, a.cfg.DatabaseLostAfter, func(d time.Duration) { dbLost <- d })
 		})
 	}
 	var evicted error

@@ -116,7 +116,7 @@ type Config struct {
 	// seeds before giving up: nodes started together migrate and seed in turns, so a
 	// seed may answer only after the others' turns.
 	JoinTimeout time.Duration
-	// DatabaseLostAfter (DATABASE_LOST_AFTER, default 3s) is how long a cluster node
+	// DatabaseLostAfter (DATABASE_LOST_AFTER, default 2s) is how long a cluster node
 	// goes on once it cannot reach PostgreSQL: it then leaves the cluster, so its
 	// customers move to nodes that can store their messages, and exits 1 to be
 	// restarted (docs/cluster.md, "Fencing").
@@ -201,7 +201,7 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	var joinTimeout string
 	fs.StringVar(&joinTimeout, "join-timeout", env("CLUSTER_JOIN_TIMEOUT", "2m"), "how long to retry the seeds before giving up (CLUSTER_JOIN_TIMEOUT)")
 	var dbLostAfter string
-	fs.StringVar(&dbLostAfter, "database-lost-after", env("DATABASE_LOST_AFTER", "3s"), "in a cluster, how long a node goes on without reaching PostgreSQL before it leaves (DATABASE_LOST_AFTER)")
+	fs.StringVar(&dbLostAfter, "database-lost-after", env("DATABASE_LOST_AFTER", "2s"), "in a cluster, how long a node goes on without reaching PostgreSQL before it leaves (DATABASE_LOST_AFTER)")
 	fs.StringVar(&c.ActorAddr, "actor-addr", env("ACTOR_ADDR", ""), "actor remote bind host:port (ACTOR_ADDR)")
 	fs.StringVar(&c.ActorAdvertise, "actor-advertise", env("ACTOR_ADVERTISE", ""), "actor host:port other nodes reach (ACTOR_ADVERTISE)")
 	var gossipKey, probeInterval, probeTimeout, suspicionMult string
