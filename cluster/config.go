@@ -95,6 +95,12 @@ type Config struct {
 	// Logger receives membership changes and memberlist's warnings.
 	Logger zerolog.Logger
 
+	// OnDead, when set, is called with the ids of members removed from the topology
+	// without having left gracefully (declared dead: crashed, stalled, cut off), once
+	// per removal, on the publishing goroutine: it must not block. cmd/atende fences
+	// them off the journal (persistence/journal.RevokeMember).
+	OnDead func(ids []string)
+
 	// wrapTransport, set by tests (WithTransport), wraps the gossip transport: a
 	// test cuts a node off the network with it.
 	wrapTransport func(memberlist.Transport) memberlist.Transport

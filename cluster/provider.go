@@ -43,6 +43,7 @@ type Provider struct {
 	// while taking this one).
 	gossipMu sync.Mutex
 	gossip   map[string]memberlist.Node // node name → copy (Addr and Meta cloned)
+	departed map[string]struct{}        // member ids that announced a graceful departure
 
 	mu        sync.Mutex // guards the fields below
 	ml        *memberlist.Memberlist
@@ -71,15 +72,16 @@ func New(cfg Config) (*Provider, error) {
 		return nil, err
 	}
 	return &Provider{
-		cfg:     cfg,
-		log:     cfg.Logger.With().Str("component", "cluster").Str("node", cfg.NodeName).Logger(),
-		metrics: newMetrics(),
-		changed: make(chan struct{}, 1),
-		stop:    make(chan struct{}),
-		evicted: make(chan struct{}),
-		removed: map[string]struct{}{},
-		told:    map[string]struct{}{},
-		gossip:  map[string]memberlist.Node{},
+		cfg:      cfg,
+		log:      cfg.Logger.With().Str("component", "cluster").Str("node", cfg.NodeName).Logger(),
+		metrics:  newMetrics(),
+		changed:  make(chan struct{}, 1),
+		stop:     make(chan struct{}),
+		evicted:  make(chan struct{}),
+		removed:  map[string]struct{}{},
+		told:     map[string]struct{}{},
+		gossip:   map[string]memberlist.Node{},
+		departed: map[string]struct{}{},
 	}, nil
 }
 
@@ -269,6 +271,7 @@ func (p *Provider) Leave() error {
 	case left:
 		return nil
 	}
+	p.announceDeparture(ml)
 	if err := ml.Leave(p.cfg.LeaveTimeout); err != nil {
 		return fmt.Errorf("cluster: leave: %w", err)
 	}
@@ -298,6 +301,7 @@ func (p *Provider) Shutdown(graceful bool) error {
 	}
 	var errs []error
 	if graceful && !left {
+		p.announceDeparture(ml)
 		if err := ml.Leave(p.cfg.LeaveTimeout); err != nil {
 			errs = append(errs, fmt.Errorf("cluster: leave: %w", err))
 		} else {

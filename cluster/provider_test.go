@@ -76,6 +76,12 @@ func startNodeWith(t *testing.T, wrap func(memberlist.Transport) memberlist.Tran
 	if wrap != nil {
 		cfg = cluster.WithTransport(cfg, wrap)
 	}
+	return startNodeConfig(t, cfg)
+}
+
+// startNodeConfig starts a node with cfg.
+func startNodeConfig(t *testing.T, cfg cluster.Config) *testNode {
+	t.Helper()
 	p, err := cluster.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -259,6 +265,29 @@ func TestClusterMembershipAndFailover(t *testing.T) {
 		t.Logf("graceful stop of the drained node took %v", time.Since(start))
 		owners(t, identities, n1, n2)
 	})
+}
+
+// TestOnDeadNamesKilledMembersOnly: a member that leaves gracefully is not reported
+// dead (its last writes are legitimate); one that is killed is, once.
+func TestOnDeadNamesKilledMembersOnly(t *testing.T) {
+	var mu sync.Mutex
+	var dead []string
+	n1 := startNodeConfig(t, cluster.Config{BindAddr: "127.0.0.1", JoinTimeout: 5 * time.Second, Logger: testLogger(),
+		OnDead: func(ids []string) { mu.Lock(); dead = append(dead, ids...); mu.Unlock() }})
+	n2 := startNode(t, n1.prov.LocalAddr())
+	n3 := startNode(t, n1.prov.LocalAddr())
+	converge(t, 5*time.Second, ids(n1, n2, n3), n1, n2, n3)
+
+	n3.drain(t)
+	converge(t, 5*time.Second, ids(n1, n2), n1, n2)
+	n3.stopDrained()
+	n2.kill()
+	converge(t, detectBound, ids(n1), n1)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(dead) != 1 || dead[0] != n2.id {
+		t.Fatalf("reported dead: %v; want only the killed %s (the drained one was %s)", dead, n2.id, n3.id)
+	}
 }
 
 // TestFailureDetectionTimes kills a freshly joined third node several times and

@@ -71,6 +71,45 @@ func (p *Provider) forgetNode(name string) {
 	p.gossipMu.Unlock()
 }
 
+// departPrefix starts the gossip message a member sends every other one just before
+// it leaves gracefully: departPrefix + its member id. (memberlist's leave callback does
+// not say whether a node left or was declared dead.)
+const departPrefix = "atende-departing:"
+
+// maxMemberIDLen bounds a member id read from a departure notice (protoactor's ids
+// are 22 characters).
+const maxMemberIDLen = 64
+
+// noteDeparting records that member id announced a graceful departure.
+func (p *Provider) noteDeparting(id string) {
+	p.gossipMu.Lock()
+	p.departed[id] = struct{}{}
+	p.gossipMu.Unlock()
+}
+
+// leftGracefully reports whether member id announced its departure.
+func (p *Provider) leftGracefully(id string) bool {
+	p.gossipMu.Lock()
+	defer p.gossipMu.Unlock()
+	_, ok := p.departed[id]
+	return ok
+}
+
+// announceDeparture tells every other gossip node, over TCP, that this member is about
+// to leave gracefully. A node the notice misses counts the departure as a death: the
+// safe side, as it then fences off this member's last appends rather than trusting them.
+func (p *Provider) announceDeparture(ml *memberlist.Memberlist) {
+	msg := []byte(departPrefix + p.selfID())
+	for _, n := range p.gossipNodes() {
+		if n.Name == p.cfg.NodeName {
+			continue
+		}
+		if err := ml.SendReliable(&n, msg); err != nil {
+			p.log.Warn().Err(err).Str("gossip_node", n.Name).Msg("departure notice not delivered")
+		}
+	}
+}
+
 // gossipNodes is the copy of every live gossip node, this one included.
 func (p *Provider) gossipNodes() []memberlist.Node {
 	p.gossipMu.Lock()
@@ -101,6 +140,10 @@ func (d *delegate) NodeMeta(int) []byte { return d.meta }
 func (d *delegate) NotifyMsg(b []byte) {
 	if n, ok := parseEvictNotice(b); ok {
 		d.p.onEvictNotice(n)
+		return
+	}
+	if id, ok := strings.CutPrefix(string(b), departPrefix); ok && id != "" && len(id) <= maxMemberIDLen {
+		d.p.noteDeparting(id)
 	}
 }
 
@@ -153,6 +196,9 @@ func (p *Provider) publish() {
 		p.log.Info().Strs("joined", ch.joined).Strs("left", ch.left).Int("members", len(ch.members)).Msg("cluster topology changed")
 	}
 	p.metrics.observe(ch)
+	if p.cfg.OnDead != nil && len(ch.dead) > 0 {
+		p.cfg.OnDead(ch.dead)
+	}
 
 	proto := make(pcluster.Members, len(ch.members))
 	for i, m := range ch.members {
@@ -200,6 +246,7 @@ type change struct {
 	members  []Member // the topology published
 	joined   []string // ids new in it
 	left     []string // ids gone from it
+	dead     []string // those of left that did not leave gracefully: declared dead
 	returned []Member // removed earlier, alive again: left out and told to restart
 }
 
@@ -232,6 +279,9 @@ func (p *Provider) track(found []Member) change {
 		if !now[m.ID] {
 			ch.left = append(ch.left, m.ID)
 			p.removed[m.ID] = struct{}{}
+			if !p.leftGracefully(m.ID) {
+				ch.dead = append(ch.dead, m.ID)
+			}
 		}
 	}
 	p.published = ch.members

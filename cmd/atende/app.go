@@ -273,6 +273,12 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	} else {
 		a.live.routines.Go(func() { a.live.activateConnections(keepCtx, a.log) })
 	}
+	dbLost := make(chan time.Duration, 1)
+	if a.cfg.Cluster {
+		a.live.routines.Go(func() {
+			db.Watch(keepCtx, a.db.SQL, 500*time.Millisecond, a.cfg.DatabaseLostAfter, func(d time.Duration) { dbLost <- d })
+		})
+	}
 	var evicted error
 	select {
 	case err := <-errc:
@@ -284,6 +290,17 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 		// Drain like a SIGTERM and exit non-zero so the supervisor starts a fresh process.
 		evicted = errEvicted
 		a.log.Error().Msg("evicted from the cluster: shutting down to restart")
+	case <-a.live.journal.Fenced():
+		evicted = errFenced
+		a.log.Error().Msg("fenced off the journal by the cluster: shutting down to restart")
+	case d := <-dbLost:
+		// Leave first: the others take this node's actors at once, while the drain
+		// below (which needs the database for little) runs out its budget.
+		evicted = errDatabaseLost
+		a.log.Error().Dur("unreachable_for", d).Msg("PostgreSQL unreachable: leaving the cluster to restart")
+		if err := a.gossip.Leave(); err != nil {
+			a.log.Warn().Err(err).Msg("leave the cluster")
+		}
 	}
 	a.log.Info().Msg("shutting down")
 	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)

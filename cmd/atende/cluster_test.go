@@ -177,14 +177,14 @@ func (c *tcluster) live() []*cnode {
 	return out
 }
 
-// start launches a node on ip (127.0.0.x), joining the live nodes (the first seeds
-// the demo tenant and starts the cluster), and waits until it serves and every live
+// start launches a node on ip (127.0.0.x) with the extra environment extra, joining
+// the live nodes (the first seeds the demo tenant and starts the cluster), and waits until it serves and every live
 // node counts it.
-func (c *tcluster) start(ip string) *cnode {
+func (c *tcluster) start(ip string, extra ...string) *cnode {
 	t := c.t
 	t.Helper()
 	live := c.live()
-	var env []string
+	env := append([]string(nil), extra...)
 	if len(live) == 0 {
 		env = append(env, "SEED_DEMO=1")
 	} else {

@@ -67,7 +67,8 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 	}
 	pc := cluster.Config{NodeName: cluster.DefaultNodeName(), BindAddr: gHost, BindPort: gPort, Seeds: a.cfg.Seeds,
 		JoinTimeout: a.cfg.JoinTimeout, SecretKey: a.cfg.GossipKey, ProbeInterval: a.cfg.GossipProbeInterval, ProbeTimeout: a.cfg.GossipProbeTimeout,
-		SuspicionMult: a.cfg.GossipSuspicionMult, Logger: a.log.With().Str("component", "cluster").Logger()}
+		SuspicionMult: a.cfg.GossipSuspicionMult, Logger: a.log.With().Str("component", "cluster").Logger(),
+		OnDead: a.fenceOff}
 	if a.cfg.GossipAdvertise != "" {
 		if pc.AdvertiseAddr, pc.AdvertisePort, err = splitHostPort(a.cfg.GossipAdvertise); err != nil {
 			return actors.NodeConfig{}, nil, err
@@ -105,6 +106,48 @@ func (a *app) leasedChannels(next engine.ChannelFactory) (engine.ChannelFactory,
 	a.metrics.MustRegister(m.Collectors()...)
 	return &lease.Channels{Next: next, Locker: locker, Logger: log, Metrics: m}, nil
 }
+
+// errFenced ends serve when the journal refused this node's appends: the others
+// declared it dead and fenced it off (persistence/journal.RevokeMember).
+var errFenced = errors.New("cluster: this node was declared dead and fenced off the journal; restart it")
+
+// errDatabaseLost ends serve when a cluster node could not reach PostgreSQL for
+// DatabaseLostAfter: it left the cluster so that nodes that can store messages serve
+// its customers.
+var errDatabaseLost = errors.New("cluster: PostgreSQL unreachable; left the cluster so the others serve its customers; restart it")
+
+// fenceOff revokes the journal appends of members the cluster declared dead, so a
+// member that is in fact alive (stalled, cut off) can write nothing from then on: each
+// revocation waits for that member's transactions in flight, at most the database's
+// idle_in_transaction_session_timeout. Every survivor revokes; the first one does it.
+func (a *app) fenceOff(ids []string) {
+	l := a.live
+	for _, id := range ids {
+		l.routines.Go(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), fenceOffTimeout)
+			defer cancel()
+			for {
+				revoked, err := l.journal.RevokeMember(ctx, id)
+				if err == nil {
+					if revoked {
+						a.log.Warn().Str("member_id", id).Msg("fenced a dead member off the journal")
+					}
+					return
+				}
+				a.log.Warn().Err(err).Str("member_id", id).Msg("fencing a dead member: retrying")
+				select {
+				case <-ctx.Done():
+					a.log.Error().Str("member_id", id).Msg("could not fence a dead member off the journal")
+					return
+				case <-time.After(2 * time.Second):
+				}
+			}
+		})
+	}
+}
+
+// fenceOffTimeout bounds the attempts to fence one dead member off.
+const fenceOffTimeout = time.Minute
 
 // errEvicted ends serve when another node removed this one from the cluster
 // (cluster.Provider.Evicted): it was declared dead while alive, and protoactor never

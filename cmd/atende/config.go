@@ -115,9 +115,14 @@ type Config struct {
 	// JoinTimeout (CLUSTER_JOIN_TIMEOUT, default 2m) is how long a node retries its
 	// seeds before giving up: nodes started together migrate and seed in turns, so a
 	// seed may answer only after the others' turns.
-	JoinTimeout    time.Duration
-	ActorAddr      string // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
-	ActorAdvertise string // ACTOR_ADVERTISE: host:port other nodes reach the actors on
+	JoinTimeout time.Duration
+	// DatabaseLostAfter (DATABASE_LOST_AFTER, default 2s) is how long a cluster node
+	// goes on once it cannot reach PostgreSQL: it then leaves the cluster, so its
+	// customers move to nodes that can store their messages, and exits 1 to be
+	// restarted (docs/cluster.md, "Fencing").
+	DatabaseLostAfter time.Duration
+	ActorAddr         string // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
+	ActorAdvertise    string // ACTOR_ADVERTISE: host:port other nodes reach the actors on
 	// GossipKey (GOSSIP_KEY, base64 of 16, 24 or 32 bytes) encrypts and authenticates
 	// gossip (AES-GCM); nil gossips in clear text.
 	GossipKey []byte
@@ -195,6 +200,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&seeds, "seeds", env("CLUSTER_SEEDS", ""), "comma-separated gossip addresses to join (CLUSTER_SEEDS)")
 	var joinTimeout string
 	fs.StringVar(&joinTimeout, "join-timeout", env("CLUSTER_JOIN_TIMEOUT", "2m"), "how long to retry the seeds before giving up (CLUSTER_JOIN_TIMEOUT)")
+	var dbLostAfter string
+	fs.StringVar(&dbLostAfter, "database-lost-after", env("DATABASE_LOST_AFTER", "2s"), "in a cluster, how long a node goes on without reaching PostgreSQL before it leaves (DATABASE_LOST_AFTER)")
 	fs.StringVar(&c.ActorAddr, "actor-addr", env("ACTOR_ADDR", ""), "actor remote bind host:port (ACTOR_ADDR)")
 	fs.StringVar(&c.ActorAdvertise, "actor-advertise", env("ACTOR_ADVERTISE", ""), "actor host:port other nodes reach (ACTOR_ADVERTISE)")
 	var gossipKey, probeInterval, probeTimeout, suspicionMult string
@@ -251,6 +258,9 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 		return Config{}, err
 	}
 	if c.JoinTimeout, err = parsePositive("join-timeout", joinTimeout); err != nil {
+		return Config{}, err
+	}
+	if c.DatabaseLostAfter, err = parsePositive("database-lost-after", dbLostAfter); err != nil {
 		return Config{}, err
 	}
 	if c.WebhookDedupeTTL, err = parsePositive("webhook-dedupe-ttl", dedupeTTL); err != nil {

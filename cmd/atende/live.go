@@ -177,6 +177,14 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.node, err = actors.StartNode(nc); err != nil {
 		return err
 	}
+	if a.cfg.Cluster {
+		// From here on every append of this process is checked against revocation by
+		// the others (fenceOff).
+		if err := l.journal.FenceAs(ctx, l.node.System.ID); err != nil {
+			l.node.Stop(false)
+			return err
+		}
+	}
 	if err := a.serveNodeInfo(); err != nil {
 		l.node.Stop(false)
 		return err

@@ -170,6 +170,12 @@ func (s *Store) commitBatch(reqs []*request) {
 	switch {
 	case err == nil:
 		s.committed(live)
+	case errors.Is(err, ErrFenced):
+		// Every append of this process is refused alike: no point in retrying alone.
+		s.noteFenced(err)
+		for _, r := range live {
+			s.fail(r, err)
+		}
 	case len(live) > 1 && errors.As(err, &ab):
 		// The database refused the batch as a whole (a unique violation means
 		// someone wrote around the version check; a data error means one payload

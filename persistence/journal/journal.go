@@ -122,6 +122,9 @@ type Store struct {
 	carry     *request // an append that did not fit the previous batch
 	lastBatch int      // appends in the previous batch
 
+	fenced     chan struct{} // closed on the first ErrFenced (fence.go)
+	fencedOnce sync.Once
+
 	// hookRows, set by tests before the first Append, rewrites a batch's rows just
 	// before they are inserted.
 	hookRows func([]row) []row
@@ -145,6 +148,7 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 		cancel:   cancel,
 		done:     make(chan struct{}),
 		notifyCh: make(chan struct{}),
+		fenced:   make(chan struct{}),
 	}
 	switch d.Dialect {
 	case db.SQLite:

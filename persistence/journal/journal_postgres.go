@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -68,6 +69,8 @@ type postgresBackend struct {
 	readWait time.Duration
 
 	hw highWater
+	// fence is the member this process appends as (FenceAs); nil appends unchecked.
+	fence atomic.Pointer[token]
 }
 
 func newPostgres(d *db.DB, readWait time.Duration) *postgresBackend {
@@ -146,6 +149,14 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 	// READ COMMITTED whatever the server's default: the versions must be read with a
 	// snapshot taken now, not at some earlier statement.
 	batch.Queue("BEGIN ISOLATION LEVEL READ COMMITTED")
+	tok := b.fence.Load()
+	if tok != nil {
+		// The shared lock first: a revocation in progress holds it exclusively, so
+		// this waits for it, and the check below — a statement of its own, with a
+		// snapshot taken after the lock — then sees it (fence.go).
+		batch.Queue(`SELECT pg_advisory_xact_lock_shared($1::int4, $2::int4)`, fenceNamespace, tok.key)
+		batch.Queue(`SELECT coalesce((SELECT revoked_at IS NULL FROM journal_fences WHERE member = $1), false)`, tok.member)
+	}
 	if b.lockMode {
 		// The journal before migration 0900: one committer at a time cluster-wide,
 		// positions continue the head.
@@ -164,6 +175,18 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 	defer br.Close()
 	if _, err := br.Exec(); err != nil {
 		return nil, 0, fmt.Errorf("begin: %w", err)
+	}
+	if tok != nil {
+		if _, err := br.Exec(); err != nil {
+			return nil, 0, fmt.Errorf("fence lock: %w", err)
+		}
+		var live bool
+		if err := br.QueryRow().Scan(&live); err != nil {
+			return nil, 0, fmt.Errorf("fence check: %w", err)
+		}
+		if !live {
+			return nil, 0, ErrFenced
+		}
 	}
 	var fence int64
 	var positions []int64
