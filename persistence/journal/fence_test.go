@@ -12,29 +12,9 @@ import (
 	"atende/persistence/db/dbtest"
 )
 
-// openPostgresStores opens n stores on one fresh PostgreSQL database, as n nodes would.
-func openPostgresStores(t *testing.T, n int) []*Store {
-	t.Helper()
-	ctx := context.Background()
-	url := dbtest.URL(t, db.Postgres)
-	var out []*Store
-	for range n {
-		d, err := db.Open(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		if _, err := d.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, newStore(t, d, Config{ReadWait: 50 * time.Millisecond}))
-	}
-	return out
-}
-
 func TestRevokedMemberCannotAppend(t *testing.T) {
 	ctx := context.Background()
-	stores := openPostgresStores(t, 2)
+	stores := openStores(t, dbtest.URL(t, db.Postgres), 2, Config{ReadWait: 50 * time.Millisecond})
 	zombie, survivor := stores[0], stores[1]
 	if err := zombie.FenceAs(ctx, "member-a"); err != nil {
 		t.Fatal(err)
@@ -76,7 +56,7 @@ func TestRevokedMemberCannotAppend(t *testing.T) {
 // committed before the revocation took effect or not at all, never after it.
 func TestRevocationWaitsForTheStalledAppend(t *testing.T) {
 	ctx := context.Background()
-	stores := openPostgresStores(t, 2)
+	stores := openStores(t, dbtest.URL(t, db.Postgres), 2, Config{ReadWait: 50 * time.Millisecond})
 	zombie, survivor := stores[0], stores[1]
 	if err := zombie.FenceAs(ctx, "member-stalled"); err != nil {
 		t.Fatal(err)
@@ -131,7 +111,7 @@ func TestRevocationWaitsForTheStalledAppend(t *testing.T) {
 // A member declared dead before it registered (during its start) cannot register.
 func TestMemberRevokedBeforeItRegistersCannotRegister(t *testing.T) {
 	ctx := context.Background()
-	stores := openPostgresStores(t, 2)
+	stores := openStores(t, dbtest.URL(t, db.Postgres), 2, Config{ReadWait: 50 * time.Millisecond})
 	if ok, err := stores[1].RevokeMember(ctx, "member-early"); err != nil || !ok {
 		t.Fatalf("revoke: %v %v", ok, err)
 	}

@@ -28,18 +28,7 @@ func TestTailSeesEveryPositionOnceInOrderAcrossNodes(t *testing.T) {
 			ctx := context.Background()
 			url := dbtest.URL(t, dialect)
 			const nodeCount, writersPerNode, appendsPerWriter = 4, 4, 50
-			nodes := make([]*Store, nodeCount)
-			for i := range nodes {
-				d, err := db.Open(ctx, url)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { d.Close() })
-				if _, err := d.Migrate(ctx); err != nil {
-					t.Fatal(err)
-				}
-				nodes[i] = newStore(t, d, Config{})
-			}
+			nodes := openStores(t, url, nodeCount, Config{})
 
 			var writing sync.WaitGroup
 			var ackedEvents atomic.Int64
@@ -162,18 +151,8 @@ func TestTailSeesEveryPositionOnceInOrderAcrossNodes(t *testing.T) {
 func TestStalledAppendHoldsReadersNotWriters(t *testing.T) {
 	ctx := context.Background()
 	url := dbtest.URL(t, db.Postgres)
-	open := func() *Store {
-		d, err := db.Open(ctx, url)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { d.Close() })
-		if _, err := d.Migrate(ctx); err != nil {
-			t.Fatal(err)
-		}
-		return newStore(t, d, Config{ReadWait: 50 * time.Millisecond})
-	}
-	stalled, live, reader := open(), open(), open()
+	opened := openStores(t, url, 3, Config{ReadWait: 50 * time.Millisecond})
+	stalled, live, reader := opened[0], opened[1], opened[2]
 	mustAppend(t, live, 1, "ticket/before", 0, ev("e", `{}`))
 	// The reader is tailing when the stall begins (a reader that first arrives during
 	// it cannot tell committed events from ones the stalled transaction may still
@@ -259,4 +238,24 @@ func TestStalledAppendHoldsReadersNotWriters(t *testing.T) {
 			t.Fatalf("event %d at position %d, want %d (order %v)", i, e.Position, want[i], want)
 		}
 	}
+}
+
+// openStores opens n stores with cfg on the migrated database at url, each on its own
+// connection pool, as n nodes would.
+func openStores(t *testing.T, url string, n int, cfg Config) []*Store {
+	t.Helper()
+	ctx := context.Background()
+	var out []*Store
+	for range n {
+		d, err := db.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { d.Close() })
+		if _, err := d.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, newStore(t, d, cfg))
+	}
+	return out
 }
