@@ -68,12 +68,13 @@ func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.Tic
 		offset = (q.PageNumber - 1) * engine.TicketPageSize
 	}
 	var keys []keyset
+	var bs []branch
 	counted := false
 	if f.driver != nil {
 		keys, page.Count, err = s.drivenPage(ctx, p.CompanyID, f.driver, scs, f, after, offset, engine.TicketPageSize+1)
 		counted = true
-	} else {
-		keys, err = s.pageKeys(ctx, p.CompanyID, branches(scs), f, after, offset, engine.TicketPageSize+1)
+	} else if bs, err = s.expandHeld(ctx, p.CompanyID, branches(scs)); err == nil {
+		keys, err = s.pageKeys(ctx, p.CompanyID, bs, f, after, offset, engine.TicketPageSize+1)
 	}
 	if err != nil {
 		return page, fmt.Errorf("list tickets of company %d: %w", p.CompanyID, err)
@@ -92,7 +93,7 @@ func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.Tic
 		return page, err
 	}
 	if !counted {
-		if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, f); err != nil {
+		if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, bs, f); err != nil {
 			return page, err
 		}
 	}
@@ -124,7 +125,7 @@ func (s *call) countsByStatus(ctx context.Context, p engine.Principal, q engine.
 		n      *int
 	}{{engine.StatusOpen, &out.Open}, {engine.StatusPending, &out.Pending}} {
 		q.Status = c.status
-		n, capped, err := s.count(ctx, p.CompanyID, scopes(p, q, false), f)
+		n, capped, err := s.count(ctx, p.CompanyID, scopes(p, q, false), nil, f)
 		if err != nil {
 			return out, err
 		}
@@ -195,8 +196,9 @@ func (s *call) filters(company engine.ID, q engine.TicketQuery, search engine.Ti
 }
 
 // count counts what the scopes and filters select: exactly from ticket_counts when
-// the filters are scope only, else by reading up to TicketCountCap+1 matching rows.
-func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, f filters) (int, bool, error) {
+// the filters are scope only, else by reading up to TicketCountCap+1 matching rows
+// along the scopes' branches (bs, the page's expanded branches; nil: computed here).
+func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, bs []branch, f filters) (int, bool, error) {
 	if f.wordWalk {
 		return engine.TicketCountCap, true, nil
 	}
@@ -229,7 +231,12 @@ func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, 
 				a.add(company) + ` AND t.deleted = FALSE AND ` + g + `)`
 		}
 	} else {
-		bs := branches(scs)
+		if bs == nil {
+			var err error
+			if bs, err = s.expandHeld(ctx, company, branches(scs)); err != nil {
+				return 0, false, fmt.Errorf("count tickets of company %d: %w", company, err)
+			}
+		}
 		if len(bs) == 0 {
 			return 0, false, nil
 		}
