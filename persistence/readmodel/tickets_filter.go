@@ -37,7 +37,12 @@ func (f filters) dimensional() bool {
 func (f filters) sql(a *args, d db.Dialect, loc *time.Location) string {
 	var conj []string
 	for _, tag := range unique(f.tags) {
-		conj = append(conj, "EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.ticket_id = t.id AND tt.tag_id = "+a.add(tag)+")")
+		// The tenant lets the planner read the tag's tickets from ticket_tags_tag
+		// (company_id, tag_id, ticket_id) when it joins rather than probes: without
+		// it, a count of a tag in four queues read ticket_tags whole once per queue
+		// (11,680 buffers at 1M tickets, 664 with it).
+		conj = append(conj, "EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.company_id = "+a.add(f.company)+
+			" AND tt.ticket_id = t.id AND tt.tag_id = "+a.add(tag)+")")
 	}
 	if f.day != nil {
 		conj = append(conj, "t.created_at >= "+a.add(tsArg(d, f.day[0]))+" AND t.created_at < "+a.add(tsArg(d, f.day[1])))
