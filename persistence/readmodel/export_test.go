@@ -38,7 +38,7 @@ func VisibilityMatrixQuery(s *Queries, p engine.Principal, qs []engine.TicketQue
 		}
 		var bs []branch
 		err := s.read(context.Background(), func(c *call) (err error) {
-			bs, err = c.expandHeld(context.Background(), p.CompanyID, branches(scs))
+			bs, err = c.expandHeld(context.Background(), p.CompanyID, branches(scs, !searching))
 			return err
 		})
 		if err != nil {
@@ -64,7 +64,7 @@ func VisibilityMatrixQuery(s *Queries, p engine.Principal, qs []engine.TicketQue
 // of its scopes that reads ticket_guests), as walk runs it for a first page of n
 // tickets; "" when the list has no guest part.
 func GuestWalkQuery(p engine.Principal, q engine.TicketQuery, n int) (string, []any) {
-	for _, b := range branches(scopes(p, q, false)) {
+	for _, b := range branches(scopes(p, q, false), true) {
 		var a args
 		c := a.add(p.CompanyID)
 		w := b.where(&a)
@@ -83,7 +83,7 @@ func FirstWalkQuery(s *Queries, p engine.Principal, q engine.TicketQuery) (strin
 	var query string
 	var list []any
 	err := s.read(context.Background(), func(c *call) error {
-		bs, err := c.expandHeld(context.Background(), p.CompanyID, branches(scopes(p, q, false)))
+		bs, err := c.expandHeld(context.Background(), p.CompanyID, branches(scopes(p, q, false), true))
 		if err != nil {
 			return err
 		}

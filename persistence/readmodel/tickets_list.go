@@ -73,7 +73,7 @@ func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.Tic
 	if f.driver != nil {
 		keys, page.Count, err = s.drivenPage(ctx, p.CompanyID, f.driver, scs, f, after, offset, engine.TicketPageSize+1)
 		counted = true
-	} else if bs, err = s.expandHeld(ctx, p.CompanyID, branches(scs)); err == nil {
+	} else if bs, err = s.expandHeld(ctx, p.CompanyID, branches(scs, search.Kind == engine.SearchNone)); err == nil {
 		keys, err = s.pageKeys(ctx, p.CompanyID, bs, f, after, offset, engine.TicketPageSize+1)
 	}
 	if err != nil {
@@ -233,7 +233,7 @@ func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, 
 	} else {
 		if bs == nil {
 			var err error
-			if bs, err = s.expandHeld(ctx, company, branches(scs)); err != nil {
+			if bs, err = s.expandHeld(ctx, company, branches(scs, f.search.Kind == engine.SearchNone)); err != nil {
 				return 0, false, fmt.Errorf("count tickets of company %d: %w", company, err)
 			}
 		}
