@@ -2,6 +2,7 @@ package readmodel
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"atende/engine"
@@ -58,6 +59,22 @@ func VisibilityMatrixQuery(s *Queries, p engine.Principal, qs []engine.TicketQue
 	}
 	return "SELECT " + strings.Join(cols, ", ") + " FROM tickets t WHERE t.company_id = " + a.add(p.CompanyID) +
 		" AND t.deleted = FALSE ORDER BY t.id", a.list, nil
+}
+
+// VisibilityKey is the SQL and arguments of p's query q before the walks of p's
+// tickets outside a queue filter are expanded (which depends only on them): equal
+// keys give equal VisibilityMatrixQuery columns.
+func VisibilityKey(p engine.Principal, q engine.TicketQuery, searching bool) string {
+	var a args
+	scs := scopes(p, q, searching)
+	w := scopesPredicate(&a, scs)
+	for _, b := range branches(scs, !searching) {
+		w += " | " + b.where(&a)
+		if b.outside != nil {
+			w += " outside"
+		}
+	}
+	return fmt.Sprint(q.WithUnreadMessages, w, a.list)
 }
 
 // GuestWalkQuery is the index walk of the guest part of p's list q (the first branch
