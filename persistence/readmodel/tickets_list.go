@@ -199,6 +199,7 @@ func (s *call) filters(company engine.ID, q engine.TicketQuery, search engine.Ti
 // the filters are scope only, else by reading up to TicketCountCap+1 matching rows
 // along the scopes' branches (bs, the page's expanded branches; nil: computed here).
 func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, bs []branch, f filters) (int, bool, error) {
+	f.counting = true
 	if f.wordWalk {
 		return engine.TicketCountCap, true, nil
 	}
