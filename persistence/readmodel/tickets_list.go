@@ -17,8 +17,11 @@ import (
 // backwards from the cursor in (updated_at, id) order with the other filters as
 // residual conditions; the walks merge by UNION ALL and the first page of the merge
 // is the answer. A page therefore costs a handful of index seeks plus the rows read,
-// at any depth, whatever the tenant's size. PostgreSQL may still drive a walk from a
-// more selective index (a rare word, a tag, a contact) when its statistics say so.
+// at any depth, whatever the tenant's size. The tickets assigned to me that pass a
+// queue filter from other queues are one walk per such queue I hold tickets in
+// (tickets_held.go), not one walk of all my tickets testing the queue. PostgreSQL may
+// still drive a walk from a more selective index (a rare word, a tag, a contact) when
+// its statistics say so. docs/performance.md has the plans of each shape.
 //
 // Count: without tags, date, unread or search it is the exact sum of the query's
 // cells of ticket_counts; otherwise the matching tickets are counted up to
