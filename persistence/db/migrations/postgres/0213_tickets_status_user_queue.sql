@@ -5,6 +5,6 @@
 -- combined with a queue filter. Without it those lists walked all of the attendant's
 -- tickets testing each one's queue: 30k heap reads for a supervisor holding 30k.
 -- Built inside the migration's transaction (no CONCURRENTLY): it blocks writes to
--- tickets for the seconds the build takes (about 2 s per million tickets).
+-- tickets while it builds.
 CREATE INDEX tickets_status_user_queue ON tickets (company_id, status, user_id, queue_id, updated_at, id)
     WHERE NOT deleted;
