@@ -2,6 +2,7 @@ package readmodel_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"slices"
@@ -54,7 +55,15 @@ const (
 	b6Queues = 20
 	b6Tags   = 30
 	b6Words  = 5000 // vocabulary pal0000…pal4999, skewed: pal0000 is in ~25% of messages
+	// b6Superv (a supervisor) holds ~30% of the open tickets (~30k at the default
+	// scale) and b6Many (an attendant) ~5%, all but ~0.1% of them in b6HeldQueues
+	// or without queue; the rest are in b6OtherQueue.
+	b6Superv     = 3
+	b6Many       = 4
+	b6OtherQueue = 10
 )
+
+var b6HeldQueues = []engine.ID{1, 2, 3}
 
 func BenchmarkB6TicketList(b *testing.B) {
 	scale := b6ScaleFromEnv()
@@ -78,6 +87,10 @@ func b6Run(b *testing.B, d *db.DB, scale b6Scale) {
 	}
 	admin := engine.Principal{UserID: 1, CompanyID: 1, Profile: engine.ProfileAdmin}
 	user := engine.Principal{UserID: 2, CompanyID: 1, Profile: engine.ProfileUser, QueueIDs: []engine.ID{3, 7}}
+	// The attendants whose own tickets fill their queues (b6Seed): a supervisor holding
+	// ~30k open tickets and an attendant holding ~5k, nearly all in queues 1–3.
+	superv := engine.Principal{UserID: b6Superv, CompanyID: 1, Profile: engine.ProfileSuperv, QueueIDs: b6HeldQueues}
+	many := engine.Principal{UserID: b6Many, CompanyID: 1, Profile: engine.ProfileUser, QueueIDs: b6HeldQueues}
 	shapes := []struct {
 		name string
 		p    engine.Principal
@@ -102,6 +115,30 @@ func b6Run(b *testing.B, d *db.DB, scale b6Scale) {
 		{"plain-word-common", user, engine.TicketQuery{SearchParam: "pal0000"}},
 		{"contact-phone", user, engine.TicketQuery{SearchParam: "t:65000012"}},
 		{"protocol", user, engine.TicketQuery{SearchParam: "p:2026"}},
+		// The attendant's screen with its queue checkboxes, for callers holding many
+		// tickets in those queues, and the queue filter combined with the others.
+		{"open-user-many-queue-filter", many, engine.TicketQuery{Status: engine.StatusOpen, QueueIDs: b6HeldQueues}},
+		{"open-superv-queue-filter", superv, engine.TicketQuery{Status: engine.StatusOpen, QueueIDs: b6HeldQueues}},
+		{"open-superv-showall-queue-filter", superv, engine.TicketQuery{Status: engine.StatusOpen, ShowAll: true, QueueIDs: b6HeldQueues}},
+		{"open-admin-showall-queue-filter", admin, engine.TicketQuery{Status: engine.StatusOpen, ShowAll: true, QueueIDs: b6HeldQueues}},
+		{"pending-superv-queue-filter", superv, engine.TicketQuery{Status: engine.StatusPending, QueueIDs: b6HeldQueues}},
+		{"closed-superv-queue-filter", superv, engine.TicketQuery{Status: engine.StatusClosed, QueueIDs: b6HeldQueues}},
+		{"open-admin-showall-users", admin, engine.TicketQuery{Status: engine.StatusOpen, ShowAll: true, UserIDs: []engine.ID{b6Superv, 5}}},
+		{"open-admin-showall-users-queues", admin, engine.TicketQuery{Status: engine.StatusOpen, ShowAll: true,
+			UserIDs: []engine.ID{b6Superv}, QueueIDs: []engine.ID{b6OtherQueue}}},
+		{"open-superv-showall-tag-queues", superv, engine.TicketQuery{Status: engine.StatusOpen, ShowAll: true,
+			QueueIDs: b6HeldQueues, TagIDs: []engine.ID{5}}},
+		{"open-superv-showall-unread-queues", superv, engine.TicketQuery{Status: engine.StatusOpen, ShowAll: true,
+			QueueIDs: b6HeldQueues, WithUnreadMessages: true}},
+		{"superv-search-queues", superv, engine.TicketQuery{QueueIDs: b6HeldQueues, SearchParam: "silva"}},
+		{"superv-word-queues", superv, engine.TicketQuery{QueueIDs: b6HeldQueues, SearchParam: "m:pal0100"}},
+	}
+	if os.Getenv("ATENDE_B6_EXPLAIN") != "" {
+		for _, s := range shapes {
+			if s.q.SearchParam == "" {
+				b6Explain(b, d, q, s.name, s.p, s.q)
+			}
+		}
 	}
 	for _, s := range shapes {
 		// The later page: the cursor after 25 pages (1,000 tickets deep), or the last
@@ -232,7 +269,8 @@ func b6Seed(ctx context.Context, d *db.DB, s b6Scale, logf func(string, ...any))
 		`INSERT INTO companies (id, name) VALUES (1, 'bench'), (2, 'other')`,
 		`INSERT INTO users (id, company_id, name, name_key, search, email, password_hash, profile, created_at, updated_at)
 			SELECT g, 1, 'Atendente ' || g, 'atendente ' || g, 'atendente ' || g, 'a' || g || '@bench', 'x',
-				CASE WHEN g = 1 THEN 'admin' ELSE 'user' END, now(), now() FROM generate_series(1, $1) g`,
+				CASE WHEN g = 1 THEN 'admin' WHEN g = ` + fmt.Sprint(b6Superv) + ` THEN 'superv' ELSE 'user' END, now(), now()
+			FROM generate_series(1, $1) g`,
 		`INSERT INTO users (id, company_id, name, name_key, search, email, password_hash, profile, created_at, updated_at)
 			VALUES (100000, 2, 'Outro', 'outro', 'outro', 'outro@bench', 'x', 'admin', now(), now())`,
 		`INSERT INTO queues (id, company_id, name, color, created_at, updated_at)
@@ -267,19 +305,23 @@ func b6Seed(ctx context.Context, d *db.DB, s b6Scale, logf func(string, ...any))
 	})
 	g.Go(func() error {
 		// Status: 10% open, 5% pending, 85% closed; 5% without queue; updated within a
-		// year, created up to two days before.
+		// year, created up to two days before. Of the open tickets, 30% are b6Superv's
+		// and 5% b6Many's (held), in queues 1–3 but for 0.1% in b6OtherQueue.
 		return exec(gctx, `INSERT INTO tickets (id, company_id, uuid, status, user_id, queue_id, whatsapp_id, contact_id,
 				channel, is_group, unread_messages, last_message, protocol, created_at, updated_at, deleted, version,
 				pending_since)
 			SELECT g, 1, md5(g::text), st,
-				CASE WHEN st = 'pending' THEN 0 ELSE 1 + floor(r2 * $2)::int END,
-				CASE WHEN r3 < 0.05 THEN 0 ELSE 1 + floor(r3 * 1000)::int % $3 END,
+				CASE WHEN st = 'pending' THEN 0 WHEN held <> 0 THEN held ELSE 1 + floor(r2 * $2)::int END,
+				CASE WHEN r3 < 0.05 THEN 0 WHEN held = 0 THEN 1 + floor(r3 * 1000)::int % $3
+					WHEN r3 < 0.051 THEN `+fmt.Sprint(b6OtherQueue)+` ELSE 1 + floor(r3 * 1000)::int % 3 END,
 				1, 1 + (g - 1) % $4, 'whatsapp', false,
 				CASE WHEN st = 'closed' THEN 0 ELSE floor(r2 * 3)::int END,
 				'mensagem ' || g, to_char(up - interval '1 day', 'YYYYMMDD') || '-' || lpad(g::text, 7, '0'),
 				up - r3 * interval '2 days', up, false, 10,
 				CASE WHEN st = 'pending' THEN up - r2 * interval '1 day' END
 			FROM (SELECT g, CASE WHEN r1 < 0.10 THEN 'open' WHEN r1 < 0.15 THEN 'pending' ELSE 'closed' END AS st,
+					CASE WHEN r1 >= 0.10 THEN 0 WHEN g % 20 < 6 THEN `+fmt.Sprint(b6Superv)+`
+						WHEN g % 20 = 6 THEN `+fmt.Sprint(b6Many)+` ELSE 0 END AS held,
 					r2, r3, now() - r1 * interval '365 days' AS up
 				FROM (SELECT g, random() AS r1, random() AS r2, random() AS r3 FROM generate_series(1, $1) g) x) y`,
 			s.tickets, b6Users, b6Queues, s.contacts)
@@ -392,4 +434,51 @@ func b6Body(t, s string) string {
 		words[k] = fmt.Sprintf("'pal' || lpad(floor(power(%s, 3) * %d)::int::text, 4, '0')", u, b6Words)
 	}
 	return strings.Join(words, " || ' ' || ")
+}
+
+// b6Explain logs the plan of the first page's walks of a shape (ATENDE_B6_EXPLAIN=1):
+// EXPLAIN (ANALYZE, BUFFERS) run as the read model runs its reads, summarised as the
+// execution time, the shared buffers touched, the tickets rows the scans returned
+// and filtered out, and each scan of tickets with its index.
+func b6Explain(b *testing.B, d *db.DB, q *readmodel.Queries, name string, p engine.Principal, tq engine.TicketQuery) {
+	ctx := context.Background()
+	query, args, err := readmodel.FirstWalkQuery(q, p, tq)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tx, err := d.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	if _, err := tx.ExecContext(ctx, `SET LOCAL max_parallel_workers_per_gather = 0`); err != nil {
+		b.Fatal(err)
+	}
+	var raw []byte
+	if err := tx.QueryRowContext(ctx, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) `+query, args...).Scan(&raw); err != nil {
+		b.Fatalf("%s: %v", query, err)
+	}
+	var plans []struct {
+		Plan planNode
+		Time float64 `json:"Execution Time"`
+	}
+	if err := json.Unmarshal(raw, &plans); err != nil || len(plans) != 1 {
+		b.Fatalf("unreadable plan %s: %v", raw, err)
+	}
+	var rows, removed float64
+	scans := map[string]int{}
+	var visit func(n planNode)
+	visit = func(n planNode) {
+		if n.Relation == "tickets" {
+			rows += n.Rows * n.Loops
+			removed += n.Removed * n.Loops
+			scans[n.Type+" "+n.Index]++
+		}
+		for _, c := range n.Plans {
+			visit(c)
+		}
+	}
+	visit(plans[0].Plan)
+	b.Logf("B6 plan %s: %.2f ms, %d buffers, tickets rows %.0f returned %.0f filtered, scans %v",
+		name, plans[0].Time, plans[0].Plan.Hit+plans[0].Plan.Read, rows, removed, scans)
 }

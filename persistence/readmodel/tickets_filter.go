@@ -22,6 +22,14 @@ type filters struct {
 	driver *driver
 	// wordWalk: a common word is searched by walking the list; its count is not read.
 	wordWalk bool
+	// counting: the condition is for a count, which reads every match. Its tag test
+	// then names the tenant, which lets the planner read the tag's tickets from
+	// ticket_tags_tag (company_id, tag_id, ticket_id) and join: without it, counting
+	// a tag over four queues read ticket_tags whole once per queue (11,680 buffers at
+	// 1M tickets, 664 with it). A page's walk stops after a page, where probing
+	// ticket_tags' key per ticket is cheaper; with the tenant named the planner
+	// joined there too and read 48k rows instead of 9k.
+	counting bool
 	// contacts, when not nil, are the contacts a plain search matched (planSearch):
 	// the walk tests contact_id against them instead of searching contacts again.
 	contacts []engine.ID
@@ -37,7 +45,11 @@ func (f filters) dimensional() bool {
 func (f filters) sql(a *args, d db.Dialect, loc *time.Location) string {
 	var conj []string
 	for _, tag := range unique(f.tags) {
-		conj = append(conj, "EXISTS (SELECT 1 FROM ticket_tags tt WHERE tt.ticket_id = t.id AND tt.tag_id = "+a.add(tag)+")")
+		cond := "tt.ticket_id = t.id AND tt.tag_id = " + a.add(tag)
+		if f.counting {
+			cond = "tt.company_id = " + a.add(f.company) + " AND " + cond
+		}
+		conj = append(conj, "EXISTS (SELECT 1 FROM ticket_tags tt WHERE "+cond+")")
 	}
 	if f.day != nil {
 		conj = append(conj, "t.created_at >= "+a.add(tsArg(d, f.day[0]))+" AND t.created_at < "+a.add(tsArg(d, f.day[1])))

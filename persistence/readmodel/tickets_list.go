@@ -17,8 +17,11 @@ import (
 // backwards from the cursor in (updated_at, id) order with the other filters as
 // residual conditions; the walks merge by UNION ALL and the first page of the merge
 // is the answer. A page therefore costs a handful of index seeks plus the rows read,
-// at any depth, whatever the tenant's size. PostgreSQL may still drive a walk from a
-// more selective index (a rare word, a tag, a contact) when its statistics say so.
+// at any depth, whatever the tenant's size. The tickets assigned to me that pass a
+// queue filter from other queues are one walk per such queue I hold tickets in
+// (tickets_held.go), not one walk of all my tickets testing the queue. PostgreSQL may
+// still drive a walk from a more selective index (a rare word, a tag, a contact) when
+// its statistics say so. docs/performance.md has the plans of each shape.
 //
 // Count: without tags, date, unread or search it is the exact sum of the query's
 // cells of ticket_counts; otherwise the matching tickets are counted up to
@@ -68,12 +71,13 @@ func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.Tic
 		offset = (q.PageNumber - 1) * engine.TicketPageSize
 	}
 	var keys []keyset
+	var bs []branch
 	counted := false
 	if f.driver != nil {
 		keys, page.Count, err = s.drivenPage(ctx, p.CompanyID, f.driver, scs, f, after, offset, engine.TicketPageSize+1)
 		counted = true
-	} else {
-		keys, err = s.pageKeys(ctx, p.CompanyID, branches(scs), f, after, offset, engine.TicketPageSize+1)
+	} else if bs, err = s.expandHeld(ctx, p.CompanyID, branches(scs, search.Kind == engine.SearchNone)); err == nil {
+		keys, err = s.pageKeys(ctx, p.CompanyID, bs, f, after, offset, engine.TicketPageSize+1)
 	}
 	if err != nil {
 		return page, fmt.Errorf("list tickets of company %d: %w", p.CompanyID, err)
@@ -92,7 +96,7 @@ func (s *call) listTickets(ctx context.Context, p engine.Principal, q engine.Tic
 		return page, err
 	}
 	if !counted {
-		if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, f); err != nil {
+		if page.Count, page.CountCapped, err = s.count(ctx, p.CompanyID, scs, bs, f); err != nil {
 			return page, err
 		}
 	}
@@ -124,7 +128,7 @@ func (s *call) countsByStatus(ctx context.Context, p engine.Principal, q engine.
 		n      *int
 	}{{engine.StatusOpen, &out.Open}, {engine.StatusPending, &out.Pending}} {
 		q.Status = c.status
-		n, capped, err := s.count(ctx, p.CompanyID, scopes(p, q, false), f)
+		n, capped, err := s.count(ctx, p.CompanyID, scopes(p, q, false), nil, f)
 		if err != nil {
 			return out, err
 		}
@@ -195,8 +199,10 @@ func (s *call) filters(company engine.ID, q engine.TicketQuery, search engine.Ti
 }
 
 // count counts what the scopes and filters select: exactly from ticket_counts when
-// the filters are scope only, else by reading up to TicketCountCap+1 matching rows.
-func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, f filters) (int, bool, error) {
+// the filters are scope only, else by reading up to TicketCountCap+1 matching rows
+// along the scopes' branches (bs, the page's expanded branches; nil: computed here).
+func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, bs []branch, f filters) (int, bool, error) {
+	f.counting = true
 	if f.wordWalk {
 		return engine.TicketCountCap, true, nil
 	}
@@ -229,7 +235,12 @@ func (s *call) count(ctx context.Context, company engine.ID, scs []statusScope, 
 				a.add(company) + ` AND t.deleted = FALSE AND ` + g + `)`
 		}
 	} else {
-		bs := branches(scs)
+		if bs == nil {
+			var err error
+			if bs, err = s.expandHeld(ctx, company, branches(scs, f.search.Kind == engine.SearchNone)); err != nil {
+				return 0, false, fmt.Errorf("count tickets of company %d: %w", company, err)
+			}
+		}
 		if len(bs) == 0 {
 			return 0, false, nil
 		}

@@ -87,23 +87,8 @@ func (s *call) pageKeys(ctx context.Context, company int64, bs []branch, f filte
 // walk reads up to n keys of each branch after the cursor, newest first, in one
 // query (a UNION ALL when there are several), and returns them per branch.
 func (s *call) walk(ctx context.Context, company int64, bs []branch, f filters, after *keyset, n int) ([][]keyset, error) {
-	var a args
-	c := a.add(company)
-	extra := f.sql(&a, s.db.Dialect, f.loc)
-	cond := "t.company_id = " + c + " AND t.deleted = FALSE"
-	if extra != "" {
-		cond += " AND " + extra
-	}
-	if after != nil {
-		cond += " AND (t.updated_at, t.id) < (" + a.add(tsArg(s.db.Dialect, after.t)) + ", " + a.add(after.id) + ")"
-	}
-	lim := a.add(n)
-	parts := make([]string, len(bs))
-	for i, b := range bs {
-		parts[i] = fmt.Sprintf("SELECT * FROM (SELECT %d AS b, t.id, t.updated_at FROM tickets t WHERE %s AND %s"+
-			" ORDER BY t.updated_at DESC, t.id DESC LIMIT %s) AS b%d", i, cond, b.where(&a), lim, i)
-	}
-	rs, err := s.query(ctx, strings.Join(parts, " UNION ALL "), a.list)
+	query, list := s.walkSQL(company, bs, f, after, n)
+	rs, err := s.query(ctx, query, list)
 	if err != nil {
 		return nil, err
 	}
@@ -125,4 +110,25 @@ func (s *call) walk(ctx context.Context, company int64, bs []branch, f filters, 
 		slices.SortFunc(keys, func(x, y keyset) int { return y.compare(x) })
 	}
 	return out, nil
+}
+
+// walkSQL is the query of walk: per branch, its number b, then id and updated_at.
+func (s *call) walkSQL(company int64, bs []branch, f filters, after *keyset, n int) (string, []any) {
+	var a args
+	c := a.add(company)
+	extra := f.sql(&a, s.db.Dialect, f.loc)
+	cond := "t.company_id = " + c + " AND t.deleted = FALSE"
+	if extra != "" {
+		cond += " AND " + extra
+	}
+	if after != nil {
+		cond += " AND (t.updated_at, t.id) < (" + a.add(tsArg(s.db.Dialect, after.t)) + ", " + a.add(after.id) + ")"
+	}
+	lim := a.add(n)
+	parts := make([]string, len(bs))
+	for i, b := range bs {
+		parts[i] = fmt.Sprintf("SELECT * FROM (SELECT %d AS b, t.id, t.updated_at FROM tickets t WHERE %s AND %s"+
+			" ORDER BY t.updated_at DESC, t.id DESC LIMIT %s) AS b%d", i, cond, b.where(&a), lim, i)
+	}
+	return strings.Join(parts, " UNION ALL "), a.list
 }

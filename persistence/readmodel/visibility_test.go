@@ -115,7 +115,10 @@ func TestScopesAgreeWithSeesTicket(t *testing.T) {
 		}
 		// matrix reads, per query of qs, the ids each of the two SQL forms admits.
 		matrix := func(p engine.Principal, qs []engine.TicketQuery, searching bool) (byPredicate, byWalks [][]engine.ID) {
-			query, args := readmodel.VisibilityMatrixQuery(p, qs, searching)
+			query, args, err := readmodel.VisibilityMatrixQuery(w.q, p, qs, searching)
+			if err != nil {
+				t.Fatal(err)
+			}
 			rows, err := d.SQL.Query(query, args...)
 			if err != nil {
 				t.Fatalf("%s: %v", query, err)
@@ -155,8 +158,7 @@ func TestScopesAgreeWithSeesTicket(t *testing.T) {
 		type answer struct{ byPredicate, byWalks []engine.ID }
 		answers := map[string]answer{}
 		key := func(p engine.Principal, q engine.TicketQuery, searching bool) string {
-			query, args := readmodel.VisibilityMatrixQuery(p, []engine.TicketQuery{q}, searching)
-			return fmt.Sprint(query, args)
+			return readmodel.VisibilityKey(p, q, searching)
 		}
 		const batch = 16 // queries per SELECT
 		for pi, p := range visibilitytest.Principals(1) {
