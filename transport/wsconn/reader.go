@@ -18,17 +18,14 @@ const keepBuf = 4 << 10
 // holds none.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// readLoop is the connection's reader goroutine.
+// readLoop is the connection's reader goroutine. It greets, then reads frames: it
+// answers control frames through the outbox, hands text messages to the handler
+// one at a time, and refuses the rest. It ends after the connection started
+// closing and the peer closed its side (or the goodbye deadline passed), or when
+// the peer is gone. (One function, not a loop under a wrapper: an idle reader
+// parks under this frame, and every frame counts against its stack.)
 func (c *Conn) readLoop() {
 	defer c.exit()
-	c.read()
-}
-
-// read greets, then reads frames: it answers control frames through the outbox,
-// hands text messages to the handler one at a time, and refuses the rest. It ends
-// after the connection started closing and the peer closed its side (or the
-// goodbye deadline passed), or when the peer is gone.
-func (c *Conn) read() {
 	c.h.Opened()
 	rd := wsutil.Reader{
 		Source:         c.src,

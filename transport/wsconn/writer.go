@@ -21,31 +21,45 @@ func (c *Conn) writeLoop() {
 	}
 	bufs := new(net.Buffers) // reused: a local one would escape to the heap on every write
 	var spare [][]byte
+	var err error
 	for {
-		select {
-		case <-c.out.wake:
-			if c.Closing() {
-				c.goodbye(bufs)
-				return
-			}
-			batch := c.out.take(spare)
-			if err := c.write(bufs, batch, c.opts.WriteTimeout); err != nil {
-				c.writeFailed(err)
-				return
-			}
-			spare = recycle(batch)
-		case <-tick:
-			if c.Closing() {
-				continue // the wake is due
-			}
-			if frame := ticker.Tick(); frame != nil {
-				if err := c.write(bufs, [][]byte{frame}, c.opts.WriteTimeout); err != nil {
+		if tick == nil {
+			<-c.out.wake // a plain receive parks on a smaller stack than a select
+		} else {
+			select {
+			case <-c.out.wake:
+			case <-tick:
+				if err = c.tick(bufs, ticker); err != nil {
 					c.writeFailed(err)
 					return
 				}
+				continue
 			}
 		}
+		if c.Closing() {
+			c.goodbye(bufs)
+			return
+		}
+		batch := c.out.take(spare)
+		if err = c.write(bufs, batch, c.opts.WriteTimeout); err != nil {
+			c.writeFailed(err)
+			return
+		}
+		spare = recycle(batch)
 	}
+}
+
+// tick writes what the Ticker answers, unless the connection is closing (the
+// writer's wake is then due).
+func (c *Conn) tick(bufs *net.Buffers, t Ticker) error {
+	if c.Closing() {
+		return nil
+	}
+	frame := t.Tick()
+	if frame == nil {
+		return nil
+	}
+	return c.write(bufs, [][]byte{frame}, c.opts.WriteTimeout)
 }
 
 // write sends frames in one writev.
