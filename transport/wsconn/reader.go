@@ -52,29 +52,23 @@ func (c *Conn) readLoop() {
 		case hdr.OpCode == ws.OpBinary:
 			c.fail(Failure{Kind: Binary})
 			err = rd.Discard()
-		default:
-			err = c.message(&rd)
+		default: // a text message, into a pooled buffer (inline: see above)
+			bp := bufPool.Get().(*[]byte)
+			var buf []byte
+			buf, err = readAll(&rd, (*bp)[:0])
+			if err == nil {
+				c.h.Message(buf)
+			}
+			if cap(buf) <= keepBuf {
+				*bp = buf[:0]
+				bufPool.Put(bp)
+			}
 		}
 		if err != nil {
 			c.readFailed(err)
 			return
 		}
 	}
-}
-
-// message reads the rest of the current text message into a pooled buffer and
-// hands it to the handler.
-func (c *Conn) message(rd *wsutil.Reader) error {
-	bp := bufPool.Get().(*[]byte)
-	buf, err := readAll(rd, (*bp)[:0])
-	if err == nil {
-		c.h.Message(buf)
-	}
-	if cap(buf) <= keepBuf {
-		*bp = buf[:0]
-		bufPool.Put(bp)
-	}
-	return err
 }
 
 // readAll appends the rest of the current message to buf, growing it as bytes
