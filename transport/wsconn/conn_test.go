@@ -1,8 +1,10 @@
 package wsconn
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 	"testing"
@@ -352,5 +354,48 @@ func TestValidate(t *testing.T) {
 	}
 	if err := testOptions().Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestReject(t *testing.T) {
+	for _, peerCloses := range []bool{true, false} {
+		t.Run(fmt.Sprint("peer closes ", peerCloses), func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			cl, err := net.Dial("tcp", ln.Addr().String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Close()
+			sv, err := ln.Accept()
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				Reject(sv, sv, 4004, "not started", TextFrame([]byte(`{"type":"error"}`)))
+			}()
+			p := &peer{nc: cl, br: bufio.NewReader(cl)}
+			code, texts := p.closeCode(t)
+			if code != 4004 || len(texts) != 1 || texts[0] != `{"type":"error"}` {
+				t.Fatalf("got %q then %d", texts, code)
+			}
+			if peerCloses {
+				p.write(t, frame(ws.OpClose, true, ws.NewCloseFrameBody(code, "")))
+				_ = cl.Close()
+			}
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second): // CloseGrace bounds it when the peer stays
+				t.Fatal("Reject did not return")
+			}
+			if !peerCloses && !p.ended(t) {
+				t.Fatal("the connection stayed open")
+			}
+		})
 	}
 }

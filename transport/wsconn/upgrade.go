@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"time"
 
 	"github.com/gobwas/ws"
 )
@@ -34,4 +35,21 @@ func early(nc net.Conn, rw *bufio.ReadWriter) io.Reader {
 	}
 	b, _ := rw.Reader.Peek(rw.Reader.Buffered())
 	return io.MultiReader(bytes.NewReader(bytes.Clone(b)), nc)
+}
+
+// Reject ends an upgraded connection that never became a Conn (its protocol
+// refused it), on the caller's goroutine, within CloseGrace: it writes last (the
+// protocol's frames, then a close frame with code and reason), half-closes, reads
+// until the peer's end (at most 64 KiB), and closes nc.
+func Reject(nc net.Conn, src io.Reader, code ws.StatusCode, reason string, last ...[]byte) {
+	defer nc.Close()
+	_ = nc.SetDeadline(time.Now().Add(CloseGrace))
+	bufs := net.Buffers(append(last, CloseFrame(code, reason)))
+	if _, err := bufs.WriteTo(nc); err != nil {
+		return
+	}
+	if hc, ok := nc.(interface{ CloseWrite() error }); ok {
+		_ = hc.CloseWrite()
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(src, 64<<10)) // until the peer closes, or the deadline
 }

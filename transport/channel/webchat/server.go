@@ -256,16 +256,7 @@ func (s *Server) clientAddr(r *http.Request) string {
 // short wait for the widget's close, and the end of the TCP connection. It runs on
 // the HTTP handler's goroutine.
 func (s *Server) refuse(nc net.Conn, src io.Reader, code engine.Code, close ws.StatusCode, reason string) {
-	defer nc.Close()
-	_ = nc.SetDeadline(time.Now().Add(wsconn.CloseGrace))
-	bufs := net.Buffers{textFrame(errorPayload(engine.E(code), "")), wsconn.CloseFrame(close, reason)}
-	if _, err := bufs.WriteTo(nc); err != nil {
-		return
-	}
-	if hc, ok := nc.(interface{ CloseWrite() error }); ok {
-		_ = hc.CloseWrite()
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(src, 64<<10)) // until the widget closes, or the deadline
+	wsconn.Reject(nc, src, close, reason, textFrame(errorPayload(engine.E(code), "")))
 }
 
 type attachResult uint8
