@@ -88,14 +88,13 @@ func BenchmarkFanout(b *testing.B) {
 	srv := benchServer(b, 256)
 	for i := 0; i < sockets; i++ {
 		c := newConn(srv, newMemConn(), nil, strconv.Itoa(i))
-		c.exits.Store(1) // writer only
 		c.principal = Principal{UserID: int64(i + 1), CompanyID: 1}
 		c.tenant = 1
 		if err := srv.hub.join(c, []Room{CompanyRoom(), ChatBoxRoom(int64(i/roomSize + 1))}, nil, nil, -1); err != nil {
 			b.Fatal(err)
 		}
 		srv.register(c)
-		if !srv.goroutines.Go(c.writeLoop) {
+		if !c.ws.StartWriter(&srv.goroutines) {
 			b.Fatal("writer refused")
 		}
 	}

@@ -3,7 +3,6 @@ package socket
 import (
 	"io"
 	"net"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -11,29 +10,23 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/transport/netlimit"
+	"atende/transport/wsconn"
 )
 
-// closeGrace bounds the goodbye: writing the close frame after a kick, and waiting
-// for the client to close its side once ours is closed.
-const closeGrace = time.Second
-
 // conn is one websocket: one Engine.IO session carrying one Socket.IO session on the
-// root namespace. Its reader goroutine reads and handles client packets; its writer
-// goroutine is the only one that writes to nc. Whichever of the two finishes last
-// closes nc and detaches the socket.
+// root namespace, the protocol on top of a wsconn.Conn. The connection's reader
+// calls Message for each Engine.IO packet; its writer is the only one that writes.
+// Closed runs when both are done and detaches the socket.
 type conn struct {
 	// static after construction
 	srv  *Server
-	nc   net.Conn
-	src  io.Reader // nc, preceded by any bytes the HTTP server had buffered
-	id   string    // Engine.IO sid, the conn_id of the logs
-	out  outbox
-	done chan struct{}  // closed by closeWith
+	ws   wsconn.Conn
+	id   string         // Engine.IO sid, the conn_id of the logs
 	pass *netlimit.Pass // the Gate's place, released when the socket ends
 
 	bucket int // the server's ping bucket; guarded by the server's mu
 
-	// owned by the reader goroutine; the fields marked * are written before the hub
+	// owned by the reader; the fields marked * are written before the hub
 	// first sees the socket (join at CONNECT) and only read after.
 	queryToken   string    // handshake token=, forgotten at CONNECT
 	queryLastSeq string    // handshake lastSeq=
@@ -51,47 +44,19 @@ type conn struct {
 	resynced bool   // resync was sent: no further replay
 	detached bool   // out of the hub for good
 
-	// closing: closeOnce writes the fields before closing done; read after <-done.
-	closeOnce   sync.Once
-	closeCode   ws.StatusCode
-	closeReason string
-	drain       bool // write the pending frames before the close frame
-
-	dlMu    sync.Mutex // guards dlFinal and orders read deadline changes
-	dlFinal bool       // the goodbye deadline is set; no more extensions
-
-	exits atomic.Int32 // reader and writer goroutines not yet finished
-
 	expires atomic.Int64 // unix nanoseconds of principal.ExpiresAt, 0 for never; set at CONNECT, read by the pinger
 }
 
 func newConn(srv *Server, nc net.Conn, src io.Reader, id string) *conn {
-	c := &conn{
-		srv:  srv,
-		nc:   nc,
-		src:  src,
-		id:   id,
-		out:  newOutbox(srv.cfg.QueueSize),
-		done: make(chan struct{}),
-	}
-	c.exits.Store(2)
+	c := &conn{srv: srv, id: id}
+	c.ws.Init(nc, src, &srv.wsopts, c)
 	return c
 }
 
-// closeWith starts closing the socket, once: the outbox stops accepting frames and
-// the writer, after the pending frames if drain, sends a close frame with code and
-// reason. Without drain a writer stuck on a peer that does not read gives up within
-// closeGrace. Safe from any goroutine and never blocks: the hub calls it under a
-// tenant lock.
+// closeWith starts closing the socket, once (wsconn.Conn.CloseWith). Safe from any
+// goroutine and never blocks: the hub calls it under a tenant lock.
 func (c *conn) closeWith(code ws.StatusCode, reason string, drain bool) {
-	c.closeOnce.Do(func() {
-		c.closeCode, c.closeReason, c.drain = code, reason, drain
-		close(c.done)
-		c.out.close() // after done: the writer wakes and sees it
-		if !drain && c.nc != nil {
-			_ = c.nc.SetWriteDeadline(time.Now().Add(closeGrace))
-		}
-	})
+	c.ws.CloseWith(code, reason, drain)
 }
 
 // logAt starts a log line about this socket. No child logger is kept per socket:
@@ -106,31 +71,10 @@ func (c *conn) send(frames ...[]byte) {
 }
 
 // closing reports whether closeWith was called.
-func (c *conn) closing() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
+func (c *conn) closing() bool { return c.ws.Closing() }
 
 // extendRead moves the read deadline to d from now, unless the goodbye deadline is set.
-func (c *conn) extendRead(d time.Duration) {
-	c.dlMu.Lock()
-	defer c.dlMu.Unlock()
-	if !c.dlFinal {
-		_ = c.nc.SetReadDeadline(time.Now().Add(d))
-	}
-}
-
-// finalRead sets the goodbye read deadline, after which the reader gives up.
-func (c *conn) finalRead(d time.Duration) {
-	c.dlMu.Lock()
-	defer c.dlMu.Unlock()
-	c.dlFinal = true
-	_ = c.nc.SetReadDeadline(time.Now().Add(d))
-}
+func (c *conn) extendRead(d time.Duration) { c.ws.ExtendRead(d) }
 
 // joined counts the rooms c joined by client events. Caller holds the tenant's lock.
 func (c *conn) joined() int {
@@ -143,28 +87,25 @@ func (c *conn) joined() int {
 	return n
 }
 
-// exit is deferred by the reader and the writer; the last one out cleans up.
-func (c *conn) exit() {
-	if c.exits.Add(-1) != 0 {
-		return
-	}
-	_ = c.nc.Close()
+// Closed runs once the socket's reader and writer are done (wsconn.Handler).
+func (c *conn) Closed() {
 	c.pass.Done()
 	if c.tenant != 0 {
 		c.srv.hub.detach(c)
 	}
-	// The reader has finished (exits reached 0), so handledAny is safe to read.
+	// The reader has finished, so handledAny is safe to read.
 	if c.handledAny && c.srv.cfg.Events != nil {
 		c.srv.cfg.Events.Closed(connPeer{c})
 	}
 	c.srv.forget(c)
+	code, reason := c.ws.CloseCode()
 	ev := c.logAt(zerolog.DebugLevel)
-	if c.closeCode != CloseNormal && c.closeCode != CloseGoingAway {
+	if code != CloseNormal && code != CloseGoingAway {
 		ev = c.logAt(zerolog.InfoLevel)
 	}
-	if c.closeCode == CloseSlowConsumer || c.closeCode == CloseInternalError {
+	if code == CloseSlowConsumer || code == CloseInternalError {
 		ev = c.logAt(zerolog.WarnLevel)
 	}
-	ev.Int("close_code", int(c.closeCode)).Str("reason", c.closeReason).
+	ev.Int("close_code", int(code)).Str("reason", reason).
 		Int64("user_id", c.principal.UserID).Int64("tenant", c.tenant).Msg("socket closed")
 }

@@ -78,10 +78,11 @@
 //
 // # Concurrency
 //
-// Each socket has exactly two goroutines, started through a goroutine.Group that refuses
-// once Shutdown began (goroutine.go holds the package's only go statement): a reader
-// (reads frames, handles packets, calls Authenticator and Authorizer, so those may
-// block it up to AuthTimeout) and a writer (the only code that writes to the
+// Each socket is a wsconn.Conn (the websocket core shared with the web chat) with
+// this package's Engine.IO / Socket.IO protocol as its handler. It has exactly two
+// goroutines, started through a goroutine.Group that refuses once Shutdown began: a
+// reader (reads frames, handles packets, calls Authenticator and Authorizer, so those
+// may block it up to AuthTimeout) and a writer (the only code that writes to the
 // connection: every queued frame in one writev, then at the end the close frame).
 // Whichever ends last closes the connection and takes the socket out of the hub. One
 // server goroutine, the pinger, queues the Engine.IO ping to an eighth of the sockets

@@ -38,7 +38,7 @@ func FuzzHandle(f *testing.F) {
 		for _, msg := range bytes.Split(in, []byte{'\n'}) {
 			c.handle(msg)
 		}
-		for _, fr := range c.out.take(nil) {
+		for _, fr := range c.ws.Pending() {
 			h, err := ws.ReadHeader(bytes.NewReader(fr))
 			if err != nil || h.OpCode != ws.OpText && h.OpCode != ws.OpPong || h.Masked {
 				t.Fatalf("queued a bad frame %q: %+v %v", fr, h, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/transport/socket/sio"
+	"atende/transport/wsconn"
 )
 
 // Filter decides, per recipient, whether a published event is delivered: a user
@@ -291,12 +292,11 @@ func (h *Hub) encode(name string, payload json.RawMessage, seq int64) []byte {
 // deliver queues frames to c, all or none; a full queue disconnects c. It reports
 // whether the frames were queued.
 func (h *Hub) deliver(c *conn, frames ...[]byte) bool {
-	switch c.out.push(frames...) {
-	case pushed:
+	switch c.ws.Send(frames...) {
+	case wsconn.Sent:
 		return true
-	case pushFull:
+	case wsconn.Full: // Send closed c with CloseSlowConsumer
 		h.slowConsumers.Add(1)
-		c.closeWith(CloseSlowConsumer, "slow consumer", false)
 	}
 	return false
 }
@@ -369,7 +369,7 @@ func (h *Hub) replay(c *conn, old, fresh []Room, frames [][]byte) [][]byte {
 	}
 	reason := c.resync
 	if reason == "" {
-		allowance := min(h.maxReplay, c.out.limit/2)
+		allowance := min(h.maxReplay, c.ws.QueueSize()/2)
 		start := len(frames)
 		err := h.backlog.Replay(c.tenant, c.lastSeq, func(rec *Record) bool {
 			lead := rec.LeadFrame != nil && touches(rec.LeadRooms, fresh) && !touches(rec.LeadRooms, old)
@@ -467,7 +467,7 @@ func (h *Hub) Disconnect(tenant, userID int64) int {
 	defer t.mu.Unlock()
 	n := 0
 	for c := range t.rooms[UserRoom(userID)] {
-		c.out.push(disconnectFrame)
+		c.ws.Queue(disconnectFrame)
 		c.closeWith(CloseNormal, "session ended", true)
 		n++
 	}
@@ -491,7 +491,7 @@ func (h *Hub) EndSession(userID int64, session string) int {
 			if c.principal.Session != session {
 				continue
 			}
-			c.out.push(disconnectFrame)
+			c.ws.Queue(disconnectFrame)
 			c.closeWith(CloseNormal, "logged out", true)
 			n++
 		}

@@ -6,17 +6,21 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"atende/transport/wsconn"
 )
 
 // hubConn is a socket with no network: what the hub queues stays in its outbox.
 func hubConn(p Principal, queue int) *conn {
-	return &conn{out: newOutbox(queue), done: make(chan struct{}), principal: p, tenant: p.CompanyID}
+	c := &conn{principal: p, tenant: p.CompanyID}
+	c.ws.Init(nil, nil, &wsconn.Options{QueueSize: queue, Overflow: wsconn.Close{Code: CloseSlowConsumer, Reason: "slow consumer"}}, nil)
+	return c
 }
 
 // queued returns the messages (websocket payloads) pending in c's outbox.
 func queued(c *conn) []string {
 	var out []string
-	for _, f := range c.out.take(nil) {
+	for _, f := range c.ws.Pending() {
 		out = append(out, string(f[2:])) // test messages are < 126 bytes: 2-byte header
 	}
 	return out
@@ -152,8 +156,8 @@ func TestSlowConsumerInHub(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !slow.closing() || slow.closeCode != CloseSlowConsumer {
-		t.Fatalf("slow socket closing=%v code=%d", slow.closing(), slow.closeCode)
+	if code, _ := slow.ws.CloseCode(); !slow.closing() || code != CloseSlowConsumer {
+		t.Fatalf("slow socket closing=%v code=%d", slow.closing(), code)
 	}
 	if ok.closing() || len(queued(ok)) != 6 {
 		t.Fatal("the socket that kept up was affected")

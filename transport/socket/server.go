@@ -1,36 +1,34 @@
 package socket
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/gobwas/ws"
 	"github.com/rs/zerolog"
 
 	"atende/goroutine"
 	"atende/transport/netlimit"
 	"atende/transport/socket/sio"
+	"atende/transport/wsconn"
 )
 
 // Server is the realtime gateway: an http.Handler that upgrades Socket.IO websocket
 // handshakes and runs each socket. Mount it at Config.Path; publish through Hub().
 type Server struct {
 	// static after construction
-	cfg      Config
-	hub      *Hub
-	log      zerolog.Logger
-	upgrader ws.HTTPUpgrader
-	ctx      context.Context // cancelled by Shutdown: aborts pending Authenticate / AuthorizeJoin
-	cancel   context.CancelFunc
+	cfg    Config
+	hub    *Hub
+	log    zerolog.Logger
+	wsopts wsconn.Options  // every socket's
+	ctx    context.Context // cancelled by Shutdown: aborts pending Authenticate / AuthorizeJoin
+	cancel context.CancelFunc
 
 	goroutines goroutine.Group
 
@@ -50,11 +48,20 @@ func NewServer(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		cfg:      cfg,
-		hub:      cfg.Hub,
-		log:      cfg.Logger.With().Str("component", "socket").Logger(),
-		upgrader: ws.HTTPUpgrader{Timeout: cfg.WriteTimeout},
-		buckets:  make([]map[*conn]struct{}, pingBuckets),
+		cfg:     cfg,
+		hub:     cfg.Hub,
+		log:     cfg.Logger.With().Str("component", "socket").Logger(),
+		buckets: make([]map[*conn]struct{}, pingBuckets),
+	}
+	s.wsopts = wsconn.Options{
+		MaxMessageSize: cfg.MaxPayload,
+		QueueSize:      cfg.QueueSize,
+		Overflow:       wsconn.Close{Code: CloseSlowConsumer, Reason: "slow consumer"},
+		WriteTimeout:   cfg.WriteTimeout,
+		Written:        &s.framesWritten,
+	}
+	if err := s.wsopts.Validate(); err != nil {
+		return nil, fmt.Errorf("new socket server: %w", err)
 	}
 	for i := range s.buckets {
 		s.buckets[i] = make(map[*conn]struct{})
@@ -174,19 +181,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	nc, rw, _, err := s.upgrader.Upgrade(r, w)
+	nc, src, err := s.wsopts.Upgrade(w, r)
 	if err != nil {
 		pass.Done()
-		if nc != nil {
-			_ = nc.Close()
-		}
 		s.log.Debug().Err(err).Msg("websocket upgrade")
 		return
-	}
-	var src io.Reader = nc
-	if n := rw.Reader.Buffered(); n > 0 { // bytes the client sent right after the handshake
-		early, _ := rw.Reader.Peek(n)
-		src = io.MultiReader(bytes.NewReader(bytes.Clone(early)), nc)
 	}
 
 	c := newConn(s, nc, src, randomID())
@@ -194,7 +193,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.queryToken = q.Get("token")
 	c.queryLastSeq = q.Get("lastSeq")
 	// The open packet goes first, before the pinger can see the socket.
-	c.out.push(textFrame(sio.AppendOpen(nil, sio.Open{
+	c.ws.Send(textFrame(sio.AppendOpen(nil, sio.Open{
 		SID:          c.id,
 		PingInterval: s.cfg.PingInterval.Milliseconds(),
 		PingTimeout:  s.cfg.PingTimeout.Milliseconds(),
@@ -205,16 +204,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		_ = nc.Close()
 		return
 	}
-	if !s.goroutines.Go(c.writeLoop) {
-		c.exits.Add(-1) // the writer never ran
-		c.closeWith(CloseGoingAway, "server shutting down", false)
-		c.exit()
-		return
-	}
-	if !s.goroutines.Go(c.readLoop) {
-		c.closeWith(CloseGoingAway, "server shutting down", false)
-		c.exit()
-	}
+	c.ws.Start(&s.goroutines) // refused: closed with CloseGoingAway, and forgotten
 }
 
 // clientAddr is the address r is counted under.

@@ -125,9 +125,11 @@
 //
 // # Concurrency
 //
-// Each socket has one reader goroutine (welcome, then frames, one at a time: it
-// waits on the sink) and one writer goroutine (the only writer to the socket), both
-// started through a goroutine.Group that refuses new goroutines once Shutdown began. The
+// Each socket is a wsconn.Conn (the websocket core shared with the gateway) with this
+// package's protocol as its handler: one reader goroutine (welcome, then frames, one
+// at a time: it waits on the sink) and one writer goroutine (the only writer to the
+// socket, which also pings every PingInterval), both started through a
+// goroutine.Group that refuses new goroutines once Shutdown began. The
 // outbound queue is bounded (Config.QueueSize); a socket that cannot keep up is
 // closed with 4008. Sink and History calls come from socket goroutines, concurrently
 // for different sockets, each bounded by a timeout and cancelled by Stop. Channel

@@ -77,7 +77,7 @@ func (sk *socket) welcome() {
 		sk.seed = newSeed()
 		welcome.Challenge = &challengeFrame{Seed: sk.seed, Bits: srv.cfg.ProofOfWorkBits}
 	}
-	sk.out.open(textFrame(encode(welcome)))
+	sk.ws.Open(textFrame(encode(welcome)))
 }
 
 // historyFrame is the wire form of a history item. The visitor's messages keep the

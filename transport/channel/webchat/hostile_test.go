@@ -277,7 +277,7 @@ func TestSlowConsumerIsClosed(t *testing.T) {
 		t.Fatal("closed before the queue was full")
 	}
 	sk.send([]byte("x"))
-	if !sk.closing() || sk.closeCode != CloseSlowConsumer {
-		t.Fatalf("closing %v code %d", sk.closing(), sk.closeCode)
+	if code, _ := sk.ws.CloseCode(); !sk.closing() || code != CloseSlowConsumer {
+		t.Fatalf("closing %v code %d", sk.closing(), code)
 	}
 }

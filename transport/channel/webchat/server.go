@@ -1,7 +1,6 @@
 package webchat
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -19,20 +18,17 @@ import (
 	"atende/engine"
 	"atende/goroutine"
 	"atende/transport/netlimit"
+	"atende/transport/wsconn"
 )
-
-// closeGrace bounds the goodbye: writing the close frame, and waiting for the
-// widget to close its side once ours is closed.
-const closeGrace = time.Second
 
 // Server is the customer side of the web chat: an http.Handler serving the widget's
 // websocket, the widget script and a demo page under Config.Path. It is also the
 // engine.ChannelFactory of "socket" connections (NewChannel).
 type Server struct {
 	// static after construction
-	cfg      Config
-	log      zerolog.Logger
-	upgrader ws.HTTPUpgrader
+	cfg    Config
+	log    zerolog.Logger
+	wsopts wsconn.Options // every socket's
 	// conversations started by new visitors, per client address and per connection
 	newByAddr, newByConn *netlimit.Buckets
 
@@ -88,17 +84,29 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{
+	s := &Server{
 		node:      randomNodeID(),
 		cfg:       cfg,
 		newByAddr: netlimit.NewBuckets(cfg.NewVisitorRate, cfg.Now),
 		newByConn: netlimit.NewBuckets(cfg.NewVisitorsPerConnection, cfg.Now),
 		log:       cfg.Logger.With().Str("component", "webchat").Str("channel", engine.ChannelSocket).Logger(),
-		upgrader:  ws.HTTPUpgrader{Timeout: cfg.WriteTimeout},
 		endpoints: make(map[engine.ID]*endpoint),
 		remotes:   make(map[engine.ID]*endpoint),
 		sockets:   make(map[*socket]struct{}),
-	}, nil
+		wsopts: wsconn.Options{
+			MaxMessageSize: cfg.MaxFrameSize,
+			QueueSize:      cfg.QueueSize,
+			Overflow:       wsconn.Close{Code: CloseSlowConsumer, Reason: "outbound queue full"},
+			WriteTimeout:   cfg.WriteTimeout,
+			ReadTimeout:    cfg.PingInterval + cfg.PongTimeout,
+			TickEvery:      cfg.PingInterval,
+			HoldUntilOpen:  true, // the welcome goes first
+		},
+	}
+	if err := s.wsopts.Validate(); err != nil {
+		return nil, fmt.Errorf("webchat: %w", err)
+	}
+	return s, nil
 }
 
 // ServeHTTP answers under Config.Path: "ws" (the widget's websocket), "widget.js"
@@ -186,18 +194,10 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	// The place is the socket's once its goroutines run; every other way out gives it back.
 	defer func() { pass.Done() }()
 
-	nc, rw, _, err := s.upgrader.Upgrade(r, w)
+	nc, src, err := s.wsopts.Upgrade(w, r)
 	if err != nil {
-		if nc != nil {
-			_ = nc.Close()
-		}
 		s.log.Debug().Err(err).Msg("websocket upgrade")
 		return
-	}
-	var src io.Reader = nc
-	if n := rw.Reader.Buffered(); n > 0 { // bytes the widget sent right after the handshake
-		early, _ := rw.Reader.Peek(n)
-		src = io.MultiReader(bytes.NewReader(bytes.Clone(early)), nc)
 	}
 
 	var ep *endpoint
@@ -241,16 +241,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sk.pass, pass = pass, nil
-	if !s.goroutines.Go(sk.writeLoop) {
-		sk.exits.Add(-1) // the writer never ran
-		sk.closeWith(CloseGoingAway, "server shutting down", false)
-		sk.exit()
-		return
-	}
-	if !s.goroutines.Go(sk.readLoop) {
-		sk.closeWith(CloseGoingAway, "server shutting down", false)
-		sk.exit()
-	}
+	sk.ws.Start(&s.goroutines) // refused: closed with CloseGoingAway, and detached
 }
 
 // clientAddr is the address r is counted under.
@@ -265,16 +256,7 @@ func (s *Server) clientAddr(r *http.Request) string {
 // short wait for the widget's close, and the end of the TCP connection. It runs on
 // the HTTP handler's goroutine.
 func (s *Server) refuse(nc net.Conn, src io.Reader, code engine.Code, close ws.StatusCode, reason string) {
-	defer nc.Close()
-	_ = nc.SetDeadline(time.Now().Add(closeGrace))
-	bufs := net.Buffers{textFrame(errorPayload(engine.E(code), "")), closeFrame(close, reason)}
-	if _, err := bufs.WriteTo(nc); err != nil {
-		return
-	}
-	if hc, ok := nc.(interface{ CloseWrite() error }); ok {
-		_ = hc.CloseWrite()
-	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(src, 64<<10)) // until the widget closes, or the deadline
+	wsconn.Reject(nc, src, close, reason, textFrame(errorPayload(engine.E(code), "")))
 }
 
 type attachResult uint8
@@ -476,14 +458,4 @@ func (s *Server) Stats() Stats {
 }
 
 // textFrame frames payload as one unmasked websocket text frame.
-func textFrame(payload []byte) []byte {
-	return ws.MustCompileFrame(ws.NewTextFrame(payload))
-}
-
-// closeFrame compiles a close frame; the reason is cut to fit a control frame.
-func closeFrame(code ws.StatusCode, reason string) []byte {
-	if len(reason) > 123 {
-		reason = strings.ToValidUTF8(reason[:123], "")
-	}
-	return ws.MustCompileFrame(ws.NewCloseFrame(ws.NewCloseFrameBody(code, reason)))
-}
+func textFrame(payload []byte) []byte { return wsconn.TextFrame(payload) }

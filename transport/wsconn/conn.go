@@ -1,0 +1,192 @@
+package wsconn
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gobwas/ws"
+
+	"atende/goroutine"
+)
+
+// CloseGrace bounds the goodbye: writing the close frame when the frames before it
+// are not drained, and waiting for the peer to close its side once ours is closed.
+const CloseGrace = time.Second
+
+// Options are the settings the connections of one server share: one value per
+// server, passed by pointer and not changed once a connection uses it.
+type Options struct {
+	// MaxMessageSize bounds one inbound message, all its fragments; a bigger one is
+	// refused as TooBig before its payload is read. Required (above 0).
+	MaxMessageSize int64
+	// QueueSize bounds the outbox, in frames. Required (above 0).
+	QueueSize int
+	// Overflow is how a connection is closed when a Send finds its outbox full, or
+	// a write outlasts WriteTimeout (the peer does not read). Its Drain is ignored.
+	Overflow Close
+	// WriteTimeout bounds each write, and the upgrade's response. Required.
+	WriteTimeout time.Duration
+	// ReadTimeout, when set, moves the read deadline to ReadTimeout from now before
+	// each frame: a peer that sends nothing (not even a pong) for that long is a
+	// Timeout. Zero: the protocol moves the deadline itself (ExtendRead).
+	ReadTimeout time.Duration
+	// TickEvery, when set, ticks the connections whose Handler is a Ticker. Zero:
+	// no ticks.
+	TickEvery time.Duration
+	// HoldUntilOpen holds every frame sent before Open, which then goes first.
+	HoldUntilOpen bool
+	// Written, when set, counts the frames written.
+	Written *atomic.Int64
+}
+
+// Validate reports settings a connection cannot run with.
+func (o *Options) Validate() error {
+	switch {
+	case o.MaxMessageSize <= 0:
+		return fmt.Errorf("wsconn: MaxMessageSize %d is not above 0", o.MaxMessageSize)
+	case o.QueueSize <= 0:
+		return fmt.Errorf("wsconn: QueueSize %d is not above 0", o.QueueSize)
+	case o.WriteTimeout <= 0:
+		return fmt.Errorf("wsconn: WriteTimeout %s is not above 0", o.WriteTimeout)
+	case o.ReadTimeout < 0 || o.TickEvery < 0:
+		return errors.New("wsconn: negative ReadTimeout or TickEvery")
+	}
+	return nil
+}
+
+// Conn is one server-side websocket connection. Its zero value is not usable:
+// Init it (a protocol embeds a Conn in its own connection struct, so that an idle
+// connection is one allocation), then Start it.
+type Conn struct {
+	// static after Init
+	nc   net.Conn
+	src  io.Reader // nc, preceded by any bytes the HTTP server had buffered
+	opts *Options
+	h    Handler
+
+	out outbox
+
+	dlMu    sync.Mutex // guards dlFinal and orders read deadline changes
+	dlFinal bool       // the goodbye deadline is set; no more extensions
+
+	exits atomic.Int32 // reader and writer goroutines not yet finished
+}
+
+// Init prepares c for nc, read through src (nc itself, or what Upgrade answered),
+// speaking the protocol h. nc and h may be nil for a connection that never
+// starts: what is sent then stays queued (Pending), as in a protocol's unit tests.
+func (c *Conn) Init(nc net.Conn, src io.Reader, opts *Options, h Handler) {
+	c.nc, c.src, c.opts, c.h = nc, src, opts, h
+	if c.src == nil && nc != nil {
+		c.src = nc
+	}
+	c.out.wake = make(chan struct{}, 1)
+	c.out.held = opts.HoldUntilOpen
+}
+
+// Start runs c: its writer, then its reader, on g. When g refuses (its owner is
+// shutting down) c is closed with CloseGoingAway, Closed runs, and Start answers
+// false.
+func (c *Conn) Start(g *goroutine.Group) bool {
+	c.exits.Store(2)
+	if !g.Go(c.writeLoop) {
+		c.exits.Add(-1) // the writer never ran
+		c.CloseWith(CloseGoingAway, "server shutting down", false)
+		c.exit()
+		return false
+	}
+	if !g.Go(c.readLoop) {
+		c.CloseWith(CloseGoingAway, "server shutting down", false)
+		c.exit()
+		return false
+	}
+	return true
+}
+
+// StartWriter runs c's writer alone, for a connection whose peer's frames are not
+// read (a benchmark of the fan-out); it answers false when g refuses.
+func (c *Conn) StartWriter(g *goroutine.Group) bool {
+	c.exits.Store(1)
+	return g.Go(c.writeLoop)
+}
+
+// Send queues frames, all or none, without blocking. A full outbox closes c with
+// Options.Overflow and answers Full; once c is closing frames are dropped (Shut).
+func (c *Conn) Send(frames ...[]byte) Result {
+	r := c.out.push(c.opts.QueueSize, frames)
+	if r == Full {
+		c.CloseWith(c.opts.Overflow.Code, c.opts.Overflow.Reason, false)
+	}
+	return r
+}
+
+// Queue is Send without the close: a full outbox answers Full and c goes on.
+func (c *Conn) Queue(frames ...[]byte) Result { return c.out.push(c.opts.QueueSize, frames) }
+
+// Open lets the writer go, first frame first (Options.HoldUntilOpen).
+func (c *Conn) Open(first []byte) { c.out.open(first) }
+
+// QueueSize is the most frames c's outbox holds.
+func (c *Conn) QueueSize() int { return c.opts.QueueSize }
+
+// Pending takes the frames queued and not yet written (all of them, held or not):
+// for a connection whose writer does not run, as in a protocol's unit tests.
+func (c *Conn) Pending() [][]byte { return c.out.takeAll() }
+
+// CloseWith starts closing c, once (later calls do nothing): the outbox refuses
+// further frames and the writer, after the pending frames if drain, sends a close
+// frame with code and reason. Without drain a writer stuck on a peer that does not
+// read gives up within CloseGrace. Safe from any goroutine and never blocks.
+func (c *Conn) CloseWith(code ws.StatusCode, reason string, drain bool) {
+	if c.out.close(code, reason, drain) && !drain && c.nc != nil {
+		_ = c.nc.SetWriteDeadline(time.Now().Add(CloseGrace))
+	}
+}
+
+// Closing reports whether CloseWith was called.
+func (c *Conn) Closing() bool { return c.out.closing.Load() }
+
+// CloseCode is the close code and reason CloseWith was first called with; zero
+// values before.
+func (c *Conn) CloseCode() (ws.StatusCode, string) {
+	c.out.mu.Lock()
+	defer c.out.mu.Unlock()
+	return c.out.code, c.out.reason
+}
+
+// ExtendRead moves the read deadline to d from now, unless the goodbye deadline
+// is set.
+func (c *Conn) ExtendRead(d time.Duration) {
+	c.dlMu.Lock()
+	defer c.dlMu.Unlock()
+	if !c.dlFinal {
+		_ = c.nc.SetReadDeadline(time.Now().Add(d))
+	}
+}
+
+// finalRead sets the goodbye read deadline, after which the reader gives up.
+func (c *Conn) finalRead(d time.Duration) {
+	c.dlMu.Lock()
+	defer c.dlMu.Unlock()
+	c.dlFinal = true
+	_ = c.nc.SetReadDeadline(time.Now().Add(d))
+}
+
+// exit is deferred by the reader and the writer; the last one out closes nc and
+// tells the handler.
+func (c *Conn) exit() {
+	if c.exits.Add(-1) != 0 {
+		return
+	}
+	if c.nc != nil {
+		_ = c.nc.Close()
+	}
+	if c.h != nil {
+		c.h.Closed()
+	}
+}
