@@ -12,6 +12,7 @@ import (
 	"atende/persistence/campaign"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/jobs"
 	"atende/persistence/schedule"
 )
 
@@ -64,7 +65,7 @@ func benchCampaign(b *testing.B, n, batch int) {
 		ids = append(ids, engine.ID(1000+i))
 	}
 	s, err := campaign.New(d, campaign.Config{Contacts: r.contacts, Connections: r.conns, Sender: Connections{Node: r.node},
-		Interval: -1, Batch: batch, Jobs: campaign.JobsConfig{PollInterval: 100 * time.Millisecond}})
+		Interval: -1, Batch: batch})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -78,10 +79,14 @@ func benchCampaign(b *testing.B, n, batch int) {
 	}
 	expanded := time.Since(expand)
 	cpu0, t0 := cpuTime(), time.Now()
-	if err := s.Start(ctx); err != nil {
+	worker, err := jobs.New(d, jobs.Config{PollInterval: 100 * time.Millisecond, Kinds: []jobs.Kinds{s.Kinds()}})
+	if err != nil {
 		b.Fatal(err)
 	}
-	defer func() { _ = s.Stop(context.Background()) }()
+	if err := worker.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = worker.Stop(context.Background()) }()
 	deadline := time.Now().Add(15 * time.Minute)
 	for {
 		got, err := s.Get(ctx, 1, c.ID)

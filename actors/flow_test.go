@@ -19,6 +19,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/flow"
+	"atende/persistence/jobs"
 	"atende/persistence/journal"
 	"atende/persistence/schedule"
 	"atende/persistence/store"
@@ -77,7 +78,7 @@ type flowRig struct {
 	journal  *crashJournal
 	flows    *flow.Store
 	runs     *flow.Runs
-	timers   *flow.Timers
+	timers   *jobs.Client // the node's River client, working the flow timers
 	factory  *recFactory
 	conns    *connection.Store
 	node     *Node
@@ -130,11 +131,13 @@ func (r *flowRig) start(t *testing.T) {
 	t.Helper()
 	r.routines = &Routines{}
 	var node *Node
-	tm, err := flow.NewTimers(r.d, r.runs, waker{&node}, flow.TimersConfig{PollInterval: 50 * time.Millisecond})
+	tm, err := flow.NewTimers(r.d, r.runs, waker{&node}, flow.TimersConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.timers = tm
+	if r.timers, err = jobs.New(r.d, jobs.Config{PollInterval: 50 * time.Millisecond, Kinds: []jobs.Kinds{tm.Kinds()}}); err != nil {
+		t.Fatal(err)
+	}
 	cc := ConnectionConfig{Connections: r.conns, Contacts: store.NewContacts(r.d, nil), Guard: connection.NewGuard(r.d),
 		IDs: db.NewIDs(r.d, 100), Channels: r.factory, Journal: r.journal, Logger: zerolog.Nop(),
 		SendBackoff: 5 * time.Millisecond, Routines: r.routines, Flows: r.flows}
@@ -149,7 +152,7 @@ func (r *flowRig) start(t *testing.T) {
 	}
 	node = n
 	r.node = n
-	if err := tm.Start(context.Background()); err != nil {
+	if err := r.timers.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(r.stop)

@@ -8,6 +8,7 @@ import (
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/jobs"
 	"atende/persistence/schedule"
 	"atende/persistence/schedule/schedbench"
 	"atende/persistence/store"
@@ -97,15 +98,20 @@ func benchRealFire(b *testing.B, pending, due, customers int, spread time.Durati
 	if time.Now().After(start) {
 		b.Fatalf("seeding took longer than the 30 s before the first due moment")
 	}
+	// The node's River client as cmd/atende builds it (no settings of its own).
+	worker, err := jobs.New(d, jobs.Config{Kinds: []jobs.Kinds{s.Kinds()}})
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
-	if err := s.Start(ctx); err != nil {
+	if err := worker.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
 	sender.Wait(due)
 	b.StopTimer()
 	stopCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	_ = s.Stop(stopCtx)
+	_ = worker.Stop(stopCtx)
 	ch.mu.Lock()
 	reached := len(ch.sent)
 	ch.mu.Unlock()

@@ -20,6 +20,7 @@ import (
 	"atende/persistence/connection"
 	"atende/persistence/dashboard"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 	"atende/persistence/readmodel"
 	"atende/persistence/redisstate"
 	"atende/persistence/schedule"
@@ -53,10 +54,14 @@ type app struct {
 	presence    engine.Presence
 	// dedupe holds the web-hook de-duplication keys (Redis in a cluster, else this
 	// process): the fast path in front of the connection actors (channels.go).
-	dedupe  engine.DedupeKeys
-	api     *httpapi.Server
-	http    *http.Server
-	closers []func(context.Context) error // run in reverse order by close
+	dedupe engine.DedupeKeys
+	// jobInserter inserts every package's River jobs (insert-only: it works none and
+	// takes no part in River's leader election); the node's one working client is
+	// built in newApp from every package's jobs.Kinds.
+	jobInserter *jobs.Client
+	api         *httpapi.Server
+	http        *http.Server
+	closers     []func(context.Context) error // run in reverse order by close
 }
 
 // stores are the reference-data stores every part shares.
@@ -142,6 +147,9 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if a.ai, err = a.aiDeps(); err != nil {
 		return nil, err
 	}
+	if a.jobInserter, err = jobs.NewInserter(a.db); err != nil {
+		return nil, err
+	}
 	if err := a.startLive(ctx); err != nil {
 		return nil, err
 	}
@@ -156,7 +164,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
-		Timers:   schedule.TimersConfig{Jobs: []schedule.Job{l.rezoner.job(), groupBatches.Job()}},
+		Jobs:     a.jobInserter,
 		Log:      log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return nil, err
@@ -165,8 +173,6 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err != nil {
 		return nil, err
 	}
-	l.rezoner.jobs = sched
-	groupBatches.UseJobs(sched)
 	campaigns, err := a.newCampaigns(cfg, clock, log)
 	if err != nil {
 		return nil, err
@@ -219,21 +225,23 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
 	a.metrics.MustRegister(bodiesCut)
 	a.http = cfg.Limits.httpServer(a.api.Handler(), bodiesCut.Inc)
-	// One River client per node: it fires the due schedules this node claims.
-	if err := sched.Start(ctx); err != nil {
+	// One River client per node works every kind of job (package jobs): River's
+	// leader, whichever node it is, then has a worker for every kind and rescues a
+	// dead node's running job of any kind rather than discarding it. It starts once
+	// the API exists (a job's progress always has a socket to go to) and, closed in
+	// reverse order, stops before the actors and the API its jobs call.
+	worker, err := jobs.New(a.db, jobs.Config{Kinds: []jobs.Kinds{sched.Kinds(), campaigns.Kinds(),
+		l.flows.timers.Kinds(), groupBatches.Kinds(), l.rezoner.kinds()}})
+	if err != nil {
 		return nil, err
 	}
-	a.onClose(sched.Stop)
-	if err := a.startFlows(ctx); err != nil {
+	if err := worker.Start(ctx); err != nil {
 		return nil, err
 	}
+	a.onClose(worker.Stop)
+	a.wakeFlows()
 	l.rezoner.catchUp(ctx)
 	a.catchUpGroups(ctx, groupBatches)
-	// The River client of campaign jobs: sends of campaigns and broadcasts.
-	if err := campaigns.Start(ctx); err != nil {
-		return nil, err
-	}
-	a.onClose(campaigns.Stop)
 	return a, nil
 }
 

@@ -10,9 +10,9 @@ import (
 	"atende/persistence/campaign"
 )
 
-// newCampaigns builds the campaign and broadcast engine: its store, and the River
-// client that works the sends of this node (started after the API exists, so progress
-// always has a socket to go to). Sends go to the connection actors through the
+// newCampaigns builds the campaign and broadcast engine's store; its jobs are worked
+// by the node's River client (app.go), started after the API exists, so progress
+// always has a socket to go to. Sends go to the connection actors through the
 // cluster (actors.Connections.SendCampaign).
 func (a *app) newCampaigns(cfg Config, clock engine.Clock, log zerolog.Logger) (*campaign.Store, error) {
 	l := a.live
@@ -30,6 +30,6 @@ func (a *app) newCampaigns(cfg Config, clock engine.Clock, log zerolog.Logger) (
 				a.api.PublishCampaign(c)
 			}
 		},
-		Log: log.With().Str("component", "campaign").Logger(),
+		Jobs: a.jobInserter, Log: log.With().Str("component", "campaign").Logger(),
 	})
 }

@@ -4,19 +4,18 @@ import (
 	"context"
 	"time"
 
-	"github.com/riverqueue/river"
 	"github.com/rs/zerolog"
 
 	"atende/engine"
 	"atende/persistence/dashboard"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 	"atende/persistence/journal"
-	"atende/persistence/schedule"
 )
 
 // dashRezoner asks for a rebuild of a tenant's dashboard buckets after its timeZone
 // setting changed. The rebuild is a durable River job (dashboard.RezoneArgs) worked by
-// the node's River client, the one that fires the schedules: it survives a restart,
+// the node's River client (app.go): it survives a restart,
 // is retried with River's backoff when it fails, is worked by one node, and is unique
 // while waiting or running, so nodes asking at once insert one job. Every starting
 // node inserts the job of each tenant whose buckets are not in its configured zone (a
@@ -27,21 +26,16 @@ type dashRezoner struct {
 	d       *db.DB
 	journal *journal.Store
 	log     zerolog.Logger
-	// jobs inserts the jobs; set once, before the HTTP API serves (app.go).
-	jobs interface {
-		Insert(ctx context.Context, args river.JobArgs) (bool, error)
-	}
+	jobs    *jobs.Client // inserts the jobs
 }
 
 func newDashRezoner(a *app, l *live) *dashRezoner {
-	return &dashRezoner{proj: l.dashboard, d: a.db, journal: l.journal, log: a.log}
+	return &dashRezoner{proj: l.dashboard, d: a.db, journal: l.journal, log: a.log, jobs: a.jobInserter}
 }
 
-// job is the rebuild's job kind, for the node's River client.
-func (r *dashRezoner) job() schedule.Job {
-	return schedule.Job{Queue: dashboard.RezoneQueue, Workers: 1, Add: func(w *river.Workers) error {
-		return river.AddWorkerSafely(w, &dashboard.RezoneWorker{Projection: r.proj, DB: r.d, Source: r.journal})
-	}}
+// kinds is the rebuild's job kind, for the node's River client.
+func (r *dashRezoner) kinds() jobs.Kinds {
+	return (&dashboard.RezoneWorker{Projection: r.proj, DB: r.d, Source: r.journal}).Kinds()
 }
 
 // rezone inserts companyID's rebuild job. A failure is logged: the setting is
@@ -49,7 +43,7 @@ func (r *dashRezoner) job() schedule.Job {
 func (r *dashRezoner) rezone(ctx context.Context, companyID engine.ID) {
 	zone, err := r.proj.ConfiguredZone(ctx, r.d.SQL, companyID)
 	if err == nil {
-		_, err = r.jobs.Insert(ctx, dashboard.RezoneArgs{CompanyID: companyID, Zone: zone})
+		_, err = r.jobs.Insert(ctx, dashboard.RezoneArgs{CompanyID: companyID, Zone: zone}, nil)
 	}
 	if err != nil {
 		r.log.Error().Err(err).Int64("company", companyID).Msg("dashboard rezone job not inserted; inserted at the next start")

@@ -16,8 +16,8 @@ import (
 )
 
 // Bizflow wiring (docs/flows.md): the flow store, the hint table of unfinished runs,
-// the River client of wait timeouts and the sweep, the flow actor kind and the
-// /flows routes.
+// the wait timeouts and the sweep (worked by the node's River client, app.go), the
+// flow actor kind and the /flows routes.
 type liveFlows struct {
 	store  *flow.Store
 	runs   *flow.Runs
@@ -35,13 +35,13 @@ func (w flowWaker) Wake(ctx context.Context, companyID, ticketID engine.ID) erro
 	return actors.Flows{Node: w.l.node}.Wake(ctx, companyID, ticketID)
 }
 
-// newFlows builds the flow collaborators and the flow actor kind. The timers do
-// not run before startFlows.
+// newFlows builds the flow collaborators and the flow actor kind. The timers' jobs
+// run once the node's River client starts (app.go).
 func (l *live) newFlows(a *app, log zerolog.Logger) (*cluster.Kind, error) {
 	s := flow.NewStore(a.db, nil)
 	f := &liveFlows{store: s, runs: flow.NewRuns(s)}
 	var err error
-	if f.timers, err = flow.NewTimers(a.db, f.runs, flowWaker{l: l}, flow.TimersConfig{}); err != nil {
+	if f.timers, err = flow.NewTimers(a.db, f.runs, flowWaker{l: l}, flow.TimersConfig{Jobs: a.jobInserter}); err != nil {
 		return nil, err
 	}
 	l.flows = f
@@ -68,15 +68,11 @@ func (a *app) flowRoutes() {
 	(&flowapi.Service{Flows: l.flows.store, Publisher: realtime.Bus{Journal: l.journal, Logger: a.log}}).Routes(a.api)
 }
 
-// startFlows starts this node's flow jobs: wait timeouts and the sweep.
-func (a *app) startFlows(ctx context.Context) error {
+// wakeFlows carries on, now rather than at the next sweep, the runs a crashed process
+// left mid-step; called once the node's River client works the flow jobs. The wake
+// is bounded; it ends on its own.
+func (a *app) wakeFlows() {
 	l := a.live
-	if err := l.flows.timers.Start(ctx); err != nil {
-		return err
-	}
-	a.onClose(l.flows.timers.Stop)
-	// Runs a crashed process left mid-step carry on now, not at the next sweep. The
-	// wake is bounded; it ends on its own.
 	goroutine.Go(func() {
 		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
@@ -84,5 +80,4 @@ func (a *app) startFlows(ctx context.Context) error {
 			a.log.Warn().Err(err).Msg("flows: wake running runs")
 		}
 	})
-	return nil
 }

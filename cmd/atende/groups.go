@@ -12,7 +12,7 @@ import (
 )
 
 // newGroups builds the store of the /Groups batches. Its job kind is worked by the
-// node's River client (the schedules' one, schedule.TimersConfig.Jobs); groups are
+// node's River client (app.go); groups are
 // created through the connection actors wherever the cluster placed them, and each
 // group's progress goes to the tenant's sockets once the API exists.
 func (a *app) newGroups(clock engine.Clock, log zerolog.Logger) (*groups.Store, error) {
@@ -23,7 +23,7 @@ func (a *app) newGroups(clock engine.Clock, log zerolog.Logger) (*groups.Store, 
 				a.api.PublishGroupBatch(b)
 			}
 		},
-		Log: log.With().Str("component", "groups").Logger(),
+		Jobs: a.jobInserter, Log: log.With().Str("component", "groups").Logger(),
 	})
 }
 

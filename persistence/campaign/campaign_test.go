@@ -14,6 +14,8 @@ import (
 	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/jobs"
+	"atende/persistence/jobs/jobstest"
 	"atende/persistence/schedule"
 	"atende/persistence/store"
 )
@@ -102,8 +104,7 @@ func (c *clock) set(t time.Time) { c.mu.Lock(); c.now = t; c.mu.Unlock() }
 func newStore(t *testing.T, d *db.DB, f *channelFake, clk engine.Clock, interval time.Duration, batch int) *campaign.Store {
 	t.Helper()
 	s, err := campaign.New(d, campaign.Config{Contacts: store.NewContacts(d, nil), Connections: connection.New(d, nil),
-		Sender: f, Clock: clk, Interval: interval, Batch: batch,
-		Jobs: campaign.JobsConfig{PollInterval: 50 * time.Millisecond, RescueAfter: 5 * time.Second}})
+		Sender: f, Clock: clk, Interval: interval, Batch: batch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +220,7 @@ func TestTwoNodesNeverSendTheSameItem(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, s := range []*campaign.Store{a, b} {
-			if err := s.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { _ = s.Stop(context.Background()) })
+			jobstest.Start(t, d, jobs.Config{RescueAfter: 5 * time.Second, Kinds: []jobs.Kinds{s.Kinds()}})
 		}
 		var wg sync.WaitGroup
 		for i := range 6 {
@@ -437,52 +435,6 @@ func TestStaleClaimResentUnderSameID(t *testing.T) {
 			if calls[id] != 1 {
 				t.Fatalf("message %d sent %d times (calls %v)", id, calls[id], calls)
 			}
-		}
-	})
-}
-
-// TestKeepReplacesADiscardedJob: the leader of River's maintenance may be another
-// client sharing river_job (schedule or flow timers), whose rescuer discards the
-// stuck campaign job of a killed node. Keep gives the lane a job again, and only one:
-// with the lane's job live, it inserts nothing.
-func TestKeepReplacesADiscardedJob(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		seed(t, d, 3, 0, 0)
-		clk := &clock{now: time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC)}
-		s := newStore(t, d, newFake(), clk, -1, 0)
-		ctx := context.Background()
-		c, err := s.Create(ctx, 1, 10, engine.CampaignInput{Kind: engine.KindCampaign, Name: "Keep", ContactIDs: contactIDs(0, 3),
-			NameFilter: "%", ChannelFilter: "%", SendFrom: []engine.ID{1}, StartAt: clk.Now(),
-			Messages: []engine.CampaignMessage{{Body: "oi"}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		live := func() int {
-			var n int
-			if err := d.SQL.QueryRow(`SELECT COUNT(*) FROM river_job WHERE kind = 'campaign.run' AND state NOT IN ('discarded', 'completed', 'cancelled')`).Scan(&n); err != nil {
-				t.Fatal(err)
-			}
-			return n
-		}
-		dbtest.MustExec(t, d, `UPDATE campaigns SET status = 'running' WHERE id = $1`, c.ID)
-		if err := s.Keep(ctx); err != nil || live() != 1 {
-			t.Fatalf("keep with the job live: %v, %d live jobs", err, live())
-		}
-		dbtest.MustExec(t, d, `UPDATE river_job SET state = 'discarded', finalized_at = CURRENT_TIMESTAMP WHERE kind = 'campaign.run'`)
-		if live() != 0 {
-			t.Fatal("the job is still live")
-		}
-		if err := s.Keep(ctx); err != nil || live() != 1 {
-			t.Fatalf("keep after the discard: %v, %d live jobs", err, live())
-		}
-		if err := s.Keep(ctx); err != nil || live() != 1 {
-			t.Fatalf("keep again: %v, %d live jobs", err, live())
-		}
-		// A paused campaign's lanes are left alone.
-		dbtest.MustExec(t, d, `UPDATE river_job SET state = 'discarded', finalized_at = CURRENT_TIMESTAMP WHERE kind = 'campaign.run'`)
-		dbtest.MustExec(t, d, `UPDATE campaigns SET status = 'paused' WHERE id = $1`, c.ID)
-		if err := s.Keep(ctx); err != nil || live() != 0 {
-			t.Fatalf("keep of a paused campaign: %v, %d live jobs", err, live())
 		}
 	})
 }

@@ -8,14 +8,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"atende/engine"
-	"atende/goroutine"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 )
 
 // Config are the collaborators of a Store.
@@ -44,22 +43,26 @@ type Config struct {
 	// OnChange is told of every campaign whose progress or status changed, for the
 	// realtime layer; nil tells nobody.
 	OnChange func(engine.Campaign)
-	// Jobs configures this node's River client of campaign jobs.
-	Jobs JobsConfig
-	Log  zerolog.Logger
+	// Jobs inserts the lanes' jobs in the campaigns' transactions: the node's River
+	// client, or an insert-only one (package jobs); nil makes an insert-only client of
+	// its own. The node's client works them (Kinds).
+	Jobs *jobs.Client
+	// Workers is how many (campaign, connection) jobs one node works at once; 0
+	// means defaultWorkers.
+	Workers int
+	Log     zerolog.Logger
 }
 
 // Store keeps campaigns and broadcasts and runs them. Safe for concurrent use.
 type Store struct {
-	db  *db.DB
-	cfg Config
-	q   *queue
-
-	keeper     *goroutine.Group // Start's keeper loop
-	stopKeeper func()           // ends it
+	// static after New
+	db   *db.DB
+	cfg  Config
+	jobs *jobs.Client
 }
 
-// New returns the store of d; it runs nothing until Start.
+// New returns the store of d. Its campaigns run on the node's River client that
+// works Kinds.
 func New(d *db.DB, cfg Config) (*Store, error) {
 	if cfg.Contacts == nil || cfg.Connections == nil {
 		return nil, errors.New("campaign: Config.Contacts and Config.Connections are required")
@@ -76,95 +79,14 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 	if cfg.Batch <= 0 {
 		cfg.Batch = 100
 	}
-	s := &Store{db: d, cfg: cfg}
-	q, err := newQueue(d, cfg.Jobs, &runWorker{s: s})
-	if err != nil {
-		return nil, err
+	s := &Store{db: d, cfg: cfg, jobs: cfg.Jobs}
+	if s.jobs == nil {
+		var err error
+		if s.jobs, err = jobs.NewInserter(d); err != nil {
+			return nil, fmt.Errorf("campaign: %w", err)
+		}
 	}
-	s.q = q
 	return s, nil
-}
-
-// Start starts working campaign jobs on this node, and its keeper (Keep every
-// keepEvery).
-func (s *Store) Start(ctx context.Context) error {
-	if err := s.q.start(ctx); err != nil {
-		return err
-	}
-	stop := make(chan struct{})
-	s.keeper = &goroutine.Group{}
-	s.stopKeeper = sync.OnceFunc(func() { close(stop) })
-	s.keeper.Go(func() {
-		t := time.NewTicker(keepEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-			}
-			kctx, cancel := context.WithTimeout(context.Background(), keepEvery)
-			if err := s.Keep(kctx); err != nil {
-				s.cfg.Log.Warn().Err(err).Msg("campaign: keep lanes")
-			}
-			cancel()
-		}
-	})
-	return nil
-}
-
-// Stop stops working, waiting for sends in progress (or ctx).
-func (s *Store) Stop(ctx context.Context) error {
-	if s.stopKeeper != nil {
-		s.stopKeeper()
-		if err := s.keeper.Wait(ctx); err != nil {
-			return err
-		}
-	}
-	return s.q.stop(ctx)
-}
-
-// keepEvery is how often a node runs Keep.
-const keepEvery = 30 * time.Second
-
-// Keep gives every unfinished lane of a running campaign its job again when the job
-// is gone. Three River clients share river_job (campaigns, schedule timers, flow
-// timers) and one of them leads the maintenance; a leader's rescuer discards a stuck
-// job whose kind it has no worker for. So the job of a node killed mid-run was
-// discarded whenever another client led, and the campaign stopped for good with its
-// sends pending. Inserting is a no-op while the lane's job waits or runs (the job is
-// unique by its arguments in those states); a lane whose job was discarded gets a new
-// one, due now (its Step waits again if the lane must).
-func (s *Store) Keep(ctx context.Context) error {
-	// The lanes are read through the pool, before the transaction: a SQLite pool
-	// read inside a write transaction waits for it.
-	r, err := s.db.SQL.QueryContext(ctx, `SELECT c.company_id, l.campaign_id, l.connection_id
-		FROM campaign_lanes l JOIN campaigns c ON c.id = l.campaign_id WHERE c.status = 'running' AND NOT l.done`)
-	if err != nil {
-		return err
-	}
-	var lanes []runArgs
-	for r.Next() {
-		var a runArgs
-		if err := r.Scan(&a.CompanyID, &a.CampaignID, &a.ConnectionID); err != nil {
-			r.Close()
-			return err
-		}
-		lanes = append(lanes, a)
-	}
-	r.Close()
-	if err := r.Err(); err != nil || len(lanes) == 0 {
-		return err
-	}
-	now := s.cfg.Clock.Now()
-	return inTx(ctx, s.db, func(tx txn) error {
-		for _, a := range lanes {
-			if err := s.q.insertTx(ctx, tx, a, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
 }
 
 func micros(t time.Time) int64 {
@@ -256,7 +178,7 @@ func (s *Store) Create(ctx context.Context, companyID, userID engine.ID, in engi
 				id, c, micros(in.StartAt)); err != nil {
 				return fmt.Errorf("insert campaign lane: %w", err)
 			}
-			if err := s.q.insertTx(ctx, tx, runArgs{CompanyID: companyID, CampaignID: id, ConnectionID: c}, in.StartAt); err != nil {
+			if err := s.insertTx(ctx, tx, runArgs{CompanyID: companyID, CampaignID: id, ConnectionID: c}, in.StartAt); err != nil {
 				return err
 			}
 		}
@@ -696,7 +618,7 @@ func (s *Store) transition(ctx context.Context, companyID, id engine.ID, to stri
 				WHERE campaign_id = $2 AND connection_id = $3`, micros(at), id, conn); err != nil {
 				return err
 			}
-			if err := s.q.insertTx(ctx, tx, runArgs{CompanyID: companyID, CampaignID: id, ConnectionID: conn}, at); err != nil {
+			if err := s.insertTx(ctx, tx, runArgs{CompanyID: companyID, CampaignID: id, ConnectionID: conn}, at); err != nil {
 				return err
 			}
 		}

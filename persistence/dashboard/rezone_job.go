@@ -12,6 +12,7 @@ import (
 
 	"atende/engine"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 )
 
 // RezoneQueue is the River queue of the dashboard's rebuild jobs.
@@ -50,6 +51,14 @@ type RezoneWorker struct {
 	Projection *Projection
 	DB         *db.DB
 	Source     Source
+}
+
+// Kinds is the rebuild's job kind for the node's River client (package jobs): its
+// queue, one rebuild at a time per node, this worker.
+func (w *RezoneWorker) Kinds() jobs.Kinds {
+	return jobs.Kinds{Queue: RezoneQueue, Workers: 1, Register: func(ws *river.Workers) error {
+		return river.AddWorkerSafely(ws, w)
+	}}
 }
 
 // errZoneMoved fails a job whose tenant is still not in its configured zone after the

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/riverqueue/river"
-
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/jobs"
+	"atende/persistence/jobs/jobstest"
 	"atende/persistence/schedule"
 )
 
@@ -41,27 +41,10 @@ func TestRezoneJobOnceAcrossNodes(t *testing.T) {
 		cuiaba, tokyo := mustZone(t, DefaultZone), mustZone(t, "Asia/Tokyo")
 		c := newCluster(t, d, cuiaba, cuiaba, 16, 30, 30)
 		src := &flakySource{Source: c.j}
-		var nodes [2]*schedule.Scheduler
+		var nodes [2]*jobs.Client
 		for i := range nodes {
 			worker := &RezoneWorker{Projection: c.nodes[i], DB: d, Source: src}
-			s, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Timers: schedule.TimersConfig{
-				PollInterval: 50 * time.Millisecond,
-				Jobs: []schedule.Job{{Queue: RezoneQueue, Workers: 1, Add: func(w *river.Workers) error {
-					return river.AddWorkerSafely(w, worker)
-				}}},
-			}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() {
-				stop, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				defer cancel()
-				_ = s.Stop(stop)
-			})
-			nodes[i] = s
+			nodes[i] = jobstest.Start(t, d, jobs.Config{Kinds: []jobs.Kinds{worker.Kinds()}})
 		}
 
 		c.zones.set(2, tokyo)
@@ -70,11 +53,11 @@ func TestRezoneJobOnceAcrossNodes(t *testing.T) {
 		}
 		var inserted int
 		for _, s := range nodes {
-			ok, err := s.Insert(ctx, RezoneArgs{CompanyID: 2, Zone: "Asia/Tokyo"})
+			res, err := s.Insert(ctx, RezoneArgs{CompanyID: 2, Zone: "Asia/Tokyo"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ok {
+			if !res.UniqueSkippedAsDuplicate {
 				inserted++
 			}
 		}
@@ -113,12 +96,12 @@ func TestRezoneJobOnceAcrossNodes(t *testing.T) {
 
 		// A completed job does not stop the same zone being asked for again later.
 		c.zones.set(2, cuiaba)
-		if ok, err := nodes[0].Insert(ctx, RezoneArgs{CompanyID: 2, Zone: DefaultZone}); err != nil || !ok {
-			t.Fatalf("insert back to Cuiabá: %v, %v", ok, err)
+		if res, err := nodes[0].Insert(ctx, RezoneArgs{CompanyID: 2, Zone: DefaultZone}, nil); err != nil || res.UniqueSkippedAsDuplicate {
+			t.Fatalf("insert back to Cuiabá: %v", err)
 		}
 		c.zones.set(2, tokyo)
-		if ok, err := nodes[1].Insert(ctx, RezoneArgs{CompanyID: 2, Zone: "Asia/Tokyo"}); err != nil || !ok {
-			t.Fatalf("insert Tokyo again after the first completed: %v, %v", ok, err)
+		if res, err := nodes[1].Insert(ctx, RezoneArgs{CompanyID: 2, Zone: "Asia/Tokyo"}, nil); err != nil || res.UniqueSkippedAsDuplicate {
+			t.Fatalf("insert Tokyo again after the first completed: %v", err)
 		}
 		for deadline := time.Now().Add(2 * time.Minute); ; {
 			var n int

@@ -11,6 +11,8 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/flow"
+	"atende/persistence/jobs"
+	"atende/persistence/jobs/jobstest"
 	"atende/persistence/schedule"
 )
 
@@ -156,7 +158,7 @@ func TestFlowTimers(t *testing.T) {
 			t.Fatal(err)
 		}
 		w := &waker{}
-		tm, err := flow.NewTimers(d, runs, w, flow.TimersConfig{PollInterval: 50 * time.Millisecond, StalledAfter: time.Nanosecond})
+		tm, err := flow.NewTimers(d, runs, w, flow.TimersConfig{StalledAfter: time.Nanosecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,14 +170,7 @@ func TestFlowTimers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := tm.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			defer cancel()
-			_ = tm.Stop(sctx)
-		}()
+		jobstest.Start(t, d, jobs.Config{Kinds: []jobs.Kinds{tm.Kinds()}})
 		deadline := time.Now().Add(30 * time.Second)
 		for {
 			timeouts, woken := w.snapshot()

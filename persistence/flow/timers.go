@@ -4,15 +4,13 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
-	"github.com/riverqueue/river/riverdriver/riversqlite"
 
 	"atende/engine"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 )
 
 // The durable timers of running flows, on River like every other timer of the
@@ -20,7 +18,8 @@ import (
 // "flow.timeout" due at the wait's end, claimed by one node of the cluster; the
 // periodic "flow.sweep" job (run by River's leader alone) wakes runs left between two
 // steps by a node that stopped. River's tables are migrated by
-// schedule.Migrate; this client uses its own queue, "flows".
+// schedule.Migrate; the node's one River client (package jobs) works them on their
+// own queue, "flows".
 
 // timeoutArgs is the payload of a wait's timeout job. (ticket, seq) names the wait:
 // the job is unique by its arguments, so inserting it again after a restart adds
@@ -49,111 +48,102 @@ type Waker interface {
 
 // TimersConfig configures Timers. Zero values have defaults.
 type TimersConfig struct {
-	// Node names this node's River client; "" lets River choose.
-	Node string
-	// PollInterval is how often due jobs are looked for; 0 means 200 ms.
-	PollInterval time.Duration
+	// Jobs inserts the wait timeouts: the node's River client, or an insert-only one
+	// (package jobs); nil makes an insert-only client of its own. The node's client
+	// works them (Kinds).
+	Jobs *jobs.Client
 	// SweepEvery is the period of the sweep; 0 means 30 s.
 	SweepEvery time.Duration
 	// StalledAfter is how long a run recorded running must be quiet before the sweep
 	// wakes it; 0 means 10 s.
 	StalledAfter time.Duration
-	// Logger receives River's logs; nil discards all but errors.
-	Logger *slog.Logger
 }
 
-// Timers inserts wait timeouts and runs the flow jobs of this node.
+// Timers inserts wait timeouts and describes the flow jobs for the node's River
+// client.
 type Timers struct {
 	// static after NewTimers
-	runs   *Runs
-	waker  Waker
-	insert func(ctx context.Context, args timeoutArgs, at time.Time) error
-	start  func(ctx context.Context) error
-	stop   func(ctx context.Context) error
+	runs  *Runs
+	waker Waker
+	cfg   TimersConfig
+	jobs  *jobs.Client
 }
 
-// NewTimers builds the River client of d's dialect; its jobs call waker. Runs may be
-// nil (no sweep).
+// NewTimers returns the timers of d; their jobs call waker. Runs may be nil (no
+// sweep).
 func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, error) {
-	workers := river.NewWorkers()
-	if err := river.AddWorkerSafely(workers, river.WorkFunc(func(ctx context.Context, j *river.Job[timeoutArgs]) error {
-		return waker.Timeout(ctx, j.Args.CompanyID, j.Args.TicketID, j.Args.Seq)
-	})); err != nil {
-		return nil, fmt.Errorf("flow timers: %w", err)
-	}
-	stalled := cmp.Or(cfg.StalledAfter, 10*time.Second)
-	if err := river.AddWorkerSafely(workers, river.WorkFunc(func(ctx context.Context, j *river.Job[sweepArgs]) error {
-		if runs == nil {
-			return nil
+	t := &Timers{runs: runs, waker: waker, cfg: cfg, jobs: cfg.Jobs}
+	if t.jobs == nil {
+		var err error
+		if t.jobs, err = jobs.NewInserter(d); err != nil {
+			return nil, fmt.Errorf("flow timers: %w", err)
 		}
-		refs, err := runs.Stalled(ctx, stalled, 500)
-		if err != nil {
-			return err
-		}
-		for _, r := range refs {
-			// One run that cannot be woken now is tried again by the next sweep.
-			_ = waker.Wake(ctx, r.CompanyID, r.TicketID)
-		}
-		return nil
-	})); err != nil {
-		return nil, fmt.Errorf("flow timers: %w", err)
 	}
-	logger := cfg.Logger
-	if logger == nil {
-		logger = slog.New(slog.NewTextHandler(discard{}, &slog.HandlerOptions{Level: slog.LevelError}))
-	}
-	rc := &river.Config{
-		ID:                   cfg.Node,
-		Logger:               logger,
-		MaxAttempts:          12,
-		RescueStuckJobsAfter: time.Minute,
-		FetchPollInterval:    cmp.Or(cfg.PollInterval, 200*time.Millisecond),
-		JobTimeout:           time.Minute,
-		Queues:               map[string]river.QueueConfig{queueName: {MaxWorkers: 50}},
-		Workers:              workers,
-		PeriodicJobs: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cmp.Or(cfg.SweepEvery, 30*time.Second)),
+	return t, nil
+}
+
+// jobTimeout bounds one flow job (a wake or a timeout handed to the flow actor, or a
+// sweep); being finite, it also lets River rescue the job of a node that died
+// working it.
+const jobTimeout = time.Minute
+
+// Kinds is the flow job kinds for the node's River client (package jobs): the flows'
+// queue, 50 jobs at once, the timeout and sweep workers, and the periodic sweep.
+func (t *Timers) Kinds() jobs.Kinds {
+	return jobs.Kinds{Queue: queueName, Workers: 50,
+		Register: func(w *river.Workers) error {
+			if err := river.AddWorkerSafely(w, &timeoutWorker{t: t}); err != nil {
+				return err
+			}
+			return river.AddWorkerSafely(w, &sweepWorker{t: t})
+		},
+		Periodic: []*river.PeriodicJob{river.NewPeriodicJob(river.PeriodicInterval(cmp.Or(t.cfg.SweepEvery, 30*time.Second)),
 			func() (river.JobArgs, *river.InsertOpts) { return sweepArgs{}, &river.InsertOpts{Queue: queueName} },
 			&river.PeriodicJobOpts{RunOnStart: true})},
 	}
-	if rc.FetchPollInterval < 100*time.Millisecond {
-		rc.FetchCooldown = rc.FetchPollInterval
+}
+
+// timeoutWorker hands a wait's timeout to its run.
+type timeoutWorker struct {
+	river.WorkerDefaults[timeoutArgs]
+	t *Timers
+}
+
+func (w *timeoutWorker) Timeout(*river.Job[timeoutArgs]) time.Duration { return jobTimeout }
+
+func (w *timeoutWorker) Work(ctx context.Context, j *river.Job[timeoutArgs]) error {
+	return w.t.waker.Timeout(ctx, j.Args.CompanyID, j.Args.TicketID, j.Args.Seq)
+}
+
+// sweepWorker wakes the runs left quiet between two steps.
+type sweepWorker struct {
+	river.WorkerDefaults[sweepArgs]
+	t *Timers
+}
+
+func (w *sweepWorker) Timeout(*river.Job[sweepArgs]) time.Duration { return jobTimeout }
+
+func (w *sweepWorker) Work(ctx context.Context, _ *river.Job[sweepArgs]) error {
+	if w.t.runs == nil {
+		return nil
 	}
-	opts := func(at time.Time) *river.InsertOpts {
-		return &river.InsertOpts{Queue: queueName, ScheduledAt: at, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+	refs, err := w.t.runs.Stalled(ctx, cmp.Or(w.t.cfg.StalledAfter, 10*time.Second), 500)
+	if err != nil {
+		return err
 	}
-	switch d.Dialect {
-	case db.Postgres:
-		c, err := river.NewClient(riverpgxv5.New(d.Pool), rc)
-		if err != nil {
-			return nil, fmt.Errorf("flow timers: %w", err)
-		}
-		return &Timers{runs: runs, waker: waker,
-			insert: func(ctx context.Context, a timeoutArgs, at time.Time) error {
-				_, err := c.Insert(ctx, a, opts(at))
-				return err
-			},
-			start: c.Start, stop: c.Stop,
-		}, nil
-	default:
-		rc.PollOnly = true
-		c, err := river.NewClient(riversqlite.New(d.SQL), rc)
-		if err != nil {
-			return nil, fmt.Errorf("flow timers: %w", err)
-		}
-		return &Timers{runs: runs, waker: waker,
-			insert: func(ctx context.Context, a timeoutArgs, at time.Time) error {
-				_, err := c.Insert(ctx, a, opts(at))
-				return err
-			},
-			start: c.Start, stop: c.Stop,
-		}, nil
+	for _, r := range refs {
+		// One run that cannot be woken now is tried again by the next sweep.
+		_ = w.t.waker.Wake(ctx, r.CompanyID, r.TicketID)
 	}
+	return nil
 }
 
 // ScheduleTimeout inserts the timeout of the wait seq of ticketID, due at at. The
 // same wait inserted again is one job.
 func (t *Timers) ScheduleTimeout(ctx context.Context, companyID, ticketID engine.ID, seq int64, at time.Time) error {
-	if err := t.insert(ctx, timeoutArgs{CompanyID: companyID, TicketID: ticketID, Seq: seq}, at); err != nil {
+	_, err := t.jobs.Insert(ctx, timeoutArgs{CompanyID: companyID, TicketID: ticketID, Seq: seq},
+		&river.InsertOpts{Queue: queueName, ScheduledAt: at, UniqueOpts: river.UniqueOpts{ByArgs: true}})
+	if err != nil {
 		return fmt.Errorf("insert timeout of flow run %d wait %d: %w", ticketID, seq, err)
 	}
 	return nil
@@ -177,13 +167,3 @@ func (t *Timers) WakeRunning(ctx context.Context) error {
 	}
 	return nil
 }
-
-// Start starts working this node's flow jobs.
-func (t *Timers) Start(ctx context.Context) error { return t.start(ctx) }
-
-// Stop stops working, waiting for jobs in progress (or ctx).
-func (t *Timers) Stop(ctx context.Context) error { return t.stop(ctx) }
-
-type discard struct{}
-
-func (discard) Write(p []byte) (int, error) { return len(p), nil }

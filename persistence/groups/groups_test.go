@@ -13,6 +13,8 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/groups"
+	"atende/persistence/jobs"
+	"atende/persistence/jobs/jobstest"
 	"atende/persistence/schedule"
 )
 
@@ -93,24 +95,10 @@ func newStore(t *testing.T, d *db.DB, m engine.GroupMaker, onChange func(engine.
 	return s
 }
 
-// startNode starts a River client working s's jobs, as a node's scheduler does.
-func startNode(t *testing.T, d *db.DB, s *groups.Store) *schedule.Scheduler {
+// startNode starts a River client working s's jobs, as a node's client does.
+func startNode(t *testing.T, d *db.DB, s *groups.Store) {
 	t.Helper()
-	sc, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Timers: schedule.TimersConfig{
-		PollInterval: 50 * time.Millisecond, Jobs: []schedule.Job{s.Job()}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sc.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = sc.Stop(ctx)
-	})
-	s.UseJobs(sc)
-	return sc
+	jobstest.Start(t, d, jobs.Config{Kinds: []jobs.Kinds{s.Kinds()}})
 }
 
 // waitFor polls cond for up to 30 s.
@@ -364,11 +352,6 @@ func TestBatchOfADeadNodeIsRescued(t *testing.T) {
 		m := newMaker()
 		s := newStore(t, d, m, nil)
 		ctx := context.Background()
-		inserter, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Timers: schedule.TimersConfig{InsertOnly: true}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.UseJobs(inserter)
 		b, err := s.Create(ctx, 1, 5, input(2, 10))
 		if err != nil {
 			t.Fatal(err)
@@ -380,20 +363,7 @@ func TestBatchOfADeadNodeIsRescued(t *testing.T) {
 		}
 		dbtest.MustExec(t, d, `UPDATE river_job SET state = 'running', attempt = 1, attempted_at = `+ago+` WHERE kind = 'groups.create'`)
 
-		sc, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 16), Timers: schedule.TimersConfig{
-			PollInterval: 50 * time.Millisecond, RescueAfter: time.Second, Jobs: []schedule.Job{s.Job()}}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sc.Start(ctx); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			_ = sc.Stop(ctx)
-		})
-		s.UseJobs(sc)
+		jobstest.Start(t, d, jobs.Config{RescueAfter: time.Second, Kinds: []jobs.Kinds{s.Kinds()}})
 		// A bound against a hang: River's leader election, rescue and first retry.
 		for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
 			got, err := s.Get(ctx, 1, b.ID)

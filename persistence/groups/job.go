@@ -11,7 +11,7 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"atende/engine"
-	"atende/persistence/schedule"
+	"atende/persistence/jobs"
 )
 
 // Queue is the River queue of the group batches' jobs.
@@ -36,11 +36,10 @@ func (CreateArgs) InsertOpts() river.InsertOpts {
 	}}}
 }
 
-// Job is the job kind for the node's River client (schedule.TimersConfig.Jobs).
-// Batches are few and each is a short sequence of WhatsApp round trips: two at a
-// time per node.
-func (s *Store) Job() schedule.Job {
-	return schedule.Job{Queue: Queue, Workers: 2, Add: func(w *river.Workers) error {
+// Kinds is the job kind for the node's River client (package jobs). Batches are few
+// and each is a short sequence of WhatsApp round trips: two at a time per node.
+func (s *Store) Kinds() jobs.Kinds {
+	return jobs.Kinds{Queue: Queue, Workers: 2, Register: func(w *river.Workers) error {
 		return river.AddWorkerSafely(w, &createWorker{s: s})
 	}}
 }
@@ -54,7 +53,7 @@ type createWorker struct {
 // A run of the job works for at most jobSlice and then snoozes for no time (the next
 // run follows at once), so a live run never lasts its jobTimeout. The timeout is what
 // lets River rescue the job of a node that died mid-batch: without one (the node's
-// client has none) River never takes a running job back, and the batch's catch-up
+// client has none, JobTimeout -1) River never takes a running job back, and the batch's catch-up
 // insert is skipped as a duplicate of that running job.
 const (
 	jobSlice   = 45 * time.Second

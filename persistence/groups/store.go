@@ -10,11 +10,11 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/riverqueue/river"
 	"github.com/rs/zerolog"
 
 	"atende/engine"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 )
 
 // Config configures a Store. Maker and Connections are required.
@@ -35,21 +35,19 @@ type Config struct {
 	// MaxAttempts is how many creations of one group are begun before it is recorded
 	// as an error; 0 means 20.
 	MaxAttempts int
-	Log         zerolog.Logger
-}
-
-// Inserter inserts a durable job (schedule.Scheduler.Insert).
-type Inserter interface {
-	Insert(ctx context.Context, args river.JobArgs) (bool, error)
+	// Jobs inserts the batches' jobs: the node's River client, or an insert-only one
+	// (package jobs); nil makes an insert-only client of its own. The node's client
+	// works them (Kinds).
+	Jobs *jobs.Client
+	Log  zerolog.Logger
 }
 
 // Store keeps the batches and runs their job.
 type Store struct {
 	// static after New
-	db  *db.DB
-	cfg Config
-	// jobs inserts the create jobs; set once by UseJobs before the API serves.
-	jobs Inserter
+	db   *db.DB
+	cfg  Config
+	jobs *jobs.Client
 }
 
 // New returns a Store on d.
@@ -66,12 +64,15 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = 20
 	}
-	return &Store{db: d, cfg: cfg}, nil
+	s := &Store{db: d, cfg: cfg, jobs: cfg.Jobs}
+	if s.jobs == nil {
+		var err error
+		if s.jobs, err = jobs.NewInserter(d); err != nil {
+			return nil, fmt.Errorf("groups: %w", err)
+		}
+	}
+	return s, nil
 }
-
-// UseJobs sets the River client the create jobs are inserted with (the node's
-// schedule.Scheduler, whose client works Job()). Call it once, before Create.
-func (s *Store) UseJobs(j Inserter) { s.jobs = j }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }
 
@@ -139,11 +140,7 @@ func (s *Store) Create(ctx context.Context, companyID, userID engine.ID, in engi
 // insertJob inserts the batch's job. A failure is logged: the batch is written and
 // CatchUp, run by every starting node, inserts the job of every running batch.
 func (s *Store) insertJob(ctx context.Context, companyID, batchID engine.ID) {
-	if s.jobs == nil {
-		s.cfg.Log.Error().Int64("batch", batchID).Msg("group batch job not inserted: no River client; inserted at the next start")
-		return
-	}
-	if _, err := s.jobs.Insert(ctx, CreateArgs{CompanyID: companyID, BatchID: batchID}); err != nil {
+	if _, err := s.jobs.Insert(ctx, CreateArgs{CompanyID: companyID, BatchID: batchID}, nil); err != nil {
 		s.cfg.Log.Error().Err(err).Int64("batch", batchID).Msg("group batch job not inserted; inserted at the next start")
 	}
 }

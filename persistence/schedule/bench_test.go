@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/jobs"
 	"atende/persistence/schedule/schedbench"
 	"atende/persistence/store"
 )
@@ -60,9 +60,12 @@ func benchFire(b *testing.B, pending, due int, spread time.Duration) {
 		b.Fatal(err)
 	}
 	sender := &stampSender{}
-	s, err := New(d, Config{IDs: db.NewIDs(d, 1000), Contacts: contacts, Sender: sender,
-		// The timers as a node runs them (cmd/atende sets no TimersConfig).
-		Timers: TimersConfig{}})
+	s, err := New(d, Config{IDs: db.NewIDs(d, 1000), Contacts: contacts, Sender: sender})
+	if err != nil {
+		b.Fatal(err)
+	}
+	// The node's River client as cmd/atende builds it (no settings of its own).
+	node, err := jobs.New(d, jobs.Config{Kinds: []jobs.Kinds{s.Kinds()}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,9 +97,8 @@ func benchFire(b *testing.B, pending, due int, spread time.Duration) {
 		params = append(params, river.InsertManyParams{Args: fireArgs{CompanyID: 1, ScheduleID: id},
 			InsertOpts: &river.InsertOpts{Queue: queueName, ScheduledAt: at, MaxAttempts: MaxAttempts}})
 	}
-	rq := s.q.(riverQueue[pgx.Tx])
 	for chunk := range slices.Chunk(params, 5000) {
-		if _, err := rq.client.InsertMany(ctx, chunk); err != nil {
+		if err := node.InsertMany(ctx, chunk); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -104,14 +106,14 @@ func benchFire(b *testing.B, pending, due int, spread time.Duration) {
 		b.Fatalf("seeding took longer than the 30 s before the first due moment")
 	}
 	b.ResetTimer()
-	if err := s.Start(ctx); err != nil {
+	if err := node.Start(ctx); err != nil {
 		b.Fatal(err)
 	}
 	sender.Wait(due)
 	b.StopTimer()
 	stopCtx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	_ = s.Stop(stopCtx)
+	_ = node.Stop(stopCtx)
 
 	sender.Report(b, start, func(id engine.ID) (time.Time, bool) { w, ok := when[id]; return w, ok }, due, pending)
 }

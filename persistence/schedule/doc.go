@@ -3,13 +3,13 @@
 // the same database, inserted in the same transaction as the row that creates them
 // and cancelled in the same transaction as the edit or delete that retires them.
 //
-// One Timers per node runs a River client (pgx driver on PostgreSQL, riversqlite on
-// SQLite). River hands each due job to exactly one client of the cluster (it locks
+// The fires are worked by the node's one River client (package jobs, which works
+// every package's kinds; Scheduler.Kinds registers the fire worker). River hands each due job to exactly one client of the cluster (it locks
 // the job row with FOR UPDATE SKIP LOCKED), retries a failed one with backoff and
 // rescues a job whose node died while working it. A rescued or retried job may run a
 // second time after its send: the send is made idempotent by the message id fixed in
 // the schedule row when it is created, which a ticket records at most once (see
 // docs/scheduling.md).
 //
-// Store and Timers are safe for concurrent use.
+// A Scheduler is safe for concurrent use.
 package schedule

@@ -10,6 +10,8 @@ import (
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/jobs"
+	"atende/persistence/jobs/jobstest"
 	"atende/persistence/schedule"
 	"atende/persistence/store"
 )
@@ -75,7 +77,6 @@ func newScheduler(t *testing.T, d *db.DB, sender engine.ScheduleSender) *schedul
 	t.Helper()
 	s, err := schedule.New(d, schedule.Config{
 		IDs: db.NewIDs(d, 16), Contacts: store.NewContacts(d, nil), Sender: sender,
-		Timers: schedule.TimersConfig{PollInterval: 50 * time.Millisecond, RescueAfter: 5 * time.Second},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -83,16 +84,10 @@ func newScheduler(t *testing.T, d *db.DB, sender engine.ScheduleSender) *schedul
 	return s
 }
 
-func start(t *testing.T, s *schedule.Scheduler) {
+// start starts a node's River client working s's fires.
+func start(t *testing.T, d *db.DB, s *schedule.Scheduler) {
 	t.Helper()
-	if err := s.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_ = s.Stop(ctx)
-	})
+	jobstest.Start(t, d, jobs.Config{RescueAfter: 5 * time.Second, Kinds: []jobs.Kinds{s.Kinds()}})
 }
 
 // waitStatus polls the schedule until it has status or the deadline passes.
@@ -124,7 +119,7 @@ func TestFiresOnceAtItsTime(t *testing.T) {
 		seed(t, d)
 		sender := newSender()
 		s := newScheduler(t, d, sender)
-		start(t, s)
+		start(t, d, s)
 		at := time.Now().Add(1500 * time.Millisecond)
 		sc, err := s.Create(context.Background(), tenantA, message("5565999990001", at))
 		if err != nil {
@@ -207,7 +202,7 @@ func TestDueWhileDownFiresOnceAfterStart(t *testing.T) {
 		if n := sender.total(); n != 0 {
 			t.Fatalf("fired with no node started: %d", n)
 		}
-		start(t, s)
+		start(t, d, s)
 		waitStatus(t, s, sc.ID, engine.ScheduleSent)
 		if n := sender.count(sc.MessageID); n != 1 {
 			t.Fatalf("delivered %d times, want 1", n)
@@ -264,7 +259,7 @@ func TestEditAndDelete(t *testing.T) {
 		if _, err := s.Update(ctx, tenantA, sc.ID, in); err != nil {
 			t.Fatal(err)
 		}
-		start(t, s)
+		start(t, d, s)
 		waitStatus(t, s, sc.ID, engine.ScheduleSent)
 		if err := s.Delete(ctx, tenantA, sc.ID); engine.CodeOf(err) != engine.ErrScheduleSent {
 			t.Fatalf("delete a sent one: %v", err)
@@ -315,8 +310,8 @@ func TestTwoNodesNeverSendTwice(t *testing.T) {
 	seed(t, d1)
 	sender := newSender()
 	n1, n2 := newScheduler(t, d1, sender), newScheduler(t, d2, sender)
-	start(t, n1)
-	start(t, n2)
+	start(t, d1, n1)
+	start(t, d2, n2)
 	const n = 200
 	at := time.Now().Add(time.Second)
 	var last engine.Schedule

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/riverqueue/river"
 	"github.com/rs/zerolog"
 
 	"atende/engine"
 	"atende/persistence/db"
+	"atende/persistence/jobs"
 )
 
 // Config are the collaborators of a Scheduler.
@@ -34,8 +34,12 @@ type Config struct {
 	// OnChange is told of every schedule a fire changed (sent, error, error text), so
 	// that the realtime layer can publish it; nil tells nobody.
 	OnChange func(engine.Schedule)
-	// Timers configures this node's River client.
-	Timers TimersConfig
+	// Jobs inserts and cancels the fire jobs in the schedules' transactions: the
+	// node's River client, or an insert-only one (package jobs); nil makes an
+	// insert-only client of its own. The node's client works them (Kinds).
+	Jobs *jobs.Client
+	// Workers is how many schedules one node fires at once; 0 means defaultWorkers.
+	Workers int
 	// Log receives fire failures.
 	Log zerolog.Logger
 }
@@ -43,16 +47,17 @@ type Config struct {
 // Scheduler implements engine.ScheduleStore and fires due schedules.
 type Scheduler struct {
 	// static after New
-	db  *db.DB
-	cfg Config
-	q   queue
+	db   *db.DB
+	cfg  Config
+	jobs *jobs.Client
 
 	outcomes outcomes // fire outcomes waiting for their commit
 }
 
 var _ engine.ScheduleStore = (*Scheduler)(nil)
 
-// New returns the scheduler of d. Its timers fire nothing until Start.
+// New returns the scheduler of d. Its schedules fire on the node's River client
+// that works Kinds.
 func New(d *db.DB, cfg Config) (*Scheduler, error) {
 	if cfg.IDs == nil {
 		return nil, errors.New("schedule: Config.IDs is required")
@@ -60,32 +65,15 @@ func New(d *db.DB, cfg Config) (*Scheduler, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = engine.SystemClock{}
 	}
-	s := &Scheduler{db: d, cfg: cfg}
-	q, err := newQueue(d, cfg.Timers, &fireWorker{s: s})
-	if err != nil {
-		return nil, err
+	s := &Scheduler{db: d, cfg: cfg, jobs: cfg.Jobs}
+	if s.jobs == nil {
+		var err error
+		if s.jobs, err = jobs.NewInserter(d); err != nil {
+			return nil, fmt.Errorf("schedule: %w", err)
+		}
 	}
-	s.q = q
 	return s, nil
 }
-
-// Insert inserts a job of one of the Config.Timers.Jobs kinds, with the insert options
-// its args give (queue, uniqueness). It reports false when River skipped it as a
-// duplicate of a unique job already waiting or running (on any node).
-func (s *Scheduler) Insert(ctx context.Context, args river.JobArgs) (bool, error) {
-	return s.q.insert(ctx, args)
-}
-
-// Start starts firing due schedules on this node.
-func (s *Scheduler) Start(ctx context.Context) error {
-	if err := s.q.start(ctx); err != nil {
-		return fmt.Errorf("start timers: %w", err)
-	}
-	return nil
-}
-
-// Stop stops firing, waiting for fires in progress to end (or ctx).
-func (s *Scheduler) Stop(ctx context.Context) error { return s.q.stop(ctx) }
 
 const cols = `s.id, s.company_id, s.kind, s.task_name, s.contact_id, s.phone_number, s.message, s.image_path,
 	s.connection_id, s.user_id, s.ticket_id, s.tag_filter, s.send_at, s.status, s.error_message, s.message_id,
@@ -145,7 +133,7 @@ func (s *Scheduler) Create(ctx context.Context, companyID engine.ID, in engine.S
 			in.UserID, in.TicketID, string(tags), in.SendAt.UTC().UnixMicro(), msgID, searchOf(in), now).Scan(&id); err != nil {
 			return fmt.Errorf("insert schedule: %w", err)
 		}
-		jobID, err := s.q.insertTx(ctx, tx, fireArgs{CompanyID: companyID, ScheduleID: id}, in.SendAt)
+		jobID, err := s.insertTx(ctx, tx, companyID, id, in.SendAt)
 		if err != nil {
 			return err
 		}
@@ -221,10 +209,10 @@ func (s *Scheduler) Update(ctx context.Context, companyID, id engine.ID, in engi
 		if err := s.checkRefs(ctx, tx, companyID, &in); err != nil {
 			return err
 		}
-		if err := s.q.cancelTx(ctx, tx, jobID); err != nil {
+		if err := s.jobs.CancelTx(ctx, tx.raw(), jobID); err != nil {
 			return err
 		}
-		newJob, err := s.q.insertTx(ctx, tx, fireArgs{CompanyID: companyID, ScheduleID: id}, in.SendAt)
+		newJob, err := s.insertTx(ctx, tx, companyID, id, in.SendAt)
 		if err != nil {
 			return err
 		}
@@ -268,7 +256,7 @@ func (s *Scheduler) Delete(ctx context.Context, companyID, id engine.ID) error {
 		if old.Status == engine.ScheduleSent {
 			return engine.E(engine.ErrScheduleSent)
 		}
-		if err := s.q.cancelTx(ctx, tx, jobID); err != nil {
+		if err := s.jobs.CancelTx(ctx, tx.raw(), jobID); err != nil {
 			return err
 		}
 		_, err = tx.exec(ctx, `DELETE FROM schedules WHERE id = $1 AND company_id = $2`, id, companyID)

@@ -24,12 +24,11 @@ func TestFireRendersInTenantZone(t *testing.T) {
 		sender := newSender()
 		s, err := schedule.New(d, schedule.Config{
 			IDs: db.NewIDs(d, 16), Contacts: store.NewContacts(d, nil), Sender: sender, Settings: settings,
-			Timers: schedule.TimersConfig{PollInterval: 50 * time.Millisecond, RescueAfter: 5 * time.Second},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		start(t, s)
+		start(t, d, s)
 		in := message("5565999990001", time.Now().Add(time.Second))
 		in.Message = "{{hour}} {{ms}}"
 		before := time.Now()

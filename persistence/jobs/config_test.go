@@ -1,0 +1,54 @@
+package jobs
+
+import (
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+)
+
+// TestNodeDefaults: a node built without settings (as cmd/atende builds it) looks for
+// due jobs often enough for B9's lateness goal (a timer falling due notifies nobody,
+// so the poll interval bounds a quiet queue's lateness); a test's short interval is
+// kept with the cooldown following it (River rejects a poll shorter than the
+// cooldown); every kind gets its queue with at least one worker; an insert-only
+// client works no queue.
+func TestNodeDefaults(t *testing.T) {
+	add := func(*river.Workers) error { return nil }
+	rc, err := riverConfig(Config{Kinds: []Kinds{{Queue: "schedules", Workers: 200, Register: add}, {Queue: "dashboard", Register: add}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rc.FetchPollInterval <= 0 || rc.FetchPollInterval > 250*time.Millisecond {
+		t.Errorf("FetchPollInterval %s: a due job can wait that long, want ≤ 250 ms", rc.FetchPollInterval)
+	}
+	if rc.JobTimeout >= 0 {
+		t.Errorf("JobTimeout %s: each worker bounds its own run", rc.JobTimeout)
+	}
+	if rc.Queues["schedules"].MaxWorkers != 200 || rc.Queues["dashboard"].MaxWorkers != 1 || rc.Workers == nil {
+		t.Errorf("queues %+v", rc.Queues)
+	}
+	short, err := riverConfig(Config{PollInterval: 20 * time.Millisecond, Kinds: []Kinds{{Queue: "q", Register: add}}})
+	if err != nil || short.FetchPollInterval != 20*time.Millisecond || short.FetchCooldown != 20*time.Millisecond {
+		t.Errorf("short config: %v, poll %s cooldown %s", err, short.FetchPollInterval, short.FetchCooldown)
+	}
+	io, err := riverConfig(Config{})
+	if err != nil || len(io.Queues) != 0 || io.Workers != nil {
+		t.Errorf("an insert-only client: %v, queues %v", err, io.Queues)
+	}
+}
+
+// TestKindsRefused: a kind without a queue or a worker, and a queue registered twice,
+// are refused.
+func TestKindsRefused(t *testing.T) {
+	add := func(*river.Workers) error { return nil }
+	for name, kinds := range map[string][]Kinds{
+		"no queue":    {{Register: add}},
+		"no worker":   {{Queue: "q"}},
+		"queue twice": {{Queue: "q", Register: add}, {Queue: "q", Register: add}},
+	} {
+		if _, err := riverConfig(Config{Kinds: kinds}); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
