@@ -33,6 +33,7 @@
 //	{"type":"hello","name":"Ana","email":"ana@example.com"}  both optional; sent after every welcome
 //	{"type":"message","id":"<client id>","body":"Olá","seq":7} id: 1-64 of [A-Za-z0-9_-], unique per visitor; seq optional
 //	{"type":"read","ids":["wc-out:42", …]}                    attendant messages displayed (≤ 100)
+//	{"type":"resume","seq":5}                             after a welcome: the seq of the oldest pending message, or of the next
 //	{"type":"ping"}
 //	{"type":"proof","nonce":"1z9"}                         answers the welcome's challenge (Config.ProofOfWorkBits)
 //	{"type":"call.join","id":"<ref>","token":"call1.…"}    joins a video call as its customer (Config.Calls)
@@ -72,7 +73,8 @@
 // messages in that order: a resend of a number it took is acknowledged without
 // reaching the sink again, and one ahead of the next expected number is refused
 // with ERR_OUT_OF_ORDER ("retryAfter", "expected") until the missing ones come or
-// Config.SeqGapWait passed; order.go has the whole rule. The widget sends its
+// Config.SeqGapWait passed; a resume frame tells where a visitor's numbers start
+// again after a welcome. order.go has the whole rule. The widget sends its
 // pending messages one at a time, oldest first, within the rates below.
 //
 // Strictness: frames over Config.MaxFrameSize (16 KiB) get ERR_BODY_TOO_LARGE and

@@ -23,6 +23,9 @@ const (
 	FramePing    = "ping"
 	FrameRead    = "read"
 	FrameProof   = "proof"
+	// FrameResume names, after a welcome, the seq of the widget's oldest pending
+	// message (or of the next it will number): where the visitor's order resumes.
+	FrameResume = "resume"
 	// Video call signalling (docs/calls.md): the visitor's call page joins the call
 	// of its link's token and relays its signals over this socket.
 	FrameCallJoin   = "call.join"
@@ -50,7 +53,7 @@ type ClientFrame struct {
 	Email string   // hello: the visitor's e-mail, trimmed; may be ""
 	ID    string   // message: the client's id of the message, unique per visitor
 	Body  string   // message: the text, trimmed, "\r" removed
-	Seq   int64    // message: the visitor's number of it, 1 to MaxSeq (order.go); 0: none
+	Seq   int64    // message: the visitor's number of it, 1 to MaxSeq (order.go), 0: none; resume: required
 	IDs   []string // read: ids of attendant messages the widget displayed
 	Nonce string   // proof: the answer to the welcome's challenge
 	// Token is call.join's call token (the customer token of the call link); ID
@@ -67,6 +70,7 @@ var fieldsOf = map[string][]string{
 	FramePing:    {},
 	FrameRead:    {"ids"},
 	FrameProof:   {"nonce"},
+	FrameResume:  {"seq"},
 	// id: 1-64 of [A-Za-z0-9_-], repeated in the answer (call.joined, call.ack or
 	// an error frame), so the call page matches answers to requests.
 	FrameCallJoin:   {"id", "token"},
@@ -160,6 +164,14 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 			return named, invalid("body", engine.MsgInvalidValue)
 		}
 		f.ID, f.Seq, f.Body = id, named.Seq, body
+	case FrameResume:
+		n, ok := raw["seq"].(json.Number)
+		if !ok {
+			return ClientFrame{}, invalid("seq", engine.MsgRequired)
+		}
+		if f.Seq, ok = parseSeq(n); !ok {
+			return ClientFrame{}, invalid("seq", engine.MsgInvalidValue)
+		}
 	case FrameProof:
 		nonce, _ := raw["nonce"].(string)
 		if !validClientID(nonce) {

@@ -40,6 +40,7 @@ func TestParseClientFrame(t *testing.T) {
 			want: ClientFrame{Type: FrameMessage, ID: "m1", Body: "oi", Seq: 7}},
 		{name: "seq first, spaces", in: `{ "seq" : 1 , "type":"message","id":"m1","body":"oi"}`,
 			want: ClientFrame{Type: FrameMessage, ID: "m1", Body: "oi", Seq: 1}},
+		{name: "resume", in: `{"type":"resume","seq":12}`, want: ClientFrame{Type: FrameResume, Seq: 12}},
 		{name: "largest seq", in: `{"type":"message","id":"m1","body":"oi","seq":9007199254740991}`,
 			want: ClientFrame{Type: FrameMessage, ID: "m1", Body: "oi", Seq: MaxSeq}},
 		{name: "read", in: `{"type":"read","ids":["wc-out:1","wc-out:22"]}`,
@@ -137,6 +138,10 @@ func TestParseClientFrameRefuses(t *testing.T) {
 		{name: "seq is an object", in: `{"type":"message","id":"x","body":"oi","seq":{"n":1}}`, code: engine.ErrInvalidJSON},
 		{name: "seq twice", in: `{"type":"message","id":"x","seq":1,"seq":2}`, code: engine.ErrInvalidJSON},
 		{name: "seq NaN", in: `{"type":"message","id":"x","body":"oi","seq":NaN}`, code: engine.ErrInvalidJSON},
+		{name: "resume without seq", in: `{"type":"resume"}`, code: engine.ErrValidation, field: "seq"},
+		{name: "resume seq zero", in: `{"type":"resume","seq":0}`, code: engine.ErrValidation, field: "seq"},
+		{name: "resume seq a string", in: `{"type":"resume","seq":"3"}`, code: engine.ErrInvalidJSON},
+		{name: "resume with an id", in: `{"type":"resume","seq":3,"id":"x"}`, code: engine.ErrValidation, field: "id"},
 		{name: "seq on a hello", in: `{"type":"hello","seq":1}`, code: engine.ErrValidation, field: "seq"},
 		{name: "seq on a ping", in: `{"type":"ping","seq":1}`, code: engine.ErrValidation, field: "seq"},
 		{name: "a number under another key", in: `{"type":"message","id":"x","body":"oi","id2":1}`, code: engine.ErrInvalidJSON},
@@ -222,6 +227,9 @@ func FuzzParseClientFrame(f *testing.F) {
 		`{"type":"message","id":"m","body":"oi","seq":4.0e1}`,
 		`{"type":"message","id":"m","body":"oi","seq":"4"}`,
 		`{"type":"hello","name":"a","seq":4}`,
+		`{"type":"resume","seq":12}`,
+		`{"type":"resume","seq":0}`,
+		`{"type":"resume"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -257,6 +265,8 @@ func FuzzParseClientFrame(f *testing.F) {
 			wire["ids"] = got.IDs
 		case FrameProof:
 			wire["nonce"] = got.Nonce
+		case FrameResume:
+			wire["seq"] = got.Seq
 		case FrameCallJoin:
 			wire["id"], wire["token"] = got.ID, got.Token
 		case FrameCallSignal:
@@ -299,6 +309,10 @@ func checkFrame(t *testing.T, f ClientFrame) {
 	case FrameRead:
 		if len(f.IDs) == 0 || len(f.IDs) > MaxReadIDs {
 			t.Fatalf("bad ids %q", f.IDs)
+		}
+	case FrameResume:
+		if f.Seq < 1 || f.Seq > MaxSeq {
+			t.Fatalf("bad resume seq %d", f.Seq)
 		}
 	case FrameProof:
 		if !validClientID(f.Nonce) {

@@ -154,6 +154,11 @@ func (sk *socket) handle(buf []byte) {
 	case FrameRead:
 		sk.touch(now)
 		sk.read(f.IDs)
+	case FrameResume:
+		o := &sk.vis.order
+		o.mu.Lock()
+		o.resume(f.Seq, now)
+		o.mu.Unlock()
 	case FrameProof:
 		if sk.seed == "" || !proofOK(sk.seed, f.Nonce, cfg.ProofOfWorkBits) {
 			sk.refuseFrame(invalid("nonce", engine.MsgInvalidValue), "")
@@ -285,14 +290,15 @@ func (sk *socket) inboundInOrder(f ClientFrame, now time.Time) {
 	o := &sk.vis.order
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	verdict, wait := o.decide(f.Seq, f.ID, now, sk.srv.cfg.SeqGapWait)
-	switch verdict {
+	switch verdict, _ := o.decide(f.Seq, f.ID, now, sk.srv.cfg.SeqGapWait); verdict {
 	case seqDuplicate:
 		sk.send(textFrame(encode(ackFrame{Type: "ack", ID: f.ID})))
 	case seqGap:
 		// An answer, as a sink's ERR_UNAVAILABLE is, not a strike: the frame was fine.
+		// Retry in a second, well within the gap wait: the missing number, sent
+		// meanwhile, is taken by then, and this one is not overtaken.
 		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrOutOfOrder, ID: f.ID,
-			RetryAfter: seconds(wait), Expected: o.next})))
+			RetryAfter: 1, Expected: o.next})))
 	case seqTake:
 		if sk.inbound(f, now) {
 			o.taken(f.Seq, f.ID)

@@ -49,7 +49,16 @@ func TestOrderDecide(t *testing.T) {
 			{seq: 4, id: "d", after: 5 * time.Second, want: seqGap}, {seq: 4, id: "d", after: 9 * time.Second, want: seqGap}, {seq: 4, id: "d", after: 10 * time.Second, want: seqTake}}, next: 5},
 		{name: "far ahead: taken after the wait, no number below it is lost or overflows", steps: []step{
 			take(1, "a"), {seq: MaxSeq, id: "far", want: seqGap}, {seq: MaxSeq, id: "far", after: wait, want: seqTake},
-			{seq: MaxSeq - 1, id: "late", after: wait, want: seqTake}, {seq: 2, id: "b", after: wait, want: seqDuplicate}}, next: MaxSeq + 1},
+			{seq: MaxSeq - 1, id: "late", after: wait, want: seqTake}, {seq: 2, id: "b", after: wait, want: seqTake},
+			{seq: 2, id: "b", after: wait, want: seqDuplicate}, {seq: MaxSeq, id: "far", after: wait, want: seqDuplicate}}, next: MaxSeq + 1},
+		{name: "a number below the base is taken late", steps: []step{take(10, "j"), take(9, "i"), take(11, "k")}, next: 12},
+		{name: "a resend older than the remembered ids goes to the sink", steps: func() []step {
+			var st []step
+			for i := int64(1); i <= recentIDs+2; i++ { // the ring keeps 3 and above
+				st = append(st, take(i, fmt.Sprint("m", i)))
+			}
+			return append(st, step{seq: 2, id: "m2", want: seqTake}, step{seq: 4, id: "m4", want: seqDuplicate}) // (2 took 3's place)
+		}(), next: recentIDs + 3},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,28 +78,30 @@ func TestOrderDecide(t *testing.T) {
 			if o.next != tc.next {
 				t.Fatalf("next %d, want %d", o.next, tc.next)
 			}
-			if len(o.late) > maxLate {
-				t.Fatalf("%d late numbers kept, want at most %d", len(o.late), maxLate)
-			}
 		})
 	}
 }
 
-// TestOrderLateIsBounded: gap after gap, the skipped numbers kept stay at most
-// maxLate, the nearest ones.
-func TestOrderLateIsBounded(t *testing.T) {
+// TestOrderResume: the widget's resume sets the expected number when none is
+// known or it is beyond it, and never moves it back.
+func TestOrderResume(t *testing.T) {
+	t0 := time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 	var o order
-	o.taken(1, "a")
-	for i := int64(1); i <= 50; i++ {
-		o.taken(i*100, fmt.Sprint("m", i))
-		if len(o.late) > maxLate {
-			t.Fatalf("after %d gaps: %d late numbers", i, len(o.late))
-		}
+	o.resume(5, t0)
+	if v, _ := o.decide(6, "f", t0, time.Second); v != seqGap {
+		t.Fatalf("6 after resume 5: verdict %d, want a gap", v)
 	}
-	for s := int64(5000 - maxLate); s < 5000; s++ {
-		if _, ok := o.late[s]; !ok && s%100 != 0 {
-			t.Fatalf("late number %d, just below the last taken, was dropped", s)
-		}
+	if v, _ := o.decide(5, "e", t0, time.Second); v != seqTake {
+		t.Fatalf("5 after resume 5: verdict %d", v)
+	}
+	o.taken(5, "e")
+	o.resume(3, t0) // an older tab's queue: changes nothing
+	if o.next != 6 {
+		t.Fatalf("next %d after resume 3, want 6", o.next)
+	}
+	o.resume(9, t0) // 6 to 8 done elsewhere: 9 is next, without a gap wait
+	if v, _ := o.decide(9, "i", t0, time.Second); v != seqTake || o.next != 9 || !o.gapSince.IsZero() {
+		t.Fatalf("9 after resume 9: verdict %d, next %d", v, o.next)
 	}
 }
 
@@ -305,16 +316,53 @@ func TestSeqHostileValues(t *testing.T) {
 		if f := c.answer("far"); f.Type != "ack" {
 			t.Fatalf("far ahead after the wait: %+v", f)
 		}
-		// The visitor moved its own order to the end: lower numbers are resends now,
-		// except the nearest skipped ones, kept to record late.
+		// The visitor moved its own order to the end; lower numbers still come, late.
 		c.write(msg("m2", 2, "second"))
 		c.answer("m2")
 		c.write(msg("near", MaxSeq-1, "near"))
 		c.answer("near")
-		if got := e.recorded(); !slices.Equal(got, []string{"first", "far", "near"}) {
+		c.write(msg("far", MaxSeq, "far"))
+		c.answer("far")
+		if got := e.recorded(); !slices.Equal(got, []string{"first", "far", "second", "near"}) {
 			t.Fatalf("recorded %q", got)
 		}
 	})
+}
+
+// TestSeqResume: a widget's resume sets where a new visitor's order starts, so
+// messages that arrive shuffled are still recorded in order; a malformed resume
+// is refused and changes nothing.
+func TestSeqResume(t *testing.T) {
+	e := newEnv(t, nil)
+	c, _ := e.connect("")
+	for _, bad := range []string{`{"type":"resume"}`, `{"type":"resume","seq":"4"}`, `{"type":"resume","seq":-4}`,
+		`{"type":"resume","seq":4,"id":"x"}`, `{"type":"resume","seq":9007199254740992}`} {
+		c.writeRaw(1, []byte(bad))
+		if f := c.expect("error"); f.Code != string(engine.ErrValidation) && f.Code != string(engine.ErrInvalidJSON) {
+			t.Fatalf("%s: %+v", bad, f)
+		}
+	}
+	c.write(map[string]any{"type": "resume", "seq": 4})
+	for _, seq := range []int64{6, 5, 4} {
+		c.write(msg(fmt.Sprint("m", seq), seq, fmt.Sprint("body ", seq)))
+	}
+	for range 2 { // 6 and 5 came early
+		if f := c.expect("error"); f.Code != string(engine.ErrOutOfOrder) || f.Expected != 4 || f.Retry != 1 {
+			t.Fatalf("early: %+v", f)
+		}
+	}
+	if f := c.expect("ack"); f.ID != "m4" {
+		t.Fatalf("%+v, want the ack of m4", f)
+	}
+	for _, seq := range []int64{5, 6} {
+		c.write(msg(fmt.Sprint("m", seq), seq, fmt.Sprint("body ", seq)))
+		if f := c.answer(fmt.Sprint("m", seq)); f.Type != "ack" {
+			t.Fatalf("m%d: %+v", seq, f)
+		}
+	}
+	if got := e.recorded(); !slices.Equal(got, []string{"body 4", "body 5", "body 6"}) {
+		t.Fatalf("recorded %q", got)
+	}
 }
 
 // TestRateRefusalSaysWhen: a visitor over its message rate is told the limit and

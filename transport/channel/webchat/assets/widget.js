@@ -206,6 +206,8 @@
       (f.history || []).forEach(function (m) { add(m); });
       st.pending.forEach(function (p) { add({ id: p.id, body: p.body, at: p.at }, 'pending'); });
       hello(); read();
+      // Where this visitor's numbers resume: the oldest pending one, or the next.
+      send({ type: 'resume', seq: st.pending.length ? st.pending[0].seq : st.seq + 1 });
       answered(inflight);
       if (f.challenge) prove(f.challenge); else pump();
     } else if (f.type === 'message') {

@@ -119,6 +119,7 @@ describe('web chat widget', () => {
     boot({ v: 'visitor.sig', seq: 30, pending: pending(30) });
     const sock = latest();
     sock.welcome();
+    expect(sock.sent.find((f) => f.type === 'resume')).toEqual({ type: 'resume', seq: 1 }); // where the order resumes
     expect(sock.messages()).toHaveLength(1); // one in flight, not the whole queue
 
     const sentAt: number[] = [];
@@ -237,6 +238,7 @@ describe('web chat widget', () => {
   it('takes the next number after the stored one, so tabs never share one', () => {
     const w = boot({ v: 'visitor.sig', seq: 4, pending: [] });
     latest().welcome();
+    expect(latest().sent.find((f) => f.type === 'resume')).toEqual({ type: 'resume', seq: 5 }); // the next it gives out
     // Another tab of the visitor numbered messages up to 9 meanwhile.
     window.localStorage.setItem(KEY, JSON.stringify({ ...stored(), seq: 9 }));
     w.type('from this tab');
