@@ -50,6 +50,7 @@ const (
 	ErrBodyTooLarge        Code = "ERR_BODY_TOO_LARGE"
 	ErrInvalidToken        Code = "ERR_INVALID_TOKEN"
 	ErrTooManyAttempts     Code = "ERR_TOO_MANY_ATTEMPTS"
+	ErrOutOfOrder          Code = "ERR_OUT_OF_ORDER" // a web chat message ahead of its visitor's seq: retried, it is taken in order
 	ErrInvalidTransition   Code = "ERR_INVALID_TRANSITION"
 	ErrConcurrentUpdate    Code = "ERR_CONCURRENT_UPDATE"
 	ErrNotFound            Code = "ERR_NOT_FOUND"
@@ -168,6 +169,7 @@ var statusOf = map[Code]int{
 	ErrBodyTooLarge:          http.StatusRequestEntityTooLarge,
 	ErrInvalidToken:          http.StatusForbidden,
 	ErrTooManyAttempts:       http.StatusTooManyRequests,
+	ErrOutOfOrder:            http.StatusConflict,
 	ErrInvalidTransition:     http.StatusConflict,
 	ErrConcurrentUpdate:      http.StatusConflict,
 	ErrNotFound:              http.StatusNotFound,

@@ -91,6 +91,11 @@ type Config struct {
 	// MaxStrikes is how many refused frames in a row (malformed, invalid, over a
 	// rate) a socket may send before it is closed with 1008. Zero: 10.
 	MaxStrikes int
+	// SeqGapWait bounds how long a visitor's message numbered ahead of the next
+	// expected one (a "seq" gap, order.go) is refused with ERR_OUT_OF_ORDER, from
+	// the first such refusal, waiting for the missing ones; after it the message is
+	// taken and the missing ones, should they come, are recorded late. Zero: 5 s.
+	SeqGapWait time.Duration
 	// QueueSize bounds each socket's outbound queue, in frames; a socket whose queue
 	// is full is closed with CloseSlowConsumer. Zero: 128.
 	QueueSize int
@@ -224,6 +229,7 @@ func (c Config) withDefaults() (Config, error) {
 	defInt(&c.FrameBurst, 40)
 	defInt(&c.MaxStrikes, 10)
 	defInt(&c.QueueSize, 128)
+	defDur(&c.SeqGapWait, 5*time.Second)
 	defDur(&c.PingInterval, 25*time.Second)
 	defDur(&c.PongTimeout, 20*time.Second)
 	defDur(&c.IdleTimeout, 30*time.Minute)
@@ -244,6 +250,7 @@ func (c Config) withDefaults() (Config, error) {
 	for name, d := range map[string]time.Duration{
 		"PingInterval": c.PingInterval, "PongTimeout": c.PongTimeout, "IdleTimeout": c.IdleTimeout,
 		"WriteTimeout": c.WriteTimeout, "SinkTimeout": c.SinkTimeout, "HistoryTimeout": c.HistoryTimeout,
+		"SeqGapWait": c.SeqGapWait,
 	} {
 		if d < time.Millisecond {
 			return c, fmt.Errorf("webchat config: %s %s is below 1ms", name, d)

@@ -31,8 +31,9 @@
 // Client → server:
 //
 //	{"type":"hello","name":"Ana","email":"ana@example.com"}  both optional; sent after every welcome
-//	{"type":"message","id":"<client id>","body":"Olá"}       id: 1-64 of [A-Za-z0-9_-], unique per visitor
+//	{"type":"message","id":"<client id>","body":"Olá","seq":7} id: 1-64 of [A-Za-z0-9_-], unique per visitor; seq optional
 //	{"type":"read","ids":["wc-out:42", …]}                    attendant messages displayed (≤ 100)
+//	{"type":"resume","seq":5}                             after a welcome: the seq of the oldest pending message, or of the next
 //	{"type":"ping"}
 //	{"type":"proof","nonce":"1z9"}                         answers the welcome's challenge (Config.ProofOfWorkBits)
 //	{"type":"call.join","id":"<ref>","token":"call1.…"}    joins a video call as its customer (Config.Calls)
@@ -44,6 +45,7 @@
 //	{"type":"message","id":"wc-out:42","body":"Oi!","fromMe":true,"at":"2026-11-22T13:04:05.123Z","media":{"type":"image","url":…,"name":…}}
 //	{"type":"ack","id":"<client id>"}
 //	{"type":"error","code":"ERR_…","id":"<client id, when about a message>","fields":{…},"limit":"newVisitor","retryAfter":42}
+//	{"type":"error","code":"ERR_OUT_OF_ORDER","id":"<client id>","retryAfter":3,"expected":6}
 //	{"type":"pong"}
 //	{"type":"call.joined","id":"<ref>","callId":…,"role":"customer","iceServers":[…]}
 //	{"type":"call.ack","id":"<ref>"}
@@ -61,9 +63,19 @@
 // returned nil (the message is durable). Until acked, the widget keeps the message
 // (across reloads) and sends it again after every welcome; the sink de-duplicates on
 // ProviderID, so a resend is harmless. An error frame with the message's id says
-// why it was not taken: ERR_TOO_MANY_ATTEMPTS and ERR_UNAVAILABLE (retry later),
-// ERR_VALIDATION and ERR_BODY_TOO_LARGE (final). A read frame becomes a Receipt
-// with AckRead for each id the socket was shown and had not reported.
+// why it was not taken: ERR_TOO_MANY_ATTEMPTS, ERR_OUT_OF_ORDER and
+// ERR_UNAVAILABLE (retry later, after retryAfter when given), ERR_VALIDATION and
+// ERR_BODY_TOO_LARGE (final). A read frame becomes a Receipt with AckRead for each
+// id the socket was shown and had not reported.
+//
+// Order: a message's optional seq (1 to MaxSeq, a JSON integer) is the visitor's
+// own number of it, in the order typed. The server records a visitor's numbered
+// messages in that order: a resend of a number it took is acknowledged without
+// reaching the sink again, and one ahead of the next expected number is refused
+// with ERR_OUT_OF_ORDER ("retryAfter", "expected") until the missing ones come or
+// Config.SeqGapWait passed; a resume frame tells where a visitor's numbers start
+// again after a welcome. order.go has the whole rule. The widget sends its
+// pending messages one at a time, oldest first, within the rates below.
 //
 // Strictness: frames over Config.MaxFrameSize (16 KiB) get ERR_BODY_TOO_LARGE and
 // close 1009; invalid UTF-8 closes 1007; binary frames close 1003. Anything but one
@@ -72,7 +84,8 @@
 // unknown types, keys of another type, empty bodies, control characters (bodies may
 // hold \n and \t) and bodies over 4096 characters are
 // ERR_VALIDATION or ERR_BODY_TOO_LARGE. Rates: 10 messages/s per visitor (burst 20)
-// and 20 frames/s per socket (burst 40) — beyond, ERR_TOO_MANY_ATTEMPTS; after 10
+// and 20 frames/s per socket (burst 40) — beyond, ERR_TOO_MANY_ATTEMPTS with
+// "limit":"rate" and "retryAfter" (whole seconds until a token is back); after 10
 // refused frames in a row the socket is closed with 1008. See errors.go for every
 // close code.
 //

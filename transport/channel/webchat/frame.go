@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -22,6 +23,9 @@ const (
 	FramePing    = "ping"
 	FrameRead    = "read"
 	FrameProof   = "proof"
+	// FrameResume names, after a welcome, the seq of the widget's oldest pending
+	// message (or of the next it will number): where the visitor's order resumes.
+	FrameResume = "resume"
 	// Video call signalling (docs/calls.md): the visitor's call page joins the call
 	// of its link's token and relays its signals over this socket.
 	FrameCallJoin   = "call.join"
@@ -49,6 +53,7 @@ type ClientFrame struct {
 	Email string   // hello: the visitor's e-mail, trimmed; may be ""
 	ID    string   // message: the client's id of the message, unique per visitor
 	Body  string   // message: the text, trimmed, "\r" removed
+	Seq   int64    // message: the visitor's number of it, 1 to MaxSeq (order.go), 0: none; resume: required
 	IDs   []string // read: ids of attendant messages the widget displayed
 	Nonce string   // proof: the answer to the welcome's challenge
 	// Token is call.join's call token (the customer token of the call link); ID
@@ -61,10 +66,11 @@ type ClientFrame struct {
 // fieldsOf lists the keys each frame type may carry besides "type".
 var fieldsOf = map[string][]string{
 	FrameHello:   {"name", "email"},
-	FrameMessage: {"id", "body"},
+	FrameMessage: {"id", "body", "seq"},
 	FramePing:    {},
 	FrameRead:    {"ids"},
 	FrameProof:   {"nonce"},
+	FrameResume:  {"seq"},
 	// id: 1-64 of [A-Za-z0-9_-], repeated in the answer (call.joined, call.ack or
 	// an error frame), so the call page matches answers to requests.
 	FrameCallJoin:   {"id", "token"},
@@ -78,10 +84,14 @@ var fieldsOf = map[string][]string{
 // values of the wrong JSON type (ERR_INVALID_JSON); unknown frame types, keys that
 // belong to another type, missing or empty required values, control characters and
 // values that break their rules (ERR_VALIDATION, with the field in Fields).
+// A message's "seq" is the one number: a JSON integer from 1 to MaxSeq, written
+// plainly (no fraction, no exponent); a string there is ERR_INVALID_JSON, another
+// number ERR_VALIDATION.
 // call.signal's "signal" is the one object value: call.ParseSignal reads it, with
 // its own limits and strictness (its refusals are ERR_VALIDATION,
 // ERR_INVALID_JSON or ERR_BODY_TOO_LARGE). A refused call frame whose id was valid
-// comes back with Type and ID set beside the error, so its refusal can name it.
+// comes back with Type and ID set beside the error, so its refusal can name it; so
+// does a refused message whose id was valid, with its Seq if that was valid too.
 func ParseClientFrame(data []byte) (ClientFrame, error) {
 	return parseClientFrame(data, DefaultMaxFrameSize, DefaultMaxBodyLength)
 }
@@ -97,10 +107,11 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 	if err != nil {
 		return ClientFrame{}, engine.Wrap(engine.ErrInvalidJSON, err)
 	}
-	for k, v := range raw { // "ids" holds a list, "signal" an object, every other key a string
+	for k, v := range raw { // "ids" holds a list, "signal" an object, "seq" a number, every other key a string
 		_, list := v.([]string)
 		_, obj := v.(json.RawMessage)
-		if list != (k == "ids") || obj != (k == "signal") {
+		_, num := v.(json.Number)
+		if list != (k == "ids") || obj != (k == "signal") || num != (k == "seq") {
 			return ClientFrame{}, engine.Wrap(engine.ErrInvalidJSON, fmt.Errorf("key %q: wrong JSON type", k))
 		}
 	}
@@ -134,18 +145,33 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 		if !validClientID(id) {
 			return ClientFrame{}, invalid("id", engine.MsgInvalidValue)
 		}
-		f.ID = id
+		named := ClientFrame{Type: typ, ID: id} // what a refusal from here on names
+		if n, ok := raw["seq"].(json.Number); ok {
+			seq, valid := parseSeq(n)
+			if !valid {
+				return named, invalid("seq", engine.MsgInvalidValue)
+			}
+			named.Seq = seq
+		}
 		body, _ := raw["body"].(string)
 		body = strings.TrimSpace(strings.ReplaceAll(body, "\r", ""))
 		switch {
 		case body == "":
-			return ClientFrame{}, invalid("body", engine.MsgRequired)
+			return named, invalid("body", engine.MsgRequired)
 		case utf8.RuneCountInString(body) > maxBody:
-			return ClientFrame{}, engine.Wrap(engine.ErrBodyTooLarge, fmt.Errorf("body above %d characters", maxBody))
+			return named, engine.Wrap(engine.ErrBodyTooLarge, fmt.Errorf("body above %d characters", maxBody))
 		case hasControl(body, true):
-			return ClientFrame{}, invalid("body", engine.MsgInvalidValue)
+			return named, invalid("body", engine.MsgInvalidValue)
 		}
-		f.Body = body
+		f.ID, f.Seq, f.Body = id, named.Seq, body
+	case FrameResume:
+		n, ok := raw["seq"].(json.Number)
+		if !ok {
+			return ClientFrame{}, invalid("seq", engine.MsgRequired)
+		}
+		if f.Seq, ok = parseSeq(n); !ok {
+			return ClientFrame{}, invalid("seq", engine.MsgInvalidValue)
+		}
 	case FrameProof:
 		nonce, _ := raw["nonce"].(string)
 		if !validClientID(nonce) {
@@ -190,6 +216,17 @@ func parseClientFrame(data []byte, maxFrame int64, maxBody int) (ClientFrame, er
 	return f, nil
 }
 
+// parseSeq reads a message's seq: a plain decimal integer from 1 to MaxSeq
+// ("7", not "7.0", "7e0", "-7" or "0").
+func parseSeq(n json.Number) (int64, bool) {
+	s := string(n)
+	if s == "" || len(s) > 16 || s[0] == '0' || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil && v >= 1 && v <= MaxSeq
+}
+
 // validCallToken: 1 to MaxCallToken characters of a call token's alphabet
 // (base64url and dots); call.Tokens.Verify decides whether it is one.
 func validCallToken(s string) bool {
@@ -206,10 +243,12 @@ func validCallToken(s string) bool {
 }
 
 // decodeObject reads data as exactly one JSON object whose values are strings,
-// arrays of strings (MaxReadIDs at most) or, for the key "signal" only, an object
-// (kept raw, as a json.RawMessage), with no key twice, and nothing after it.
+// arrays of strings (MaxReadIDs at most), for the key "signal" only an object
+// (kept raw, as a json.RawMessage) and for the key "seq" only a number (kept as
+// written, a json.Number), with no key twice, and nothing after it.
 func decodeObject(data []byte) (map[string]any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
 	tok, err := dec.Token()
 	if err != nil {
 		return nil, err
@@ -248,6 +287,11 @@ func decodeObject(data []byte) (map[string]any, error) {
 		}
 		switch v := v.(type) {
 		case string:
+			out[key] = v
+		case json.Number:
+			if key != "seq" {
+				return nil, fmt.Errorf("key %q: want a string, got a number", key)
+			}
 			out[key] = v
 		case json.Delim:
 			if v != '[' {
@@ -414,13 +458,17 @@ type errorFrame struct {
 	// RetryAfter is when, in seconds, trying again may succeed.
 	Limit      string `json:"limit,omitempty"`
 	RetryAfter int    `json:"retryAfter,omitempty"`
+	// Expected is, for ERR_OUT_OF_ORDER, the seq the server takes next.
+	Expected int64 `json:"expected,omitempty"`
 }
 
-// Limits an ERR_TOO_MANY_ATTEMPTS names: the new-visitor limits, and a first
-// message sent before the welcome's challenge was solved.
+// Limits an ERR_TOO_MANY_ATTEMPTS names: the new-visitor limits, a first message
+// sent before the welcome's challenge was solved, and the rates of a socket's
+// frames and a visitor's messages.
 const (
 	limitNewVisitor = "newVisitor"
 	limitProof      = "proof"
+	limitRate       = "rate"
 )
 
 var pongPayload = []byte(`{"type":"pong"}`)

@@ -36,6 +36,13 @@ func TestParseClientFrame(t *testing.T) {
 			want: ClientFrame{Type: FrameMessage, ID: "x", Body: "é 😀"}},
 		{name: "body of exactly 4096 characters", in: `{"type":"message","id":"x","body":"` + strings.Repeat("ç", 4096) + `"}`,
 			want: ClientFrame{Type: FrameMessage, ID: "x", Body: strings.Repeat("ç", 4096)}},
+		{name: "message with seq", in: `{"type":"message","id":"m1","body":"oi","seq":7}`,
+			want: ClientFrame{Type: FrameMessage, ID: "m1", Body: "oi", Seq: 7}},
+		{name: "seq first, spaces", in: `{ "seq" : 1 , "type":"message","id":"m1","body":"oi"}`,
+			want: ClientFrame{Type: FrameMessage, ID: "m1", Body: "oi", Seq: 1}},
+		{name: "resume", in: `{"type":"resume","seq":12}`, want: ClientFrame{Type: FrameResume, Seq: 12}},
+		{name: "largest seq", in: `{"type":"message","id":"m1","body":"oi","seq":9007199254740991}`,
+			want: ClientFrame{Type: FrameMessage, ID: "m1", Body: "oi", Seq: MaxSeq}},
 		{name: "read", in: `{"type":"read","ids":["wc-out:1","wc-out:22"]}`,
 			want: ClientFrame{Type: FrameRead, IDs: []string{"wc-out:1", "wc-out:22"}}},
 		{name: "call.join", in: `{"type":"call.join","id":"j1","token":"` + shapedToken + `"}`,
@@ -112,6 +119,33 @@ func TestParseClientFrameRefuses(t *testing.T) {
 		{name: "email with markup", in: `{"type":"hello","email":"<a@b.c>"}`, code: engine.ErrValidation, field: "email"},
 		{name: "empty read", in: `{"type":"read","ids":[]}`, code: engine.ErrValidation, field: "ids"},
 		{name: "read id with control", in: `{"type":"read","ids":["a\u0007"]}`, code: engine.ErrValidation, field: "ids"},
+		// seq, hostile
+		{name: "seq zero", in: `{"type":"message","id":"x","body":"oi","seq":0}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq negative", in: `{"type":"message","id":"x","body":"oi","seq":-1}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq minus zero", in: `{"type":"message","id":"x","body":"oi","seq":-0}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq fraction", in: `{"type":"message","id":"x","body":"oi","seq":1.5}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq integral fraction", in: `{"type":"message","id":"x","body":"oi","seq":2.0}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq exponent", in: `{"type":"message","id":"x","body":"oi","seq":1e3}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq above 2^53-1", in: `{"type":"message","id":"x","body":"oi","seq":9007199254740992}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq above int64", in: `{"type":"message","id":"x","body":"oi","seq":99999999999999999999999}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq huge exponent", in: `{"type":"message","id":"x","body":"oi","seq":1e400}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq leading zero", in: `{"type":"message","id":"x","body":"oi","seq":07}`, code: engine.ErrInvalidJSON},
+		{name: "seq is a string", in: `{"type":"message","id":"x","body":"oi","seq":"7"}`, code: engine.ErrInvalidJSON},
+		{name: "seq not numeric", in: `{"type":"message","id":"x","body":"oi","seq":"abc"}`, code: engine.ErrInvalidJSON},
+		{name: "seq is null", in: `{"type":"message","id":"x","body":"oi","seq":null}`, code: engine.ErrInvalidJSON},
+		{name: "seq is true", in: `{"type":"message","id":"x","body":"oi","seq":true}`, code: engine.ErrInvalidJSON},
+		{name: "seq is a list", in: `{"type":"message","id":"x","body":"oi","seq":[1]}`, code: engine.ErrInvalidJSON},
+		{name: "seq is an object", in: `{"type":"message","id":"x","body":"oi","seq":{"n":1}}`, code: engine.ErrInvalidJSON},
+		{name: "seq twice", in: `{"type":"message","id":"x","seq":1,"seq":2}`, code: engine.ErrInvalidJSON},
+		{name: "seq NaN", in: `{"type":"message","id":"x","body":"oi","seq":NaN}`, code: engine.ErrInvalidJSON},
+		{name: "resume without seq", in: `{"type":"resume"}`, code: engine.ErrValidation, field: "seq"},
+		{name: "resume seq zero", in: `{"type":"resume","seq":0}`, code: engine.ErrValidation, field: "seq"},
+		{name: "resume seq a string", in: `{"type":"resume","seq":"3"}`, code: engine.ErrInvalidJSON},
+		{name: "resume with an id", in: `{"type":"resume","seq":3,"id":"x"}`, code: engine.ErrValidation, field: "id"},
+		{name: "seq on a hello", in: `{"type":"hello","seq":1}`, code: engine.ErrValidation, field: "seq"},
+		{name: "seq on a ping", in: `{"type":"ping","seq":1}`, code: engine.ErrValidation, field: "seq"},
+		{name: "a number under another key", in: `{"type":"message","id":"x","body":"oi","id2":1}`, code: engine.ErrInvalidJSON},
+		{name: "id is a number", in: `{"type":"message","id":7,"body":"oi","seq":7}`, code: engine.ErrInvalidJSON},
 		// call frames
 		{name: "call.join without id", in: `{"type":"call.join","token":"` + shapedToken + `"}`, code: engine.ErrValidation, field: "id"},
 		{name: "call.join without token", in: `{"type":"call.join","id":"j"}`, code: engine.ErrValidation, field: "token"},
@@ -186,6 +220,16 @@ func FuzzParseClientFrame(f *testing.F) {
 		`{"type":"call.signal","id":"s","signal":{"callId":"` + callID + `","type":"end","type":"end"}}`,
 		`{"type":"call.signal","id":"s","signal":"x"}`,
 		`{"type":"call.join","id":"j","signal":{"a":{"b":[1,{"c":null}]}}}`,
+		`{"type":"message","id":"m","body":"oi","seq":42}`,
+		`{"type":"message","id":"m","body":"","seq":3}`,
+		`{"type":"message","id":"m","body":"oi","seq":-3}`,
+		`{"type":"message","id":"m","body":"oi","seq":9007199254740993}`,
+		`{"type":"message","id":"m","body":"oi","seq":4.0e1}`,
+		`{"type":"message","id":"m","body":"oi","seq":"4"}`,
+		`{"type":"hello","name":"a","seq":4}`,
+		`{"type":"resume","seq":12}`,
+		`{"type":"resume","seq":0}`,
+		`{"type":"resume"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -197,10 +241,12 @@ func FuzzParseClientFrame(f *testing.F) {
 			default:
 				t.Fatalf("refusal with code %s: %v", c, err)
 			}
-			// A refusal names nothing, or a call frame by its valid id.
-			named := got.Type == FrameCallJoin || got.Type == FrameCallSignal
-			if got.Token != "" || got.Signal != nil || !reflect.DeepEqual(got, ClientFrame{Type: got.Type, ID: got.ID}) ||
-				(got.Type != "" && (!named || !validClientID(got.ID))) || (got.Type == "" && got.ID != "") {
+			// A refusal names nothing, or a call frame or a message by its valid id
+			// (a message with its valid seq, if it had one).
+			named := got.Type == FrameCallJoin || got.Type == FrameCallSignal || got.Type == FrameMessage
+			if got.Token != "" || got.Signal != nil || !reflect.DeepEqual(got, ClientFrame{Type: got.Type, ID: got.ID, Seq: got.Seq}) ||
+				(got.Type != "" && (!named || !validClientID(got.ID))) || (got.Type == "" && got.ID != "") ||
+				got.Seq < 0 || got.Seq > MaxSeq || (got.Seq != 0 && got.Type != FrameMessage) {
 				t.Fatalf("refusal came with %+v", got)
 			}
 			return
@@ -212,10 +258,15 @@ func FuzzParseClientFrame(f *testing.F) {
 			wire["name"], wire["email"] = got.Name, got.Email
 		case FrameMessage:
 			wire["id"], wire["body"] = got.ID, got.Body
+			if got.Seq != 0 {
+				wire["seq"] = got.Seq
+			}
 		case FrameRead:
 			wire["ids"] = got.IDs
 		case FrameProof:
 			wire["nonce"] = got.Nonce
+		case FrameResume:
+			wire["seq"] = got.Seq
 		case FrameCallJoin:
 			wire["id"], wire["token"] = got.ID, got.Token
 		case FrameCallSignal:
@@ -252,9 +303,16 @@ func checkFrame(t *testing.T, f ClientFrame) {
 			hasControl(f.Body, true) || strings.Contains(f.Body, "\r") || !utf8.ValidString(f.Body) {
 			t.Fatalf("bad body %q", f.Body)
 		}
+		if f.Seq < 0 || f.Seq > MaxSeq {
+			t.Fatalf("bad seq %d", f.Seq)
+		}
 	case FrameRead:
 		if len(f.IDs) == 0 || len(f.IDs) > MaxReadIDs {
 			t.Fatalf("bad ids %q", f.IDs)
+		}
+	case FrameResume:
+		if f.Seq < 1 || f.Seq > MaxSeq {
+			t.Fatalf("bad resume seq %d", f.Seq)
 		}
 	case FrameProof:
 		if !validClientID(f.Nonce) {

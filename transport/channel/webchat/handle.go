@@ -18,7 +18,6 @@ var (
 	errBinary      = engine.Wrap(engine.ErrInvalidJSON, errors.New("binary frame"))
 	errTooLarge    = engine.Wrap(engine.ErrBodyTooLarge, errors.New("frame above MaxFrameSize"))
 	errInvalidUTF8 = engine.Wrap(engine.ErrInvalidJSON, errors.New("invalid UTF-8"))
-	errRate        = engine.Wrap(engine.ErrTooManyAttempts, errors.New("rate limit"))
 )
 
 var pongFrame = textFrame(pongPayload)
@@ -118,12 +117,18 @@ func (sk *socket) handle(buf []byte) {
 	f, err := parseClientFrame(buf, cfg.MaxFrameSize, cfg.MaxBodyLength)
 	if err != nil {
 		sk.log.Debug().Err(err).Msg("webchat frame refused")
-		sk.refuseFrame(err, f.ID) // a refused call frame's id, so the call page can match it; "" otherwise
+		if f.Type == FrameMessage && f.Seq > 0 {
+			// Refused for good: the widget drops it and sends the next number.
+			sk.vis.order.mu.Lock()
+			sk.vis.order.taken(f.Seq, "")
+			sk.vis.order.mu.Unlock()
+		}
+		sk.refuseFrame(err, f.ID) // a refused message's or call frame's id, so the widget can match it; "" otherwise
 		return
 	}
 	now := cfg.Now()
-	if !sk.frames.allow(now) {
-		sk.refuseFrame(errRate, f.ID)
+	if ok, wait := sk.frames.take(now); !ok {
+		sk.refuseRate(f.ID, wait)
 		return
 	}
 	switch f.Type {
@@ -134,17 +139,26 @@ func (sk *socket) handle(buf []byte) {
 		sk.name, sk.email = f.Name, f.Email
 	case FrameMessage:
 		sk.touch(now)
-		if !sk.vis.limiter.allow(now) {
-			sk.refuseFrame(errRate, f.ID)
+		if ok, wait := sk.vis.limiter.take(now); !ok {
+			sk.refuseRate(f.ID, wait)
 			return
 		}
 		if !sk.admit(f.ID) {
 			return
 		}
-		sk.inbound(f, now)
+		if f.Seq == 0 {
+			sk.inbound(f, now)
+		} else {
+			sk.inboundInOrder(f, now)
+		}
 	case FrameRead:
 		sk.touch(now)
 		sk.read(f.IDs)
+	case FrameResume:
+		o := &sk.vis.order
+		o.mu.Lock()
+		o.resume(f.Seq, now)
+		o.mu.Unlock()
 	case FrameProof:
 		if sk.seed == "" || !proofOK(sk.seed, f.Nonce, cfg.ProofOfWorkBits) {
 			sk.refuseFrame(invalid("nonce", engine.MsgInvalidValue), "")
@@ -257,6 +271,41 @@ func (sk *socket) refuseLimit(id, limit string, retryAfter int) {
 	}
 }
 
+// refuseRate answers a frame over a rate (the socket's frames, the visitor's
+// messages) with ERR_TOO_MANY_ATTEMPTS, "limit":"rate" and when a token is back, in
+// whole seconds (at least 1), so the widget waits rather than strikes out.
+func (sk *socket) refuseRate(id string, wait time.Duration) {
+	sk.refuseLimit(id, limitRate, seconds(wait))
+}
+
+// seconds is d rounded up to whole seconds, at least 1.
+func seconds(d time.Duration) int { return max(1, int((d+time.Second-1)/time.Second)) }
+
+// inboundInOrder records a numbered message in its visitor's order (order.go):
+// the next number (or a late one) goes to the sink, a duplicate is acknowledged
+// without it, and one ahead of the next is refused with ERR_OUT_OF_ORDER and
+// "retryAfter" until the gap wait is over. The visitor's order is held across the
+// sink call, so its tabs record numbered messages one at a time.
+func (sk *socket) inboundInOrder(f ClientFrame, now time.Time) {
+	o := &sk.vis.order
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	switch verdict, _ := o.decide(f.Seq, f.ID, now, sk.srv.cfg.SeqGapWait); verdict {
+	case seqDuplicate:
+		sk.send(textFrame(encode(ackFrame{Type: "ack", ID: f.ID})))
+	case seqGap:
+		// An answer, as a sink's ERR_UNAVAILABLE is, not a strike: the frame was fine.
+		// Retry in a second, well within the gap wait: the missing number, sent
+		// meanwhile, is taken by then, and this one is not overtaken.
+		sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrOutOfOrder, ID: f.ID,
+			RetryAfter: 1, Expected: o.next})))
+	case seqTake:
+		if sk.inbound(f, now) {
+			o.taken(f.Seq, f.ID)
+		}
+	}
+}
+
 // takeNew takes a new-visitor token for key: from the shared limiter when there is
 // one, else (or when it fails) from this Server's own buckets.
 func (s *Server) takeNew(sk *socket, shared Limiter, local *netlimit.Buckets, key string) (bool, time.Duration) {
@@ -289,12 +338,13 @@ func (sk *socket) refuseFrame(err error, id string) {
 // accepted it (it is durable then); other tabs of the visitor get it too. A failure
 // answers an error frame with the message's id: the widget keeps the message and
 // sends it again later, which the sink de-duplicates on ProviderID.
-func (sk *socket) inbound(f ClientFrame, now time.Time) {
+// It reports whether the sink recorded the message.
+func (sk *socket) inbound(f ClientFrame, now time.Time) bool {
 	ep := sk.ep
 	if sk.srv.stopped(ep) {
 		sk.send(textFrame(errorPayload(engine.E(engine.ErrWappNotInitialized), f.ID)))
 		sk.closeWith(CloseNotInitialized, "connection stopped", true)
-		return
+		return false
 	}
 	ctx, cancel := context.WithTimeout(ep.ctx, sk.srv.cfg.SinkTimeout)
 	defer cancel()
@@ -311,7 +361,7 @@ func (sk *socket) inbound(f ClientFrame, now time.Time) {
 		}
 		sk.log.Warn().Err(err).Str("client_id", f.ID).Msg("webchat inbound not recorded")
 		sk.send(textFrame(errorPayload(err, f.ID)))
-		return
+		return false
 	}
 	sk.send(textFrame(encode(ackFrame{Type: "ack", ID: f.ID})))
 	var echo []byte
@@ -335,6 +385,7 @@ func (sk *socket) inbound(f ClientFrame, now time.Time) {
 			sk.log.Debug().Err(err).Str("client_id", f.ID).Msg("webchat echo not published")
 		}
 	}
+	return true
 }
 
 // read turns the widget's "displayed" report into read receipts, for the attendant

@@ -234,6 +234,7 @@ type serverFrame struct {
 	TimeZone string            `json:"timeZone"`
 	Limit    string            `json:"limit"`
 	Retry    int               `json:"retryAfter"`
+	Expected int64             `json:"expected"` // ERR_OUT_OF_ORDER's next seq
 	// call.joined's, and a call frame's relay payload.
 	CallID     string          `json:"callId"`
 	Role       string          `json:"role"`

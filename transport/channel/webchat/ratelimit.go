@@ -23,6 +23,13 @@ func newBucket(rate float64, burst int, now time.Time) *bucket {
 
 // allow takes a token if there is one at now.
 func (b *bucket) allow(now time.Time) bool {
+	ok, _ := b.take(now)
+	return ok
+}
+
+// take takes a token if there is one at now; otherwise it answers how long until
+// there is one.
+func (b *bucket) take(now time.Time) (bool, time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if el := now.Sub(b.last); el > 0 {
@@ -30,10 +37,10 @@ func (b *bucket) allow(now time.Time) bool {
 		b.last = now
 	}
 	if b.tokens < 1 {
-		return false
+		return false, time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
 	}
 	b.tokens--
-	return true
+	return true, 0
 }
 
 // full reports whether the bucket would hold burst tokens at now: forgetting it then

@@ -73,6 +73,7 @@ type visitor struct {
 	limiter *bucket // Config.MessageRate over all its sockets
 
 	started atomic.Bool // a first message was counted against the new-visitor limits
+	order   order       // the order of its numbered messages (order.go)
 
 	// guarded by Server.mu
 	sockets map[*socket]struct{}
@@ -315,18 +316,19 @@ func (s *Server) detach(sk *socket) {
 	s.open.Add(-1)
 	v := sk.vis
 	delete(v.sockets, sk)
-	if len(v.sockets) == 0 && sk.ep.visitors[v.id] == v && v.limiter.full(s.cfg.Now()) {
+	if len(v.sockets) == 0 && sk.ep.visitors[v.id] == v && v.forgettable(s.cfg.Now()) {
 		delete(sk.ep.visitors, v.id)
 	}
 }
 
 // sweep forgets the visitors of ep without sockets whose rate limit has recovered
-// (a visitor that reconnects must not find a fresh limit), and sets the next sweep
+// (a visitor that reconnects must not find a fresh limit) and whose message order
+// is no longer needed (visitor.forgettable), and sets the next sweep
 // at twice what is left, so that sweeping costs O(1) per attach. Caller holds
 // Server.mu.
 func sweep(ep *endpoint, now time.Time) {
 	for id, v := range ep.visitors {
-		if len(v.sockets) == 0 && v.limiter.full(now) {
+		if len(v.sockets) == 0 && v.forgettable(now) {
 			delete(ep.visitors, id)
 		}
 	}

@@ -37,12 +37,18 @@
   if (!/^#[0-9a-f]{3,8}$/i.test(color)) color = '#2563eb';
   var MAX = 4096;
 
-  // State kept across reloads: visitor token, name, e-mail, unacknowledged messages.
+  // State kept across reloads: visitor token, name, e-mail, unacknowledged messages
+  // and the last number given to a message (seq: 1, 2, 3… in the order typed, which
+  // the server records them in; doc.go). Tabs share it: a number is taken from the
+  // stored count, never below it, so two tabs never give out the same one.
   var mem = {};
   function load() { try { return JSON.parse(localStorage.getItem(KEY)) || {}; } catch (e) { return mem; } }
-  function save() { try { localStorage.setItem(KEY, JSON.stringify(st)); } catch (e) { mem = st; } }
+  function save() { st.seq = Math.max(st.seq, seqOf(load().seq)); try { localStorage.setItem(KEY, JSON.stringify(st)); } catch (e) { mem = st; } }
+  function seqOf(n) { return typeof n === 'number' && n >= 1 && n <= 9007199254740991 && Math.floor(n) === n ? n : 0; }
   var st = load();
   if (!Array.isArray(st.pending)) st.pending = [];
+  st.seq = seqOf(st.seq);
+  st.pending.forEach(function (p) { if (!seqOf(p.seq)) p.seq = ++st.seq; }); // kept by an older widget
 
   // DOM, inside a shadow root so the host page's styles stay out.
   function el(tag, cls, text, parent, props) {
@@ -154,7 +160,7 @@
   function setBadge() { badge.hidden = !unread; badge.textContent = unread > 9 ? '9+' : String(unread); }
 
   // The socket.
-  var ws = null, ready = false, backoff = 1000, retryT = 0, pingT = 0, pongWait = 0, flushT = 0, idle = false, proving = false;
+  var ws = null, ready = false, backoff = 1000, retryT = 0, pingT = 0, pongWait = 0, idle = false, proving = false;
   function send(f) { if (ws && ready) ws.send(JSON.stringify(f)); }
   function connect() {
     clearTimeout(retryT);
@@ -176,7 +182,7 @@
   }
   function later(ms) { clearTimeout(retryT); retryT = setTimeout(connect, ms + Math.random() * ms * 0.3); }
   function closed(code) {
-    ws = null; ready = false; proving = false; clearInterval(pingT);
+    ws = null; ready = false; proving = false; clearInterval(pingT); answered(inflight);
     if (code === 4004) { status(t.unavailable); later(30000); return; }
     if (code === 4002) { idle = true; status(''); if (document.visibilityState === 'visible') later(500); return; }
     status(t.offline);
@@ -200,7 +206,10 @@
       (f.history || []).forEach(function (m) { add(m); });
       st.pending.forEach(function (p) { add({ id: p.id, body: p.body, at: p.at }, 'pending'); });
       hello(); read();
-      if (f.challenge) prove(f.challenge); else flush();
+      // Where this visitor's numbers resume: the oldest pending one, or the next.
+      send({ type: 'resume', seq: st.pending.length ? st.pending[0].seq : st.seq + 1 });
+      answered(inflight);
+      if (f.challenge) prove(f.challenge); else pump();
     } else if (f.type === 'message') {
       add(f);
       if (f.fromMe) {
@@ -210,28 +219,41 @@
     } else if (f.type === 'ack') {
       st.pending = st.pending.filter(function (p) { return p.id !== f.id; }); save();
       add({ id: f.id });
+      if (f.id === inflight) { refusals = 0; answered(f.id); pump(); }
     } else if (f.type === 'error') {
       failed(f);
     }
   }
   function failed(f) {
-    if (!f.id) { if (f.code === 'ERR_WAPP_NOT_INITIALIZED') status(t.unavailable); return; }
+    var after = Math.min(Math.max(+f.retryAfter || 0, 0), 3600) * 1000;
+    if (!f.id) {
+      if (f.code === 'ERR_WAPP_NOT_INITIALIZED') status(t.unavailable);
+      if (f.code === 'ERR_TOO_MANY_ATTEMPTS') { tokens = 0; hold(after || 1000); } // a ping or read over the socket's rate
+      return;
+    }
+    if (f.id !== inflight) return; // about a frame already answered
+    answered(f.id);
     if (f.code === 'ERR_TOO_MANY_ATTEMPTS' && f.limit === 'proof') return; // sent again once proven
     if (f.code === 'ERR_TOO_MANY_ATTEMPTS' && f.limit === 'newVisitor') {
       // No new conversations from this address for now: say so, resend when told.
       var wait = Math.min(Math.max(+f.retryAfter || 30, 1), 3600);
       flash(t.busy.replace('{n}', String(wait)), wait * 1000);
-      clearTimeout(flushT); flushT = setTimeout(flush, wait * 1000);
+      hold(wait * 1000); pump();
       return;
     }
-    if (/^ERR_(TOO_MANY_ATTEMPTS|UNAVAILABLE|INTERNAL)$/.test(f.code)) {
-      if (f.code === 'ERR_TOO_MANY_ATTEMPTS') flash(t.tooMany);
-      clearTimeout(flushT); flushT = setTimeout(flush, 3000);
+    if (f.code === 'ERR_OUT_OF_ORDER') { hold(Math.min(after || 1000, 30000)); pump(); return; } // an earlier one is still missing
+    if (/^ERR_(TOO_MANY_ATTEMPTS|UNAVAILABLE|INTERNAL|WAPP_NOT_INITIALIZED)$/.test(f.code)) {
+      // Over a rate, or the server could not record it now: wait as told, longer each time.
+      refusals++;
+      if (f.code === 'ERR_TOO_MANY_ATTEMPTS') { flash(t.tooMany); tokens = 0; }
+      hold(Math.min(Math.max(after, f.code === 'ERR_TOO_MANY_ATTEMPTS' ? 1000 : 3000) * Math.pow(2, Math.min(refusals - 1, 5)), 30000));
+      pump();
       return;
     }
     st.pending = st.pending.filter(function (p) { return p.id !== f.id; }); save();
     add({ id: f.id }, 'failed');
     flash(f.code === 'ERR_BODY_TOO_LARGE' ? t.tooLong : t.failed);
+    pump();
   }
   // A new visitor's welcome may ask a proof of work (doc.go); messages wait for it.
   function prove(ch) {
@@ -248,7 +270,7 @@
           while (j < 32 && !b[j]) { z += 8; j++; }
           if (j < 32) z += Math.clz32(b[j]) - 24;
           if (z < ch.bits) continue;
-          if (ws === s) { proving = false; send({ type: 'proof', nonce: (start + i).toString(36) }); flush(); }
+          if (ws === s) { proving = false; send({ type: 'proof', nonce: (start + i).toString(36) }); pump(); }
           return;
         }
         setTimeout(batch, 0);
@@ -256,7 +278,29 @@
     })();
   }
   function hello() { if (st.name || st.email) send({ type: 'hello', name: st.name || '', email: st.email || '' }); }
-  function flush() { st.pending.forEach(function (p) { send({ type: 'message', id: p.id, body: p.body }); }); }
+  // Pending messages go one at a time, oldest first: the next once the previous one
+  // was answered, and at most RATE a second (a token bucket). The server allows a
+  // visitor 10 messages a second (burst 20) over all its tabs and a socket 20 frames
+  // a second, so a queue that built up while offline drains in order, unrefused. A
+  // refusal holds the queue as long as the server says (retryAfter), longer after
+  // each one in a row; an answer lost with its socket is asked for again after
+  // welcome, or after 30 s.
+  var RATE = 4, BURST = 4, tokens = BURST, refill = Date.now(), inflight = null, inflightT = 0, pumpT = 0, holdUntil = 0, refusals = 0;
+  function hold(ms) { holdUntil = Math.max(holdUntil, Date.now() + ms); }
+  function answered(id) { if (id && id === inflight) { inflight = null; clearTimeout(inflightT); } }
+  function pump() {
+    clearTimeout(pumpT);
+    if (!ready || proving || inflight || !st.pending.length) return;
+    var now = Date.now();
+    tokens = Math.min(BURST, tokens + Math.max(now - refill, 0) * RATE / 1000); refill = now;
+    var wait = Math.max(holdUntil - now, tokens < 1 ? Math.ceil((1 - tokens) * 1000 / RATE) : 0);
+    if (wait > 0) { pumpT = setTimeout(pump, wait); return; }
+    tokens--;
+    var p = st.pending[0];
+    inflight = p.id;
+    send({ type: 'message', id: p.id, body: p.body, seq: p.seq });
+    inflightT = setTimeout(function () { if (inflight === p.id) { inflight = null; pump(); } }, 30000);
+  }
   function read() {
     if (!ready || panel.hidden || document.visibilityState !== 'visible') return;
     var ids = [];
@@ -296,11 +340,12 @@
     if (!body) return;
     if (body.length > MAX) { flash(t.tooLong); return; }
     if (st.pending.length >= 50) { flash(t.tooMany); return; }
-    var p = { id: newId(), body: body, at: new Date().toISOString() };
+    st.seq = Math.max(st.seq, seqOf(load().seq)) + 1;
+    var p = { id: newId(), body: body, at: new Date().toISOString(), seq: st.seq };
     st.pending.push(p); save();
     add({ id: p.id, body: body, at: p.at }, 'pending');
     ta.value = '';
-    if (ready && !proving) send({ type: 'message', id: p.id, body: body }); else if (!ready) connect();
+    if (ready) pump(); else connect();
   };
   ta.onkeydown = function (e) { if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) { e.preventDefault(); form.requestSubmit ? form.requestSubmit() : form.onsubmit(e); } };
   document.addEventListener('visibilitychange', function () {

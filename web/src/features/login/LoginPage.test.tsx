@@ -16,6 +16,12 @@ vi.mock('../../api/socket', () => ({
   socketIoTransport: () => ({ emit: () => {}, reconnect: () => {}, close: () => {} }),
 }));
 
+// The inbox (TicketsPage) fetches the conversation's chunk as soon as it shows, and
+// that module graph reaches down to api/supervision. A test that lands on the inbox
+// waits for the same import, so nothing is still loading when the file's environment
+// is torn down (vitest reports a module loaded after teardown as an unhandled error).
+const chatChunkLoaded = () => import('../chat/ChatPanel');
+
 const user = { id: 7, name: 'Ana Souza', email: 'ana@atende.dev', profile: 'admin', companyId: 1, queues: [] };
 
 function app() {
@@ -86,6 +92,7 @@ describe('LoginPage', () => {
     expect(window.localStorage.getItem('userId')).toBe('7');
     // The main layout greets the user by name.
     expect(await screen.findByText(/Ana Souza/)).toBeInTheDocument();
+    await chatChunkLoaded();
   });
 
   it('shows the translated server error on wrong credentials and stays', async () => {
@@ -122,6 +129,7 @@ describe('LoginPage', () => {
     expect(calls[0].url).toBe('/auth/refresh_token');
     expect(http.token).toBe('new');
     expect(window.localStorage.getItem('token')).toBeNull();
+    await chatChunkLoaded();
   });
 });
 
