@@ -141,14 +141,20 @@ func (b *postgresBackend) takeFence(ctx context.Context) (fence, error) {
 // not); when nothing past after can be proven final yet although events are committed
 // there, it waits up to Config.ReadWait for the older transactions holding them back to end,
 // and then returns what it has (≤ after: nothing to read yet).
-func (b *postgresBackend) readable(ctx context.Context, after, limit int64) (int64, error) {
+//
+// A filtered reader (whole = true) waits instead until the mark covers every event
+// committed when it began: its filter may match nothing between after and a lower
+// mark, and an empty page must not tell it that the tenant has no more events when
+// they are committed just past the mark. (Events committed later need not be
+// covered, or a busy journal would keep it waiting.)
+func (b *postgresBackend) readable(ctx context.Context, after, limit int64, whole bool) (int64, error) {
 	// A reader catching up far behind needs no new proof for a full page.
-	if h := b.hw.safe.Load(); h-after >= limit {
+	if h := b.hw.safe.Load(); !whole && h-after >= limit {
 		return h, nil
 	}
 	deadline := time.Now().Add(b.readWait)
 	wait := readPollMin
-	var top int64
+	var top, first int64
 	for {
 		xids, poss, _ := b.hw.fences(top)
 		h, t, err := b.highWaterNow(ctx, xids, poss)
@@ -156,8 +162,11 @@ func (b *postgresBackend) readable(ctx context.Context, after, limit int64) (int
 			return 0, err
 		}
 		top = t
+		if first == 0 {
+			first = t
+		}
 		h = b.hw.raise(h)
-		if h >= top {
+		if h >= top || (whole && h >= first) {
 			return h, nil
 		}
 		// Events are committed past h but not proven final. A fence taken now
@@ -171,7 +180,7 @@ func (b *postgresBackend) readable(ctx context.Context, after, limit int64) (int
 			b.hw.add(f)
 			continue
 		}
-		if h > after || time.Now().After(deadline) {
+		if (h > after && !whole) || time.Now().After(deadline) {
 			return h, nil
 		}
 		t2 := time.NewTimer(wait)
@@ -189,19 +198,20 @@ func (b *postgresBackend) readable(ctx context.Context, after, limit int64) (int
 // transaction still open below it cannot exist, so a reader that has read position p
 // never meets a position below p later (see doc.go).
 func (b *postgresBackend) readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error) {
-	return b.readFinal(ctx, after, limit, "")
+	return b.readFinal(ctx, after, limit, false, "")
 }
 
 // readCompany is readAll of one tenant's events (a dashboard rezone), bounded by the
 // same high-water mark.
 func (b *postgresBackend) readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
-	return b.readFinal(ctx, after, limit, "company_id = $4 AND ", companyID)
+	return b.readFinal(ctx, after, limit, true, "company_id = $4 AND ", companyID)
 }
 
 // readFinal reads the events after position after, up to limit, that are final:
-// filter (conditions on $4… joined by AND, with args) narrows them.
-func (b *postgresBackend) readFinal(ctx context.Context, after, limit int64, filter string, args ...any) ([]engine.RecordedEvent, error) {
-	hwm, err := b.readable(ctx, after, limit)
+// filter (conditions on $4… joined by AND, with args) narrows them, and then whole
+// asks readable for a mark that covers every committed event.
+func (b *postgresBackend) readFinal(ctx context.Context, after, limit int64, whole bool, filter string, args ...any) ([]engine.RecordedEvent, error) {
+	hwm, err := b.readable(ctx, after, limit, whole)
 	if err != nil {
 		return nil, err
 	}

@@ -259,3 +259,54 @@ func openStores(t *testing.T, url string, n int, cfg Config) []*Store {
 	}
 	return out
 }
+
+// A tenant's reader must not take "nothing past the mark for this tenant" for "no more
+// events for this tenant": here the tenant's newest event is committed while an older
+// transaction is open elsewhere on the server, and the only events below it that can
+// be proven final belong to another tenant. ReadCompany must wait for the older
+// transaction and return the event, not an empty page. (CI once saw a tenant's last
+// event missing from a rebuild this way, when another package's test held a
+// transaction open.)
+func TestReadCompanyWaitsForItsTenantsCommittedEvents(t *testing.T) {
+	ctx := context.Background()
+	url := dbtest.URL(t, db.Postgres)
+	s := openStores(t, url, 1, Config{ReadWait: time.Minute})[0]
+	first := mustAppend(t, s, 2, "ticket/a", 0, ev("e", `{}`)).LastPosition()
+	mustAppend(t, s, 1, "ticket/b", 0, ev("e", `{}`))
+	// Let the reader prove both final before the older transaction begins.
+	if all, err := readUntil(s, 2, 30*time.Second); err != nil || len(all) != 2 {
+		t.Fatalf("before the open transaction: %d events, %v", len(all), err)
+	}
+
+	holder, err := db.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	tx, err := holder.SQL.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// pg_current_xact_id assigns the transaction its id: from now on it holds back
+	// the server's oldest running id.
+	var xid string
+	if err := tx.QueryRowContext(ctx, `SELECT pg_current_xact_id()::text`).Scan(&xid); err != nil {
+		t.Fatal(err)
+	}
+	var ended atomic.Bool
+	t.Cleanup(func() { _ = tx.Rollback() })
+
+	last := mustAppend(t, s, 2, "ticket/c", 0, ev("e", `{}`)).LastPosition()
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		ended.Store(true)
+		_ = tx.Rollback()
+	}()
+	page, err := s.ReadCompany(ctx, 2, first, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page) != 1 || page[0].Position != last {
+		t.Fatalf("tenant 2 after %d: %d events (ended=%v), want its event at %d", first, len(page), ended.Load(), last)
+	}
+}
