@@ -25,17 +25,9 @@ func (c Commander) Do(ctx context.Context, p engine.Principal, id engine.ID, cmd
 func (c Commander) Open(ctx context.Context, p engine.Principal, in engine.OpenTicketInput) (engine.TicketState, int64, error) {
 	connID := in.WhatsappID
 	if connID == 0 {
-		conns, err := c.Connections.List(ctx, p.CompanyID)
-		if err != nil {
+		var err error
+		if connID, err = c.Connections.DefaultID(ctx, p.CompanyID); err != nil {
 			return engine.TicketState{}, 0, err
-		}
-		for _, conn := range conns {
-			if conn.IsDefault {
-				connID = conn.ID
-			}
-		}
-		if connID == 0 {
-			return engine.TicketState{}, 0, engine.E(engine.ErrNoDefWappFound)
 		}
 	} else if _, err := c.Connections.Get(ctx, p.CompanyID, connID); err != nil {
 		return engine.TicketState{}, 0, err

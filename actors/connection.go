@@ -190,8 +190,9 @@ type connActor struct {
 	sent     map[engine.ID]bool      // message ids handed to the channel (in flight or done)
 	outbound *outboundIndex          // provider id -> message, for receipts and quotes
 	since    map[engine.ID]opened    // contact id -> its current ticket's opening, as far as known
-	// resolving: numbers being looked up outside the actor (welcome) -> the lookup's
-	// future, which their later messages wait on.
+	// resolving: numbers being looked up (welcome) or having a ticket opened
+	// (openForNumber) outside the actor -> that work's future, which their later
+	// messages and opens wait on.
 	resolving map[string]*actor.Future
 	// lanes: recipients with a send in flight -> the sends waiting behind it.
 	lanes map[string][]queuedSend

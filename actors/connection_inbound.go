@@ -271,67 +271,6 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 	return tid, res.Position, nil
 }
 
-// openForPersonWhenSettled answers CmdConnectionOpenTicket. When the contact's number
-// is being resolved (welcome), it waits for that first: the resolution claims the
-// guard before it opens its ticket, and a ticket opened in between would leave that
-// one empty and unreachable.
-func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine.ID, req OpenTicketRequest) {
-	answer := func(contact engine.Contact) {
-		reply, err := a.openForPerson(ctx, companyID, req, contact)
-		if err != nil {
-			ctx.Respond(ErrorReply(err))
-			return
-		}
-		ctx.Respond(reply)
-	}
-	if !a.loaded || a.conn.CompanyID != companyID || req.Principal.CompanyID != companyID {
-		ctx.Respond(ErrorReply(engine.E(engine.ErrNoWappFound)))
-		return
-	}
-	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-	defer cancel()
-	contact, err := a.cfg.Contacts.Get(cctx, companyID, req.ContactID)
-	if err != nil {
-		ctx.Respond(ErrorReply(err))
-		return
-	}
-	if f := a.resolving[contact.Number]; f != nil {
-		ctx.ReenterAfter(f, func(any, error) { answer(contact) })
-		return
-	}
-	answer(contact)
-}
-
-// openForPerson opens a ticket that a staff member asked for (POST /tickets).
-func (a *connActor) openForPerson(ctx actor.Context, companyID engine.ID, req OpenTicketRequest, contact engine.Contact) (*wire.Reply, error) {
-	a.numbers[contact.ID] = contact.Number
-	cur, err := a.currentTicket(contact.ID)
-	if err != nil {
-		return nil, err
-	}
-	if cur != 0 {
-		res, err := a.ticketCall(ctx, cur, nil, nil)
-		switch {
-		case err == nil && (res.Ticket.Status == engine.StatusOpen || res.Ticket.Status == engine.StatusPending) &&
-			res.Ticket.WhatsappID == a.id:
-			return nil, engine.Wrap(engine.ErrOtherOpenTicket, fmt.Errorf("ticket %d", cur))
-		case err != nil && engine.CodeOf(err) != engine.ErrNoTicketFound:
-			return nil, err
-		}
-	}
-	p := req.Principal
-	tid, pos, err := a.openTicketAt(ctx, contact.ID, cur, &p, req.UserID, req.QueueID, req.Status, false)
-	if err != nil {
-		return nil, err
-	}
-	res, err := a.ticketCall(ctx, tid, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	res.Position = pos
-	return a.okReply(res), nil
-}
-
 // sendAutomatic records a greeting or farewell on the ticket; the ticket's dispatch
 // hands it back to this actor for sending. mediaPath (a media store path, e.g. the
 // connection's greeting image) makes it an image with body as its caption; nothing is

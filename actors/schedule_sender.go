@@ -28,65 +28,56 @@ var _ engine.ScheduleSender = ScheduleSender{}
 // opened for it on behalf of the user who scheduled it, as POST /tickets would.
 func (s ScheduleSender) DeliverScheduled(ctx context.Context, d engine.ScheduledDelivery) (engine.ID, error) {
 	tickets := Tickets{Node: s.Node}
-	ticketID := d.TicketID
-	if ticketID == 0 {
-		var err error
-		if ticketID, err = s.ticketFor(ctx, d); err != nil {
-			return 0, err
-		}
+	var (
+		st  engine.TicketState
+		err error
+	)
+	if d.TicketID == 0 {
+		st, err = s.ticketFor(ctx, d)
+	} else {
+		st, err = tickets.State(ctx, d.CompanyID, d.TicketID)
 	}
-	st, err := tickets.State(ctx, d.CompanyID, ticketID)
 	if err != nil {
 		return 0, err
 	}
 	if !st.Exists() || st.CompanyID != d.CompanyID || st.Deleted {
-		return 0, engine.Wrap(engine.ErrNoTicketFound, fmt.Errorf("scheduled message %d: ticket %d", d.MessageID, ticketID))
+		return 0, engine.Wrap(engine.ErrNoTicketFound, fmt.Errorf("scheduled message %d: ticket %d", d.MessageID, d.TicketID))
 	}
-	_, err = tickets.Do(ctx, d.CompanyID, ticketID, nil, st.WhatsappID, engine.SendAutomaticMessage{
+	_, err = tickets.Do(ctx, d.CompanyID, st.ID, nil, st.WhatsappID, engine.SendAutomaticMessage{
 		MessageID: d.MessageID, Body: d.Body, MediaType: d.MediaType, MediaURL: d.MediaPath})
 	if err != nil {
 		return 0, err
 	}
-	return ticketID, nil
+	return st.ID, nil
 }
 
-// ticketFor finds or opens the ticket of d's contact on its connection.
-func (s ScheduleSender) ticketFor(ctx context.Context, d engine.ScheduledDelivery) (engine.ID, error) {
+// ticketFor finds or opens the ticket of d's contact on its connection, and answers
+// its state.
+func (s ScheduleSender) ticketFor(ctx context.Context, d engine.ScheduledDelivery) (engine.TicketState, error) {
 	connID := d.ConnectionID
 	if connID == 0 {
-		conns, err := s.Connections.List(ctx, d.CompanyID)
-		if err != nil {
-			return 0, err
-		}
-		for _, c := range conns {
-			if c.IsDefault {
-				connID = c.ID
-			}
-		}
-		if connID == 0 {
-			return 0, engine.E(engine.ErrNoDefWappFound)
+		var err error
+		if connID, err = s.Connections.DefaultID(ctx, d.CompanyID); err != nil {
+			return engine.TicketState{}, err
 		}
 	}
-	current := func() (engine.ID, error) {
+	current := func() (engine.TicketState, bool, error) {
 		cur, err := s.Guard.Current(ctx, connID, d.ContactID)
 		if err != nil || cur == 0 {
-			return 0, err
+			return engine.TicketState{}, false, err
 		}
 		st, err := (Tickets{Node: s.Node}).State(ctx, d.CompanyID, cur)
 		if err != nil {
-			return 0, err
+			return engine.TicketState{}, false, err
 		}
-		if st.Status == engine.StatusOpen || st.Status == engine.StatusPending {
-			return cur, nil
-		}
-		return 0, nil
+		return st, st.Status == engine.StatusOpen || st.Status == engine.StatusPending, nil
 	}
-	if cur, err := current(); err != nil || cur != 0 {
-		return cur, err
+	if st, ok, err := current(); err != nil || ok {
+		return st, err
 	}
 	u, err := s.Users.Get(ctx, d.CompanyID, d.UserID)
 	if err != nil {
-		return 0, err
+		return engine.TicketState{}, err
 	}
 	p := engine.Principal{UserID: u.ID, CompanyID: u.CompanyID, Profile: u.Profile}
 	for _, q := range u.Queues {
@@ -95,10 +86,11 @@ func (s ScheduleSender) ticketFor(ctx context.Context, d engine.ScheduledDeliver
 	st, _, err := s.Commander.Open(ctx, p, engine.OpenTicketInput{ContactID: d.ContactID, Status: engine.StatusPending, WhatsappID: connID})
 	if engine.CodeOf(err) == engine.ErrOtherOpenTicket {
 		// Opened meanwhile (an inbound message, another attendant): use that one.
-		return current()
+		st, ok, err := current()
+		if err == nil && !ok {
+			err = engine.Wrap(engine.ErrNoTicketFound, fmt.Errorf("scheduled message %d: no ticket for contact %d", d.MessageID, d.ContactID))
+		}
+		return st, err
 	}
-	if err != nil {
-		return 0, err
-	}
-	return st.ID, nil
+	return st, err
 }

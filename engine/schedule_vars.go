@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // the zone database, so tenant zones load on hosts without one
 )
@@ -67,13 +68,48 @@ func RenderMessage(body string, v MessageVars) string {
 	).Replace(body)
 }
 
+// zones keeps every valid zone loaded so far (name → *time.Location): time.LoadLocation
+// reads and parses the zone database on every call, and a due schedule asks for its
+// tenant's zone each time it fires. Only names ValidZoneName accepts are kept, so the
+// map is bounded by the zone database.
+var zones sync.Map
+
+// zoneNamed is the zone of a valid IANA name, loaded once per process; nil when the
+// name is not one.
+func zoneNamed(name string) *time.Location {
+	if l, ok := zones.Load(name); ok {
+		return l.(*time.Location)
+	}
+	if !ValidZoneName(name) {
+		return nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil
+	}
+	zones.Store(name, loc)
+	return loc
+}
+
 // LoadZone loads the IANA zone name, falling back to UTC when the name is unknown.
 func LoadZone(name string) *time.Location {
+	if loc := zoneNamed(name); loc != nil {
+		return loc
+	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
 		return time.UTC
 	}
 	return loc
+}
+
+// ZoneOrDefault is the zone a tenant's timeZone setting value names, TenantTimeZone
+// when the value is empty or no longer loads (a zone dropped from the database).
+func ZoneOrDefault(name string) *time.Location {
+	if loc := zoneNamed(name); loc != nil {
+		return loc
+	}
+	return LoadZone(TenantTimeZone)
 }
 
 // LocalToUTC is the instant a wall-clock time (year, month, day, hour, minute) of
@@ -95,8 +131,5 @@ func TenantZone(ctx context.Context, settings SettingReader, companyID ID) (*tim
 	if err != nil {
 		return nil, err
 	}
-	if loc, err := time.LoadLocation(st.Value); err == nil && ValidZoneName(st.Value) {
-		return loc, nil
-	}
-	return LoadZone(TenantTimeZone), nil
+	return ZoneOrDefault(st.Value), nil
 }

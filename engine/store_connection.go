@@ -8,6 +8,9 @@ import "context"
 type ConnectionStore interface {
 	List(ctx context.Context, companyID ID) ([]Connection, error)
 	Get(ctx context.Context, companyID, id ID) (Connection, error)
+	// DefaultID is the id of the tenant's default connection; ErrNoDefWappFound when
+	// it has none.
+	DefaultID(ctx context.Context, companyID ID) (ID, error)
 	// Lookup finds a connection by id alone, for the connection actor whose identity
 	// is the id; the row tells the tenant.
 	Lookup(ctx context.Context, id ID) (Connection, error)

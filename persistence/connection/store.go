@@ -126,6 +126,21 @@ func (s *Store) Get(ctx context.Context, companyID, id engine.ID) (engine.Connec
 	return s.one(ctx, fmt.Sprint(id), `WHERE company_id = $1 AND id = $2`, companyID, id)
 }
 
+// DefaultID implements engine.ConnectionStore with one read of the id alone (a unique
+// index keeps one default per tenant): every scheduled message and every ticket opened
+// without a connection asks it.
+func (s *Store) DefaultID(ctx context.Context, companyID engine.ID) (engine.ID, error) {
+	var id engine.ID
+	err := s.db.SQL.QueryRowContext(ctx, `SELECT id FROM connections WHERE company_id = $1 AND is_default`, companyID).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, engine.E(engine.ErrNoDefWappFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("default connection of %d: %w", companyID, err)
+	}
+	return id, nil
+}
+
 // Lookup implements engine.ConnectionStore.
 func (s *Store) Lookup(ctx context.Context, id engine.ID) (engine.Connection, error) {
 	return s.one(ctx, fmt.Sprint(id), `WHERE id = $1`, id)

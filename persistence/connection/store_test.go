@@ -223,6 +223,12 @@ func TestConnectionDefaultRule(t *testing.T) {
 		if defaults != 1 {
 			t.Fatalf("%d defaults, want 1", defaults)
 		}
+		if id, err := s.DefaultID(ctx, 1); err != nil || id != def.ID {
+			t.Fatalf("DefaultID = %d, %v; want %d", id, err, def.ID)
+		}
+		if _, err := s.DefaultID(ctx, 2); engine.CodeOf(err) != engine.ErrNoDefWappFound {
+			t.Fatalf("DefaultID of a tenant without connections: %v", err)
+		}
 		// The database refuses a second default written behind the store's back.
 		if _, err := d.SQL.ExecContext(ctx, `UPDATE connections SET is_default = TRUE WHERE id = $1`, other.ID); !db.IsUniqueViolation(err) {
 			t.Fatalf("second default: %v", err)
@@ -246,6 +252,9 @@ func TestConnectionDefaultRule(t *testing.T) {
 		}
 		if err := s.Delete(ctx, 1, def.ID); err != nil {
 			t.Fatalf("delete last: %v", err)
+		}
+		if _, err := s.DefaultID(ctx, 1); engine.CodeOf(err) != engine.ErrNoDefWappFound {
+			t.Fatalf("DefaultID after the last connection went: %v", err)
 		}
 	})
 }

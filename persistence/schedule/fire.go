@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -83,51 +84,73 @@ func (s *Scheduler) Fire(ctx context.Context, companyID, id engine.ID, attempt, 
 // deliver finds (or creates) the contact, renders the message and hands it to the
 // outbound path.
 func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID, error) {
-	var (
-		contact engine.Contact
-		err     error
-	)
+	contactID := sc.ContactID
 	switch {
-	case sc.ContactID != 0:
-		contact, err = s.cfg.Contacts.Get(ctx, sc.CompanyID, sc.ContactID)
+	case contactID != 0:
 	case sc.PhoneNumber != "":
 		// A number without a contact gets one, as an inbound message from it would.
-		contact, _, err = s.cfg.Contacts.FindOrCreateByNumber(ctx, sc.CompanyID, sc.PhoneNumber, sc.PhoneNumber)
-	case sc.TicketID == 0:
-		err = engine.E(engine.ErrNoContactFound)
-	}
-	if err != nil {
-		return 0, err
-	}
-	loc := s.cfg.Location
-	if loc == nil {
-		// The tenant's zone as it is now: a zone changed after scheduling renders the
-		// date, hour and greeting where the tenant now is.
-		if loc, err = engine.TenantZone(ctx, s.cfg.Settings, sc.CompanyID); err != nil {
+		contact, _, err := s.cfg.Contacts.FindOrCreateByNumber(ctx, sc.CompanyID, sc.PhoneNumber, sc.PhoneNumber)
+		if err != nil {
 			return 0, err
 		}
+		contactID = contact.ID
+	case sc.TicketID == 0:
+		return 0, engine.E(engine.ErrNoContactFound)
 	}
-	vars := engine.MessageVars{ContactName: contact.Name, ContactEmail: contact.Email, ContactPhone: contact.Number,
-		TicketID: sc.TicketID, Now: s.cfg.Clock.Now(), Location: loc}
-	if sc.UserID != 0 {
-		// {{user}}: the attendant who scheduled it, by the name they have now.
-		_ = s.db.SQL.QueryRowContext(ctx, `SELECT name FROM users WHERE id = $1 AND company_id = $2`,
-			sc.UserID, sc.CompanyID).Scan(&vars.UserName)
-	}
-	if sc.TicketID != 0 {
-		// The ticket's own protocol number when it has one.
-		_ = s.db.SQL.QueryRowContext(ctx, `SELECT protocol FROM tickets WHERE id = $1 AND company_id = $2`,
-			sc.TicketID, sc.CompanyID).Scan(&vars.Protocol)
+	vars, err := s.messageVars(ctx, sc, contactID)
+	if err != nil {
+		return 0, err
 	}
 	mediaType := ""
 	if sc.ImagePath != "" {
 		mediaType = engine.MediaImage
 	}
 	return s.cfg.Sender.DeliverScheduled(ctx, engine.ScheduledDelivery{
-		CompanyID: sc.CompanyID, ConnectionID: sc.ConnectionID, ContactID: contact.ID, TicketID: sc.TicketID,
+		CompanyID: sc.CompanyID, ConnectionID: sc.ConnectionID, ContactID: contactID, TicketID: sc.TicketID,
 		MessageID: sc.MessageID, UserID: sc.UserID, Body: engine.RenderMessage(sc.Message, vars),
 		MediaType: mediaType, MediaPath: sc.ImagePath,
 	})
+}
+
+// sqlMessageVars reads, in one round trip, what the variables of a due message are
+// rendered from as it is now: the contact's name, e-mail and number ($1; none when 0),
+// the tenant's time zone setting, the name of the attendant who scheduled it ($4)
+// and the protocol of its ticket ($5). A fire runs it once instead of five reads.
+const sqlMessageVars = `SELECT c.id, c.name, c.email, c.number,
+	(SELECT value FROM settings WHERE company_id = $2 AND key = $3),
+	(SELECT name FROM users WHERE id = $4 AND company_id = $2),
+	(SELECT protocol FROM tickets WHERE id = $5 AND company_id = $2)
+	FROM (SELECT 1 AS one) AS o LEFT JOIN contacts c ON c.id = $1 AND c.company_id = $2`
+
+// messageVars reads the values sc's message is rendered from (sqlMessageVars). A
+// contact named but gone is ErrNoContactFound.
+func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contactID engine.ID) (engine.MessageVars, error) {
+	var (
+		id                              sql.NullInt64
+		name, email, number, zone, user sql.NullString
+		protocol                        sql.NullString
+	)
+	err := s.db.SQL.QueryRowContext(ctx, sqlMessageVars, contactID, sc.CompanyID, engine.SettingTimeZone,
+		sc.UserID, sc.TicketID).Scan(&id, &name, &email, &number, &zone, &user, &protocol)
+	if err != nil {
+		return engine.MessageVars{}, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+	}
+	if contactID != 0 && !id.Valid {
+		return engine.MessageVars{}, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
+	}
+	// The tenant's zone as it is now: a zone changed after scheduling renders the
+	// date, hour and greeting where the tenant now is.
+	loc := s.cfg.Location
+	switch {
+	case loc != nil:
+	case s.cfg.Settings == nil:
+		loc = engine.LoadZone(engine.TenantTimeZone)
+	default:
+		loc = engine.ZoneOrDefault(zone.String)
+	}
+	return engine.MessageVars{ContactName: name.String, ContactEmail: email.String, ContactPhone: number.String,
+		TicketID: sc.TicketID, Protocol: protocol.String, UserName: user.String, Now: s.cfg.Clock.Now(),
+		Location: loc}, nil
 }
 
 // finish records the outcome of a fire, only while the schedule is still pending (an

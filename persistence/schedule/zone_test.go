@@ -53,3 +53,54 @@ func TestFireRendersInTenantZone(t *testing.T) {
 		}
 	})
 }
+
+// The other variables are read at send time too, in the one query a fire makes: the
+// contact's name, e-mail and number, the ticket's protocol and the scheduling
+// attendant's name. A contact gone before its message falls due ends the schedule in
+// error with the contact's error code, without a send.
+func TestFireRendersContactTicketAndUser(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		seed(t, d)
+		contacts := store.NewContacts(d, nil)
+		c, err := contacts.Create(ctx, tenantA, engine.ContactInput{Name: "Maria Souza", Number: "5565999990002",
+			Email: "maria@cliente.test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gone, err := contacts.Create(ctx, tenantA, engine.ContactInput{Name: "Ido Embora", Number: "5565999990003"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dbtest.MustExec(t, d, `INSERT INTO tickets (id, company_id, uuid, status, user_id, queue_id, contact_id, channel,
+			protocol, created_at, updated_at, version) VALUES (900, 1, 'u900', 'open', 10, 0, $1, 'whatsapp', '2026X77',
+			'2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z', 1)`, c.ID)
+		sender := newSender()
+		s := newScheduler(t, d, sender)
+		start(t, d, s)
+		at := time.Now().Add(time.Second)
+		sc, err := s.Create(ctx, tenantA, engine.ScheduleInput{Kind: engine.ScheduleMessage, ContactID: c.ID, TicketID: 900,
+			Message: "{{firstName}}|{{name}}|{{email}}|{{phone}}|{{protocol}}|{{ticket_id}}|{{user}}", UserID: 10, SendAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lost, err := s.Create(ctx, tenantA, engine.ScheduleInput{Kind: engine.ScheduleMessage, ContactID: gone.ID,
+			Message: "Olá {{name}}", UserID: 10, SendAt: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dbtest.MustExec(t, d, `DELETE FROM contacts WHERE id = $1`, gone.ID)
+
+		waitStatus(t, s, sc.ID, engine.ScheduleSent)
+		sender.mu.Lock()
+		body := sender.bodies[sc.MessageID]
+		sender.mu.Unlock()
+		if want := "Maria|Maria Souza|maria@cliente.test|5565999990002|2026X77|900|Ana"; body != want {
+			t.Fatalf("body %q, want %q", body, want)
+		}
+		failed := waitStatus(t, s, lost.ID, engine.ScheduleError)
+		if failed.ErrorMessage != string(engine.ErrNoContactFound) || sender.count(lost.MessageID) != 0 {
+			t.Fatalf("schedule of a deleted contact: %q, sent %d times", failed.ErrorMessage, sender.count(lost.MessageID))
+		}
+	})
+}

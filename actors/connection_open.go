@@ -1,0 +1,234 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+
+	"atende/engine"
+)
+
+// A ticket a staff member or a due schedule asks for (CmdConnectionOpenTicket) takes
+// the same round trips as a newcomer's: the contact, the guard, the current ticket's
+// state, the new ticket's id, the guard's claim and the opening in the journal. Made
+// by the actor itself they would queue every other open and every customer's message
+// of the connection behind them (a thousand schedules falling due at once to new
+// customers waited seconds for each other). They run in a goroutine instead, one per
+// number at a time: while an open is in flight its number is in a.resolving, so the
+// customer's own messages, and a second open for the same contact, wait for it as
+// they wait for a newcomer's resolution — a message routed meanwhile could otherwise
+// find the guard naming a ticket whose opening has not committed yet, and open
+// another beside it.
+
+// personOpenInput is what the goroutine needs: copied, so that the actor may change
+// its own state meanwhile.
+type personOpenInput struct {
+	req       OpenTicketRequest
+	companyID engine.ID
+	connID    engine.ID
+	channel   string
+	queueID   engine.ID // the request's queue, else the connection's only queue
+	cur       engine.ID // the contact's current ticket as the actor knows it
+	known     bool      // cur is known; else the goroutine reads the guard
+	system    *actor.ActorSystem
+}
+
+// personOpen is what the goroutine learned.
+type personOpen struct {
+	cur     engine.ID // the current ticket it found (the guard's, when unknown)
+	ticket  engine.ID // the ticket answered: opened here, or another activation's
+	claimed bool      // the guard names ticket because this open claimed it
+	at      time.Time
+	reply   TicketReply
+	err     error
+}
+
+// contactNumber is a contact's number read off the actor.
+type contactNumber struct {
+	number string
+	err    error
+}
+
+// openForPersonWhenSettled answers CmdConnectionOpenTicket: it learns the contact's
+// number (from memory, else from the contact store in a goroutine) and opens.
+func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine.ID, req OpenTicketRequest) {
+	if !a.loaded || a.conn.CompanyID != companyID || req.Principal.CompanyID != companyID {
+		ctx.Respond(ErrorReply(engine.E(engine.ErrNoWappFound)))
+		return
+	}
+	if num, ok := a.numbers[req.ContactID]; ok {
+		a.openForNumber(ctx, req, num)
+		return
+	}
+	f := actor.NewFuture(ctx.ActorSystem(), 2*a.cfg.CallTimeout)
+	pid, system, contacts, timeout := f.PID(), ctx.ActorSystem(), a.cfg.Contacts, a.cfg.CallTimeout
+	if !a.cfg.Routines.Go(func() {
+		c, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		contact, err := contacts.Get(c, companyID, req.ContactID)
+		system.Root.Send(pid, &contactNumber{number: contact.Number, err: err})
+	}) {
+		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("connection actor shutting down"))))
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		r, ok := res.(*contactNumber)
+		switch {
+		case ferr != nil:
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
+		case !ok:
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInternal, fmt.Errorf("contact lookup result %T", res))))
+		case r.err != nil:
+			ctx.Respond(ErrorReply(r.err))
+		default:
+			a.numbers[req.ContactID] = r.number
+			a.openForNumber(ctx, req, r.number)
+		}
+	})
+}
+
+// openForNumber opens the ticket of req's contact, whose number is num, once no
+// resolution or other open of that number is in flight.
+func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num string) {
+	if f := a.resolving[num]; f != nil {
+		ctx.ReenterAfter(f, func(any, error) { a.openForNumber(ctx, req, num) })
+		return
+	}
+	in := personOpenInput{req: req, companyID: a.conn.CompanyID, connID: a.id, channel: a.conn.Channel,
+		queueID: req.QueueID, system: ctx.ActorSystem()}
+	if in.queueID == 0 {
+		in.queueID = a.singleQueue()
+	}
+	in.cur, in.known = a.tickets[req.ContactID]
+	f := actor.NewFuture(ctx.ActorSystem(), 3*a.cfg.CallTimeout)
+	a.resolving[num] = f
+	pid := f.PID()
+	if !a.cfg.Routines.Go(func() {
+		out := a.openForPerson(in)
+		in.system.Root.Send(pid, &out)
+	}) {
+		delete(a.resolving, num)
+		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("connection actor shutting down"))))
+		return
+	}
+	ctx.ReenterAfter(f, func(res any, ferr error) {
+		if a.resolving[num] == f {
+			delete(a.resolving, num)
+		}
+		out, ok := res.(*personOpen)
+		switch {
+		case ferr != nil:
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
+			return
+		case !ok:
+			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInternal, fmt.Errorf("open result %T", res))))
+			return
+		}
+		contactID := req.ContactID
+		if !in.known && out.cur != 0 {
+			if _, meanwhile := a.tickets[contactID]; !meanwhile {
+				a.tickets[contactID] = out.cur
+			}
+		}
+		if out.ticket != 0 {
+			a.tickets[contactID] = out.ticket
+		}
+		if out.claimed {
+			a.since[contactID] = opened{ticket: out.ticket, at: out.at}
+		}
+		if out.err != nil {
+			ctx.Respond(ErrorReply(out.err))
+			return
+		}
+		ctx.Respond(a.okReply(out.reply))
+	})
+}
+
+// openForPerson runs outside the actor: a contact whose current ticket is open or
+// pending on this connection is refused with ERR_OTHER_OPEN_TICKET; otherwise a new
+// ticket is claimed in the guard (from the current one) and opened in the journal on
+// behalf of the requester. A claim lost to another activation answers that one's
+// ticket, as openTicket does.
+func (a *connActor) openForPerson(in personOpenInput) personOpen {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
+	defer cancel()
+	var out personOpen
+	out.cur = in.cur
+	if !in.known {
+		cur, err := a.cfg.Guard.Current(ctx, in.connID, in.req.ContactID)
+		if err != nil {
+			out.err = engine.Wrap(engine.ErrUnavailable, err)
+			return out
+		}
+		out.cur = cur
+	}
+	if out.cur != 0 {
+		res, err := a.ticketRequest(in, out.cur, nil, nil)
+		switch {
+		case err == nil && (res.Ticket.Status == engine.StatusOpen || res.Ticket.Status == engine.StatusPending) &&
+			res.Ticket.WhatsappID == in.connID:
+			out.err = engine.Wrap(engine.ErrOtherOpenTicket, fmt.Errorf("ticket %d", out.cur))
+			return out
+		case err != nil && engine.CodeOf(err) != engine.ErrNoTicketFound:
+			out.err = err
+			return out
+		}
+	}
+	tid, err := a.cfg.IDs.Next(ctx, "ticket")
+	if err != nil {
+		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		return out
+	}
+	ok, now, err := a.cfg.Guard.Swap(ctx, in.companyID, in.connID, in.req.ContactID, out.cur, tid)
+	if err != nil {
+		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		return out
+	}
+	var pos int64
+	if !ok {
+		// Another activation of this connection moved first: use its ticket.
+		tid = now
+	} else {
+		out.claimed, out.at = true, a.cfg.Clock.Now()
+		open := newTicketCommand(tid, in.companyID, in.req.ContactID, in.connID, in.channel, in.queueID,
+			in.req.UserID, in.req.Status, out.at)
+		p := in.req.Principal
+		res, err := a.ticketRequest(in, tid, &p, open)
+		if err != nil {
+			// The guard names a ticket that never opened: the next message finds it
+			// refusing and opens another (as after openTicket's failure).
+			out.ticket, out.err = tid, err
+			return out
+		}
+		pos = res.Position
+	}
+	out.ticket = tid
+	res, err := a.ticketRequest(in, tid, nil, nil)
+	if err != nil {
+		out.err = err
+		return out
+	}
+	res.Position = pos
+	out.reply = res
+	return out
+}
+
+// ticketRequest sends a command (or, with cmd nil, a state query) to ticket tid from
+// outside the actor and waits for its answer.
+func (a *connActor) ticketRequest(in personOpenInput, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (TicketReply, error) {
+	w, err := ticketWireCommand(tid, p, in.connID, in.companyID, cmd)
+	if err != nil {
+		return TicketReply{}, err
+	}
+	pid := cluster.GetCluster(in.system).Get(strconv.FormatInt(tid, 10), KindTicket)
+	if pid == nil {
+		return TicketReply{}, engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
+	}
+	res, ferr := in.system.Root.RequestFuture(pid, w, a.cfg.CallTimeout).Result()
+	return ticketResult(res, ferr)
+}
