@@ -134,6 +134,10 @@ type ConnectionConfig struct {
 	// Flows, when set, hands customer messages of pending tickets to their Bizflow
 	// run where flows start on the connection (connection_flow.go). Nil: no flows.
 	Flows FlowStarts
+
+	// afterClaim, in tests, runs between a staff open's guard claim and its opening
+	// in the journal, to hold that window open.
+	afterClaim func(contactID engine.ID)
 }
 
 func (c *ConnectionConfig) fill() {

@@ -195,6 +195,9 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 		tid = now
 	} else {
 		out.claimed, out.at = true, a.cfg.Clock.Now()
+		if a.cfg.afterClaim != nil {
+			a.cfg.afterClaim(in.req.ContactID)
+		}
 		open := newTicketCommand(tid, in.companyID, in.req.ContactID, in.connID, in.channel, in.queueID,
 			in.req.UserID, in.req.Status, out.at)
 		p := in.req.Principal
