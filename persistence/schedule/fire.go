@@ -97,7 +97,7 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 	case sc.TicketID == 0:
 		return 0, engine.E(engine.ErrNoContactFound)
 	}
-	vars, err := s.messageVars(ctx, sc, contactID)
+	vars, connID, err := s.messageVars(ctx, sc, contactID)
 	if err != nil {
 		return 0, err
 	}
@@ -106,7 +106,7 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 		mediaType = engine.MediaImage
 	}
 	return s.cfg.Sender.DeliverScheduled(ctx, engine.ScheduledDelivery{
-		CompanyID: sc.CompanyID, ConnectionID: sc.ConnectionID, ContactID: contactID, TicketID: sc.TicketID,
+		CompanyID: sc.CompanyID, ConnectionID: connID, ContactID: contactID, TicketID: sc.TicketID,
 		MessageID: sc.MessageID, UserID: sc.UserID, Body: engine.RenderMessage(sc.Message, vars),
 		MediaType: mediaType, MediaPath: sc.ImagePath,
 	})
@@ -115,28 +115,37 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 // sqlMessageVars reads, in one round trip, what the variables of a due message are
 // rendered from as it is now: the contact's name, e-mail and number ($1; none when 0),
 // the tenant's time zone setting, the name of the attendant who scheduled it ($4)
-// and the protocol of its ticket ($5). A fire runs it once instead of five reads.
+// and the protocol of its ticket ($5); and the tenant's default connection, which
+// sends it when the schedule names none. A fire runs it once instead of six reads.
 const sqlMessageVars = `SELECT c.id, c.name, c.email, c.number,
 	(SELECT value FROM settings WHERE company_id = $2 AND key = $3),
 	(SELECT name FROM users WHERE id = $4 AND company_id = $2),
-	(SELECT protocol FROM tickets WHERE id = $5 AND company_id = $2)
+	(SELECT protocol FROM tickets WHERE id = $5 AND company_id = $2),
+	(SELECT id FROM connections WHERE company_id = $2 AND is_default)
 	FROM (SELECT 1 AS one) AS o LEFT JOIN contacts c ON c.id = $1 AND c.company_id = $2`
 
-// messageVars reads the values sc's message is rendered from (sqlMessageVars). A
-// contact named but gone is ErrNoContactFound.
-func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contactID engine.ID) (engine.MessageVars, error) {
+// messageVars reads the values sc's message is rendered from (sqlMessageVars), and
+// the connection that sends it: sc's own, else the tenant's default. A contact named
+// but gone is ErrNoContactFound.
+func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contactID engine.ID) (engine.MessageVars, engine.ID, error) {
 	var (
-		id                              sql.NullInt64
+		id, defaultConn                 sql.NullInt64
 		name, email, number, zone, user sql.NullString
 		protocol                        sql.NullString
 	)
 	err := s.db.SQL.QueryRowContext(ctx, sqlMessageVars, contactID, sc.CompanyID, engine.SettingTimeZone,
-		sc.UserID, sc.TicketID).Scan(&id, &name, &email, &number, &zone, &user, &protocol)
+		sc.UserID, sc.TicketID).Scan(&id, &name, &email, &number, &zone, &user, &protocol, &defaultConn)
 	if err != nil {
-		return engine.MessageVars{}, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+		return engine.MessageVars{}, 0, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
 	}
 	if contactID != 0 && !id.Valid {
-		return engine.MessageVars{}, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
+		return engine.MessageVars{}, 0, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
+	}
+	connID := sc.ConnectionID
+	if connID == 0 && sc.TicketID == 0 {
+		// A ticket names its own connection; otherwise the default sends it (0, none:
+		// the sender answers that).
+		connID = defaultConn.Int64
 	}
 	// The tenant's zone as it is now: a zone changed after scheduling renders the
 	// date, hour and greeting where the tenant now is.
@@ -150,7 +159,7 @@ func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contact
 	}
 	return engine.MessageVars{ContactName: name.String, ContactEmail: email.String, ContactPhone: number.String,
 		TicketID: sc.TicketID, Protocol: protocol.String, UserName: user.String, Now: s.cfg.Clock.Now(),
-		Location: loc}, nil
+		Location: loc}, connID, nil
 }
 
 // finish records the outcome of a fire, only while the schedule is still pending (an
