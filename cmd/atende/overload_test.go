@@ -65,7 +65,7 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	if _, err := tx.Exec(ctx, `LOCK TABLE events IN EXCLUSIVE MODE`); err != nil {
 		t.Fatal(err)
 	}
-	stalled := true
+	stalled, locked := true, time.Now()
 	defer func() {
 		if stalled {
 			_ = tx.Rollback(ctx)
@@ -84,16 +84,18 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	}
 
 	// Past saturation: places are refused for want of room, and admitted messages
-	// stall on the locked journal until the actor's call times out.
-	waitForLong(t, "refusals for want of a place and stalls inside", func() bool {
+	// stall on the locked journal until the actor's call times out (5 s) — twice
+	// over, so the places of stalled calls are seen to come back and stall again.
+	waitForLong(t, "refusals for want of a place and two rounds of stalls inside", func() bool {
 		s := lim.Stats()
-		return s.RefusedBusy+s.RefusedWait > 0 && s.Stalled > 0
+		return s.RefusedBusy+s.RefusedWait > 0 && s.Stalled >= 2*4
 	})
 	if err := tx.Rollback(ctx); err != nil {
 		t.Fatal(err)
 	}
 	stalled = false
 	released := time.Now()
+	lockedFor := released.Sub(locked)
 	atStall := lim.Stats()
 
 	done := make(chan struct{})
@@ -148,9 +150,9 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	if refusals == 0 || refusals != int(end.RefusedBusy+end.RefusedWait+end.Stalled) {
 		t.Fatalf("visitors saw %d refusals, the limiter counted %+v", refusals, end)
 	}
-	t.Logf("%d visitors × %d messages past saturation (4 in flight): %d refusals (busy %d, wait %d, stalled %d), "+
-		"%d at the release; every message acknowledged %s after the stall ended; a new message acknowledged on its first try in %s",
-		visitors, perVisitor, refusals, end.RefusedBusy, end.RefusedWait, end.Stalled,
+	t.Logf("%d visitors × %d messages past saturation (4 in flight), journal locked %s: %d refusals (busy %d, wait %d, stalled %d), "+
+		"%d of them during the stall; every message acknowledged %s after the stall ended; a new message acknowledged on its first try in %s",
+		visitors, perVisitor, lockedFor.Round(time.Millisecond), refusals, end.RefusedBusy, end.RefusedWait, end.Stalled,
 		atStall.RefusedBusy+atStall.RefusedWait+atStall.Stalled, recovered.Round(time.Millisecond), firstTry.Round(time.Millisecond))
 }
 
