@@ -212,12 +212,15 @@ func (v *visitor) answer(id string, limit time.Duration) map[string]any {
 	return map[string]any{"type": "none", "id": id, "after": limit.String()}
 }
 
-// recordedBodies are the customer messages stored for contact number.
+// recordedBodies are the messages contact number sent (not the business's), in
+// the order the read model holds them.
 func recordedBodies(t *testing.T, ta *testApp, number string) []string {
 	t.Helper()
-	rows, err := ta.app.db.SQL.Query(`SELECT m.body FROM messages m
+	// number is the test's own "webchat:<token>": no quote to escape, and one text
+	// for both dialects' placeholders.
+	rows, err := ta.app.db.SQL.Query(fmt.Sprintf(`SELECT m.body FROM messages m
 		JOIN tickets tk ON tk.id = m.ticket_id JOIN contacts ct ON ct.id = tk.contact_id
-		WHERE ct.number = $1 AND NOT m.from_me`, number)
+		WHERE ct.number = '%s' AND NOT m.from_me ORDER BY m.seq, m.id`, number))
 	if err != nil {
 		t.Fatalf("messages of %s: %v", number, err)
 	}

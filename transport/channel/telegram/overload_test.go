@@ -1,10 +1,8 @@
 package telegram
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,6 +10,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/transport/channel/channeltest"
 	"atende/transport/ingest"
 )
 
@@ -25,25 +24,12 @@ func TestWebhookShedsLoadWith503RetryAfter(t *testing.T) {
 	conn, _ := r.create()
 	ctx := context.Background()
 	cred, _ := r.Creds.Get(ctx, conn.ID)
-	lim, err := ingest.New(ingest.Config{MaxInFlight: 1, MaxQueued: -1, RetryAfter: 3 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Actors.Mu.Lock()
-	r.Actors.Admission = lim
-	r.Actors.Mu.Unlock()
-
+	lim := r.Admit(ingest.Config{MaxInFlight: 1, MaxQueued: -1, RetryAfter: 3 * time.Second})
 	post := func(body string) (int, string, string) {
 		t.Helper()
-		req, _ := http.NewRequest("POST", r.Srv.URL+"/telegram/webhook/"+itoa(conn.ID), bytes.NewReader([]byte(body)))
-		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", cred.Secret)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, res.Header.Get("Retry-After"), strings.TrimSpace(string(b))
+		a := channeltest.PostAnswer(t, r.Srv.URL+"/telegram/webhook/"+itoa(conn.ID), []byte(body),
+			"X-Telegram-Bot-Api-Secret-Token", cred.Secret)
+		return a.Status, a.RetryAfter, a.Body
 	}
 	update := func(n int) string {
 		return `{"update_id":` + strconv.Itoa(n) + `,` + strings.Replace(textUpdate[1:], `"message_id":11`, `"message_id":`+strconv.Itoa(100+n), 1)

@@ -1,15 +1,13 @@
 package waba
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"atende/transport/channel/meta"
+	"atende/transport/channel/channeltest"
 	"atende/transport/ingest"
 )
 
@@ -21,28 +19,15 @@ import (
 func TestWebhookShedsLoadWith503RetryAfter(t *testing.T) {
 	r, logs := newRig(t)
 	id := r.register()
-	lim, err := ingest.New(ingest.Config{MaxInFlight: 1, MaxQueued: -1, RetryAfter: 4 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.Actors.Mu.Lock()
-	r.Actors.Admission = lim
-	r.Actors.Mu.Unlock()
+	lim := r.Admit(ingest.Config{MaxInFlight: 1, MaxQueued: -1, RetryAfter: 4 * time.Second})
 	body := notify(`[{"from":"5565988887777","id":"wamid.S1","timestamp":"1700000000","type":"text","text":{"body":"um"}},
 		{"from":"5565988887777","id":"wamid.S2","timestamp":"1700000001","type":"text","text":{"body":"dois"}}]`,
 		`[{"id":"wamid.O1","status":"read","timestamp":"1700000002","recipient_id":"5565988887777"}]`)
 	post := func() (int, string, string) {
 		t.Helper()
-		req, _ := http.NewRequest("POST", r.Srv.URL+"/waba/webhook", bytes.NewReader([]byte(body)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-Hub-Signature-256", meta.Sign(appSecret, []byte(body)))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, res.Header.Get("Retry-After"), strings.TrimSpace(string(b))
+		a := channeltest.PostAnswer(t, r.Srv.URL+"/waba/webhook", []byte(body),
+			"Content-Type", "application/json", "X-Hub-Signature-256", metaSign(body))
+		return a.Status, a.RetryAfter, a.Body
 	}
 
 	release, err := lim.Enter(context.Background(), id+1) // another connection holds the node's one place
