@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -76,13 +77,28 @@ type remoteSink struct {
 }
 
 func (s remoteSink) Inbound(ctx context.Context, m engine.InboundMessage) error {
-	return s.c.Inbound(ctx, s.id, m)
+	return unreached(s.c.Inbound(ctx, s.id, m))
 }
 func (s remoteSink) Receipt(ctx context.Context, r engine.Receipt) error {
-	return s.c.Receipt(ctx, s.id, r)
+	return unreached(s.c.Receipt(ctx, s.id, r))
 }
 func (s remoteSink) Status(ctx context.Context, st engine.StatusChange) error {
-	return s.c.Status(ctx, s.id, st)
+	return unreached(s.c.Status(ctx, s.id, st))
+}
+
+// unreached gives a call that did not reach the actor, or got no answer in time
+// (ErrUnavailable, a deadline), the code ERR_UNAVAILABLE, as a sink's caller
+// expects of a failure worth retrying (the actor's own sink answers a timeout so):
+// a web-hook answers it 503 with Retry-After. Other errors pass unchanged.
+func unreached(err error) error {
+	var e *engine.Error
+	if err == nil || errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return engine.Wrap(engine.ErrUnavailable, err)
+	}
+	return err
 }
 
 func (c Connections) call(ctx context.Context, id, companyID engine.ID, typ string, req, out any) error {

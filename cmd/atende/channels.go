@@ -40,15 +40,19 @@ func (a liveActors) Restart(ctx context.Context, id engine.ID) error { return a.
 func (a liveActors) Sink(id engine.ID) engine.ChannelSink            { return a.c().Sink(id) }
 
 // dedupedActors are liveActors whose sinks absorb a provider's re-deliveries of an
-// inbound message already handled (redisstate.InboundDedupe): what the web-hook
-// handlers get. The channels the actors start keep the plain sinks the actors give.
+// inbound message already handled (redisstate.InboundDedupe), and pass the others
+// through the node's admission control (package ingest: a call without a place, or
+// that stalls, is a 503 with Retry-After): what the web-hook handlers get. The
+// de-duplication comes first, so a re-delivery of a handled message is answered
+// even when the node is too busy for new ones. The channels the actors start keep
+// the plain sinks the actors give.
 type dedupedActors struct {
 	liveActors
 	d *redisstate.InboundDedupe
 }
 
 func (a dedupedActors) Sink(id engine.ID) engine.ChannelSink {
-	return a.d.Sink(id, a.liveActors.Sink(id))
+	return a.d.Sink(id, a.l.admission.Sink(id, a.liveActors.Sink(id)))
 }
 
 // webhookDedupe builds the de-duplication fast path of one provider's web-hooks, on

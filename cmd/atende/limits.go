@@ -12,6 +12,7 @@ import (
 
 	"atende/transport/channel/webchat"
 	httpapi "atende/transport/http"
+	"atende/transport/ingest"
 	"atende/transport/netlimit"
 )
 
@@ -38,6 +39,14 @@ type Limits struct {
 	WebchatNewPerConnection float64 // WEBCHAT_NEW_VISITORS_PER_CONNECTION: 120 a minute (and at once) per web chat connection
 	WebchatProofBits        int     // WEBCHAT_PROOF_OF_WORK_BITS: 0 (off); a new visitor's proof of work, in zero bits
 	APISendsPerMinute       int     // API_SENDS_PER_MINUTE: 60; messaging-API calls per token per minute, as many at once
+
+	// Inbound admission control (package ingest; docs/channels.md, "Overload and
+	// load shedding"). Zero in a Config not parsed (tests) means ingest's default;
+	// the settings' 0 ("no limit") is stored as -1.
+	InboundMaxInFlight      int           // INBOUND_MAX_IN_FLIGHT: 256 inbound messages of the node on their way to the connection actors
+	InboundMaxPerConnection int           // INBOUND_MAX_IN_FLIGHT_PER_CONNECTION: 64 of them for one connection
+	InboundWait             time.Duration // INBOUND_ADMIT_WAIT: 1s a message waits for a place before it is refused
+	InboundRetryAfter       time.Duration // INBOUND_RETRY_AFTER: 2s a refused sender is told to wait (Retry-After, retryAfter)
 }
 
 // GateLimits shape one websocket endpoint's netlimit.Gate.
@@ -142,6 +151,22 @@ func (l *Limits) flags(fs *flag.FlagSet, env func(key, def string) string) func(
 		}
 		return nil
 	})
+	// 0 lifts an admission bound: ingest.Config takes a negative for that.
+	unbounded := func(name string, n *int) func(string) error {
+		return func(v string) error {
+			if err := count(name, n)(v); err != nil {
+				return err
+			}
+			if *n == 0 {
+				*n = -1
+			}
+			return nil
+		}
+	}
+	add("inbound-max-in-flight", "INBOUND_MAX_IN_FLIGHT", strconv.Itoa(ingest.DefaultMaxInFlight), "inbound messages of the node on their way to the connection actors at once; more wait, then are refused with 503 / retryAfter (0: no limit)", unbounded("inbound-max-in-flight", &l.InboundMaxInFlight))
+	add("inbound-max-in-flight-per-connection", "INBOUND_MAX_IN_FLIGHT_PER_CONNECTION", strconv.Itoa(ingest.DefaultMaxPerConnection), "of those, for one connection (0: no limit)", unbounded("inbound-max-in-flight-per-connection", &l.InboundMaxPerConnection))
+	add("inbound-admit-wait", "INBOUND_ADMIT_WAIT", ingest.DefaultWait.String(), "how long an inbound message waits for a place before it is refused", dur("inbound-admit-wait", &l.InboundWait))
+	add("inbound-retry-after", "INBOUND_RETRY_AFTER", ingest.DefaultRetryAfter.String(), "what a refused inbound sender is told to wait (Retry-After, the web chat's retryAfter)", dur("inbound-retry-after", &l.InboundRetryAfter))
 	add("api-sends-per-minute", "API_SENDS_PER_MINUTE", "60", "messaging-API calls one token may make per minute, as many at once (0: 60)", count("api-sends-per-minute", &l.APISendsPerMinute))
 	return func() error {
 		for _, s := range all {
@@ -219,6 +244,40 @@ func limitCollectors(socketGate, webchatGate *netlimit.Gate, wc *webchat.Server)
 	return append(out, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "atende_webchat_new_visitors_refused_total",
 		Help: "Web chat first messages refused by the new-visitor limits."},
 		func() float64 { return float64(wc.Stats().NewVisitorsRefused) }))
+}
+
+// admission builds the node's inbound admission control (package ingest), shared
+// by the web chat and the provider web-hooks.
+func (l Limits) admission() (*ingest.Limiter, error) {
+	return ingest.New(ingest.Config{MaxInFlight: l.InboundMaxInFlight, MaxPerConnection: l.InboundMaxPerConnection,
+		Wait: l.InboundWait, RetryAfter: l.InboundRetryAfter})
+}
+
+// admissionCollectors expose on /metrics what the inbound admission control holds
+// and refused: refusals that climb mean the node sheds load (or its limits are set
+// too low), stalls that climb mean the actors or the database answer too slowly.
+func admissionCollectors(lim *ingest.Limiter) []prometheus.Collector {
+	counter := func(name, help string, v func(ingest.Stats) int64, labels prometheus.Labels) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels},
+			func() float64 { return float64(v(lim.Stats())) })
+	}
+	gauge := func(name, help string, v func(ingest.Stats) int) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help},
+			func() float64 { return float64(v(lim.Stats())) })
+	}
+	const refused = "atende_inbound_refused_total"
+	const refusedHelp = "Inbound messages and receipts refused with ERR_UNAVAILABLE and Retry-After: busy (the wait queue was full), wait (no place within INBOUND_ADMIT_WAIT), stalled (admitted, but the connection actor did not answer in time)."
+	return []prometheus.Collector{
+		gauge("atende_inbound_in_flight", "Inbound messages and receipts of the node on their way to the connection actors.",
+			func(s ingest.Stats) int { return s.InFlight }),
+		gauge("atende_inbound_queued", "Inbound messages and receipts waiting for a place.",
+			func(s ingest.Stats) int { return s.Queued }),
+		counter("atende_inbound_admitted_total", "Inbound messages and receipts admitted to the connection actors.",
+			func(s ingest.Stats) int64 { return s.Admitted }, nil),
+		counter(refused, refusedHelp, func(s ingest.Stats) int64 { return s.RefusedBusy }, prometheus.Labels{"reason": ingest.ReasonBusy}),
+		counter(refused, refusedHelp, func(s ingest.Stats) int64 { return s.RefusedWait }, prometheus.Labels{"reason": ingest.ReasonWait}),
+		counter(refused, refusedHelp, func(s ingest.Stats) int64 { return s.Stalled }, prometheus.Labels{"reason": ingest.ReasonStalled}),
+	}
 }
 
 // clientAddr is the address a request's client is counted under.

@@ -22,6 +22,9 @@ func TestLimitsDefaults(t *testing.T) {
 	if l.WebchatNewPerMinute != 10 || l.WebchatNewBurst != 10 || l.WebchatNewPerConnection != 120 || l.WebchatProofBits != 0 {
 		t.Fatalf("new visitor limits %+v", l)
 	}
+	if l.InboundMaxInFlight != 256 || l.InboundMaxPerConnection != 64 || l.InboundWait != time.Second || l.InboundRetryAfter != 2*time.Second {
+		t.Fatalf("inbound admission %+v", l)
+	}
 	srv := l.httpServer(nil, nil)
 	if srv.ReadTimeout != 10*time.Minute || srv.WriteTimeout != 5*time.Minute || srv.IdleTimeout != time.Minute || srv.ReadHeaderTimeout != 10*time.Second {
 		t.Fatalf("http.Server timeouts %v %v %v %v", srv.ReadHeaderTimeout, srv.ReadTimeout, srv.WriteTimeout, srv.IdleTimeout)
@@ -32,6 +35,7 @@ func TestLimitsFromEnvAndFlags(t *testing.T) {
 	c, err := parseConfig([]string{"--webchat-max-connections-per-address", "3", "--http-idle-timeout", "5s"}, envOf(map[string]string{
 		"WEBCHAT_MAX_CONNECTIONS_PER_ADDRESS": "9", "HTTP_MIN_BODY_RATE": "0", "SOCKET_HANDSHAKES_PER_MINUTE": "7.5",
 		"WEBCHAT_NEW_VISITORS_PER_MINUTE": "0", "TRUST_FORWARDED_FOR": "true", "WEBCHAT_PROOF_OF_WORK_BITS": "16",
+		"INBOUND_MAX_IN_FLIGHT": "0", "INBOUND_MAX_IN_FLIGHT_PER_CONNECTION": "8", "INBOUND_ADMIT_WAIT": "250ms", "INBOUND_RETRY_AFTER": "5s",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +43,14 @@ func TestLimitsFromEnvAndFlags(t *testing.T) {
 	l := c.Limits
 	if l.Webchat.MaxPerAddress != 3 || l.IdleTimeout != 5*time.Second || l.MinBodyRate != 0 || l.Socket.HandshakesPerMinute != 7.5 || !l.TrustForwardedFor || l.WebchatProofBits != 16 {
 		t.Fatalf("limits %+v", l)
+	}
+	lim, err := l.admission()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 0 lifts the node's bound; the connection's is as set.
+	if got := lim.Config(); got.MaxInFlight != -1 || got.MaxPerConnection != 8 || got.Wait != 250*time.Millisecond || got.RetryAfter != 5*time.Second {
+		t.Fatalf("inbound admission %+v", got)
 	}
 	perAddress, perConnection := l.newVisitorRates()
 	if !perAddress.Unlimited() || perConnection.Unlimited() {
@@ -54,6 +66,8 @@ func TestLimitsRefusals(t *testing.T) {
 		"WEBCHAT_NEW_VISITORS_PER_CONNECTION": "number ≥ 0",
 		"TRUST_FORWARDED_FOR":                 "true or false",
 		"WEBCHAT_PROOF_OF_WORK_BITS":          "whole number",
+		"INBOUND_MAX_IN_FLIGHT":               "whole number",
+		"INBOUND_ADMIT_WAIT":                  "positive duration",
 	} {
 		_, err := parseConfig(nil, envOf(map[string]string{env: "-1"}))
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -24,6 +24,7 @@ import (
 	"atende/transport/channel/webchat"
 	"atende/transport/channel/whatsapp"
 	httpapi "atende/transport/http"
+	"atende/transport/ingest"
 	"atende/transport/media"
 	"atende/transport/realtime"
 	"atende/transport/socket"
@@ -43,7 +44,8 @@ type live struct {
 	contacts   engine.ContactStore
 	guard      *connection.Guard
 	webchat    *webchat.Server
-	cloud      cloudChannels // WABA, Facebook, Instagram, Telegram (channels.go)
+	admission  *ingest.Limiter // inbound admission control of the web chat and the web-hooks
+	cloud      cloudChannels   // WABA, Facebook, Instagram, Telegram (channels.go)
 	whatsapp   *whatsapp.Factory
 	routines   *actors.Routines
 	node       *actors.Node
@@ -118,6 +120,10 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	if l.admission, err = a.cfg.Limits.admission(); err != nil {
+		return err
+	}
+	a.metrics.MustRegister(admissionCollectors(l.admission)...)
 	// The call relay first: web chat sockets are parties of it, as gateway sockets are.
 	if err := a.startCalls(ctx, l); err != nil {
 		return err
@@ -128,7 +134,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
 		ProofOfWorkBits:            a.cfg.Limits.WebchatProofBits,
 		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,
-		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, History: webchat.HistoryFunc(l.webchatHistory),
+		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, Admission: l.admission, History: webchat.HistoryFunc(l.webchatHistory),
 		ZoneName: func(ctx context.Context, companyID engine.ID) string {
 			loc, err := engine.TenantZone(ctx, a.stores.settings, companyID)
 			if err != nil {

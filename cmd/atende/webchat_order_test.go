@@ -121,24 +121,7 @@ func TestWebChatResendAfterStallKeepsTypedOrder(t *testing.T) {
 			for seq := 1; seq <= n; seq++ {
 				want = append(want, body(seq))
 			}
-			recorded := func() []string {
-				rows, err := ta.app.db.SQL.Query(fmt.Sprintf(`SELECT m.body FROM messages m
-					JOIN tickets tk ON tk.id = m.ticket_id JOIN contacts ct ON ct.id = tk.contact_id
-					WHERE ct.number = '%s' AND NOT m.from_me ORDER BY m.seq, m.id`, number))
-				if err != nil {
-					t.Fatalf("messages of %s: %v", number, err)
-				}
-				defer rows.Close()
-				var out []string
-				for rows.Next() {
-					var b string
-					if err := rows.Scan(&b); err != nil {
-						t.Fatal(err)
-					}
-					out = append(out, b)
-				}
-				return out
-			}
+			recorded := func() []string { return recordedBodies(t, ta, number) }
 			waitFor(t, "30 messages recorded", func() bool { return len(recorded()) >= n })
 			c.send(map[string]string{"type": "ping"}) // the resends were answered before this pong
 			waitFor(t, "acks of the resends and a second pong", func() bool {

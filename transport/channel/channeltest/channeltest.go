@@ -17,10 +17,11 @@ import (
 	"testing"
 
 	"atende/engine"
+	"atende/transport/ingest"
 )
 
-// Sink records what a channel delivers. FailN makes the next n Inbound calls fail;
-// Stored counts distinct provider ids, as the ticket actor stores each once. Tests
+// Sink records what a channel delivers. FailN makes the next n Inbound calls fail,
+// with FailWith (nil: a plain error, not a retryable one); Stored counts distinct provider ids, as the ticket actor stores each once. Tests
 // reading the fields while a channel runs hold Mu.
 type Sink struct {
 	Mu       sync.Mutex
@@ -28,6 +29,7 @@ type Sink struct {
 	Receipts []engine.Receipt
 	Statuses []engine.StatusChange
 	FailN    int
+	FailWith error
 	Seen     map[string]bool // provider ids stored
 	Stored   int
 }
@@ -37,6 +39,9 @@ func (s *Sink) Inbound(_ context.Context, m engine.InboundMessage) error {
 	defer s.Mu.Unlock()
 	if s.FailN > 0 {
 		s.FailN--
+		if s.FailWith != nil {
+			return s.FailWith
+		}
 		return errors.New("journal unavailable")
 	}
 	s.Messages = append(s.Messages, m)
@@ -72,12 +77,15 @@ func (s *Sink) Snapshot() ([]engine.InboundMessage, []engine.Receipt, int) {
 }
 
 // Actors stands for actors.Connections: one recording sink per connection, and the
-// connections started and restarted.
+// connections started and restarted. With Admission set, Sink hands out the
+// recording sinks behind the node's admission control, as cmd/atende gives them to
+// the web-hooks.
 type Actors struct {
-	Mu       sync.Mutex
-	Sinks    map[engine.ID]*Sink
-	Started  []engine.ID
-	Restarts []engine.ID
+	Mu        sync.Mutex
+	Sinks     map[engine.ID]*Sink
+	Started   []engine.ID
+	Restarts  []engine.ID
+	Admission *ingest.Limiter
 }
 
 func (a *Actors) Start(_ context.Context, id engine.ID) (engine.Connection, error) {
@@ -94,7 +102,15 @@ func (a *Actors) Restart(_ context.Context, id engine.ID) error {
 	return nil
 }
 
-func (a *Actors) Sink(id engine.ID) engine.ChannelSink { return a.For(id) }
+func (a *Actors) Sink(id engine.ID) engine.ChannelSink {
+	a.Mu.Lock()
+	l := a.Admission
+	a.Mu.Unlock()
+	if l != nil {
+		return l.Sink(id, a.For(id))
+	}
+	return a.For(id)
+}
 
 // For is connection id's sink, made on first use.
 func (a *Actors) For(id engine.ID) *Sink {

@@ -3,6 +3,7 @@ package channeltest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/transport/channel/cloud"
+	"atende/transport/ingest"
 	"atende/transport/media"
 )
 
@@ -129,6 +131,20 @@ func Serve(t testing.TB) (*Router, *httptest.Server) {
 // value is left out) and returns the status.
 func Post(t testing.TB, url string, body []byte, headers ...string) int {
 	t.Helper()
+	return PostAnswer(t, url, body, headers...).Status
+}
+
+// Answer is what a POST was answered: the status, the Retry-After header and the
+// body, trimmed.
+type Answer struct {
+	Status     int
+	RetryAfter string
+	Body       string
+}
+
+// PostAnswer is Post that returns the whole answer.
+func PostAnswer(t testing.TB, url string, body []byte, headers ...string) Answer {
+	t.Helper()
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
 	for i := 0; i+1 < len(headers); i += 2 {
 		if headers[i+1] != "" {
@@ -139,6 +155,24 @@ func Post(t testing.TB, url string, body []byte, headers ...string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res.Body.Close()
-	return res.StatusCode
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Answer{Status: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), Body: strings.TrimSpace(string(b))}
+}
+
+// Admit puts the rig's web-hook sinks behind a new admission control shaped by cfg
+// (Actors.Admission), as cmd/atende does, and returns it.
+func (r *Rig) Admit(cfg ingest.Config) *ingest.Limiter {
+	r.T.Helper()
+	lim, err := ingest.New(cfg)
+	if err != nil {
+		r.T.Fatal(err)
+	}
+	r.Actors.Mu.Lock()
+	r.Actors.Admission = lim
+	r.Actors.Mu.Unlock()
+	return lim
 }

@@ -11,10 +11,12 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/ingest"
 )
 
 func TestDeliver(t *testing.T) {
@@ -29,11 +31,16 @@ func TestDeliver(t *testing.T) {
 		deliver    error
 		status     int
 		answer     string
+		retryAfter string
 		delivered  bool
 	}{
 		{name: "durable", body: "ok", status: 200, delivered: true},
 		{name: "unparsable", body: "junk", status: 400, answer: "bad update\n"},
 		{name: "not durable", body: "ok", deliver: errors.New("journal down"), status: 500, answer: "try again\n", delivered: true},
+		{name: "node too busy", body: "ok", deliver: fmt.Errorf("inbound m1: %w", engine.Wrap(engine.ErrUnavailable, &ingest.Overload{Reason: ingest.ReasonBusy, RetryAfter: 3 * time.Second})),
+			status: 503, answer: `{"error":"ERR_UNAVAILABLE","retryAfter":3}` + "\n", retryAfter: "3", delivered: true},
+		{name: "actor timed out", body: "ok", deliver: engine.Wrap(engine.ErrUnavailable, errors.New("connection actor: future: timeout")),
+			status: 503, answer: `{"error":"ERR_UNAVAILABLE","retryAfter":2}` + "\n", retryAfter: "2", delivered: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,6 +54,9 @@ func TestDeliver(t *testing.T) {
 				})
 			if w.Code != c.status || w.Body.String() != c.answer || delivered != c.delivered {
 				t.Fatalf("answer %d %q, delivered %v", w.Code, w.Body.String(), delivered)
+			}
+			if got := w.Header().Get("Retry-After"); got != c.retryAfter {
+				t.Fatalf("Retry-After %q, want %q", got, c.retryAfter)
 			}
 			if c.deliver != nil && !strings.Contains(logs.String(), "provider will retry") {
 				t.Fatalf("failure not logged: %s", logs.String())

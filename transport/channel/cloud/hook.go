@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/transport/ingest"
+	"atende/transport/jsonapi"
 )
 
 // Hook names what one adapter's web-hook answers and logs.
@@ -23,9 +26,11 @@ type Hook struct {
 
 // Deliver ends a web-hook delivery whose body was read and authenticated: a body
 // parse refuses is answered 400 h.Bad; otherwise deliver hands it to the connection
-// actors within ctx. 200 only once deliver returned nil (what it carried is durable),
-// 500 "try again" otherwise, so that the provider delivers again (re-deliveries are
-// de-duplicated on the message id).
+// actors within ctx. 200 only once deliver returned nil (what it carried is durable);
+// otherwise the provider is to deliver again (re-deliveries are de-duplicated on the
+// message id): a node too busy to take it now, or an actor that did not answer in
+// time (ingest.Retryable), is 503 {"error":"ERR_UNAVAILABLE","retryAfter":n} with
+// Retry-After: n seconds; any other failure is 500 "try again".
 func Deliver[N any](ctx context.Context, w http.ResponseWriter, h Hook, body []byte,
 	parse func([]byte) (N, error), deliver func(context.Context, N) error) {
 	n, err := parse(body)
@@ -35,11 +40,27 @@ func Deliver[N any](ctx context.Context, w http.ResponseWriter, h Hook, body []b
 		return
 	}
 	if err := deliver(ctx, n); err != nil {
+		if o, ok := ingest.Retryable(err); ok {
+			// Load shed or a stall inside: expected under overload, so a warning, and
+			// the sender is told when to come back.
+			h.Log.Warn().Err(err).Msg(h.Retry)
+			secs := o.RetryAfterSeconds()
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			jsonapi.WriteJSON(w, engine.ErrUnavailable.HTTPStatus(), overloaded{Error: engine.ErrUnavailable, RetryAfter: secs})
+			return
+		}
 		h.Log.Error().Err(err).Msg(h.Retry)
 		http.Error(w, "try again", http.StatusInternalServerError)
 		return
 	}
 	w.WriteHeader(http.StatusOK)
+}
+
+// overloaded is the body of a 503 answer to a web-hook delivery the node could not
+// take now.
+type overloaded struct {
+	Error      engine.Code `json:"error"`
+	RetryAfter int         `json:"retryAfter"` // seconds, as the Retry-After header
 }
 
 // SaveMedia stores an inbound file for company and returns its path. A file the store

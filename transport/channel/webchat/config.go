@@ -12,6 +12,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/call"
+	"atende/transport/ingest"
 	"atende/transport/netlimit"
 )
 
@@ -112,6 +113,12 @@ type Config struct {
 	WriteTimeout time.Duration
 	// SinkTimeout bounds each call to the sink (Inbound, Receipt). Zero: 10 s.
 	SinkTimeout time.Duration
+	// Admission is the node's admission control of inbound messages (package
+	// ingest), shared with the web-hooks: a visitor's message that finds no place
+	// within its wait, or whose sink call stalls (ERR_UNAVAILABLE, a timeout), gets
+	// the error frame ERR_UNAVAILABLE with "retryAfter" (seconds), and the widget
+	// sends it again then. Nil: no bound; a stall still answers "retryAfter".
+	Admission *ingest.Limiter
 	// HistoryLimit is the limit passed to History; HistoryTimeout bounds the call (the
 	// welcome goes out without history when it fails). Zero: 50 and 5 s.
 	HistoryLimit   int

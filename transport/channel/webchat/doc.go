@@ -65,7 +65,9 @@
 // ProviderID, so a resend is harmless. An error frame with the message's id says
 // why it was not taken: ERR_TOO_MANY_ATTEMPTS, ERR_OUT_OF_ORDER and
 // ERR_UNAVAILABLE (retry later, after retryAfter when given), ERR_VALIDATION and
-// ERR_BODY_TOO_LARGE (final). A read frame becomes a Receipt with AckRead for each
+// ERR_BODY_TOO_LARGE (final). ERR_UNAVAILABLE always carries retryAfter: the node
+// sheds load (Config.Admission found no place for the message within its wait) or
+// the sink did not answer in time; nothing was lost, the widget resends. A read frame becomes a Receipt with AckRead for each
 // id the socket was shown and had not reported.
 //
 // Order: a message's optional seq (1 to MaxSeq, a JSON integer) is the visitor's

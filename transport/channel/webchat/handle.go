@@ -10,6 +10,7 @@ import (
 
 	"atende/engine"
 	"atende/transport/call"
+	"atende/transport/ingest"
 	"atende/transport/netlimit"
 )
 
@@ -348,7 +349,7 @@ func (sk *socket) inbound(f ClientFrame, now time.Time) bool {
 	}
 	ctx, cancel := context.WithTimeout(ep.ctx, sk.srv.cfg.SinkTimeout)
 	defer cancel()
-	err := ep.sink.Inbound(ctx, engine.InboundMessage{
+	err := sk.srv.cfg.Admission.Sink(ep.conn.ID, ep.sink).Inbound(ctx, engine.InboundMessage{
 		ProviderID: inboundID(sk.vis.id, f.ID),
 		From:       engine.ChannelContact{Number: sk.vis.number, Name: sk.name},
 		Body:       f.Body,
@@ -358,6 +359,18 @@ func (sk *socket) inbound(f ClientFrame, now time.Time) bool {
 		var e *engine.Error
 		if !errors.As(err, &e) {
 			err = engine.Wrap(engine.ErrUnavailable, err)
+		}
+		if o, ok := ingest.Retryable(err); ok {
+			// The node sheds load, or the actor did not answer in time: an answer,
+			// not a strike; the widget keeps the message and sends it again then.
+			ev := sk.log.Debug() // shed load: counted by the Limiter, not logged one by one
+			if o.Reason == ingest.ReasonStalled {
+				ev = sk.log.Warn()
+			}
+			ev.Err(err).Str("client_id", f.ID).Msg("webchat inbound refused: retry later")
+			sk.send(textFrame(encode(errorFrame{Type: "error", Code: engine.ErrUnavailable, ID: f.ID,
+				RetryAfter: o.RetryAfterSeconds()})))
+			return false
 		}
 		sk.log.Warn().Err(err).Str("client_id", f.ID).Msg("webchat inbound not recorded")
 		sk.send(textFrame(errorPayload(err, f.ID)))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/transport/ingest"
 )
 
 // TestConversation runs a visitor's conversation end to end over real sockets.
@@ -173,8 +174,8 @@ func TestSinkFailureThenResend(t *testing.T) {
 	e.j.fail = []error{errors.New("journal unavailable"), engine.E(engine.ErrValidation)}
 	e.j.mu.Unlock()
 	c.write(map[string]string{"type": "message", "id": "a1", "body": "oi"})
-	if f := c.expect("error"); f.ID != "a1" || f.Code != string(engine.ErrUnavailable) {
-		t.Fatalf("error %+v", f)
+	if f := c.expect("error"); f.ID != "a1" || f.Code != string(engine.ErrUnavailable) || f.Retry != 2 {
+		t.Fatalf("error %+v, want ERR_UNAVAILABLE with retryAfter 2", f)
 	}
 	c.write(map[string]string{"type": "message", "id": "a1", "body": "oi"})
 	if f := c.expect("error"); f.ID != "a1" || f.Code != string(engine.ErrValidation) {
@@ -186,6 +187,45 @@ func TestSinkFailureThenResend(t *testing.T) {
 	}
 	if n := e.j.callsFor("wc:" + vidOf(w.Visitor) + ":a1"); n != 3 {
 		t.Fatalf("%d calls", n)
+	}
+}
+
+// TestAdmissionShedsLoadWithRetryAfter: with every place of the node's admission
+// control taken, a visitor's message is refused at once with ERR_UNAVAILABLE and
+// the limiter's retryAfter — no strike, nothing reaches the sink — and once the
+// place is free the resend is acknowledged; so are messages of other visitors.
+func TestAdmissionShedsLoadWithRetryAfter(t *testing.T) {
+	lim, err := ingest.New(ingest.Config{MaxInFlight: 1, MaxQueued: -1, RetryAfter: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, func(c *Config) { c.Admission = lim; c.MaxStrikes = 2 })
+	c, w := e.connect("")
+	release, err := lim.Enter(context.Background(), e.conn.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 { // more refusals than MaxStrikes: they are not strikes
+		c.write(map[string]string{"type": "message", "id": "b1", "body": "oi"})
+		if f := c.expect("error"); f.ID != "b1" || f.Code != string(engine.ErrUnavailable) || f.Retry != 5 {
+			t.Fatalf("error %+v, want ERR_UNAVAILABLE with retryAfter 5", f)
+		}
+	}
+	if n := e.j.callsFor("wc:" + vidOf(w.Visitor) + ":b1"); n != 0 {
+		t.Fatalf("a refused message reached the sink %d times", n)
+	}
+	release()
+	c.write(map[string]string{"type": "message", "id": "b1", "body": "oi"})
+	if f := c.expect("ack"); f.ID != "b1" {
+		t.Fatalf("after the release: %+v", f)
+	}
+	other, _ := e.connect("")
+	other.write(map[string]string{"type": "message", "id": "o1", "body": "olá"})
+	if f := other.expect("ack"); f.ID != "o1" {
+		t.Fatalf("another visitor: %+v", f)
+	}
+	if s := lim.Stats(); s.InFlight != 0 || s.RefusedBusy != 3 || s.Admitted != 3 {
+		t.Fatalf("limiter stats %+v", s)
 	}
 }
 
