@@ -67,8 +67,7 @@ func benchRealFire(b *testing.B, pending, due, customers int, spread time.Durati
 	dbtest.MustExec(b, d, `INSERT INTO contacts (id, company_id, name, name_norm, number, search, profile_pic_url, created_at, updated_at)
 		SELECT 5000000 + g, 1, 'Cliente ' || g, 'cliente ' || g, 'webchat:bench' || g, 'cliente ' || g, '', now(), now()
 		FROM generate_series(1, $1) g`, customers)
-	sender := &stampedSender{ScheduleSender: ScheduleSender{Node: r.node, Commander: Commander{Node: r.node, Connections: r.conns},
-		Guard: r.guard, Users: store.NewUsers(d, nil), Connections: r.conns}}
+	sender := &stampedSender{ScheduleSender: ScheduleSender{Node: r.node, Guard: r.guard, Users: store.NewUsers(d, nil), Connections: r.conns}}
 	s, err := schedule.New(d, schedule.Config{IDs: db.NewIDs(d, 1000), Contacts: r.contacts, Sender: sender,
 		Settings: store.NewSettings(d, nil)})
 	if err != nil {

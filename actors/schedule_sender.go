@@ -14,7 +14,6 @@ import (
 // records a message id once, so delivering the same ScheduledDelivery twice sends once.
 type ScheduleSender struct {
 	Node        *Node
-	Commander   Commander
 	Guard       engine.TicketGuard
 	Users       engine.UserStore
 	Connections engine.ConnectionStore
@@ -83,7 +82,13 @@ func (s ScheduleSender) ticketFor(ctx context.Context, d engine.ScheduledDeliver
 	for _, q := range u.Queues {
 		p.QueueIDs = append(p.QueueIDs, q.ID)
 	}
-	st, _, err := s.Commander.Open(ctx, p, engine.OpenTicketInput{ContactID: d.ContactID, Status: engine.StatusPending, WhatsappID: connID})
+	// The connection actor opens it, as Commander.Open has it do, without that
+	// method's read of the connection: the actor itself refuses a connection that is
+	// gone or another tenant's (ERR_NO_WAPP_FOUND), and a due message names only its
+	// tenant's.
+	r, err := Connections{Node: s.Node}.OpenTicket(ctx, connID, OpenTicketRequest{Principal: p,
+		ContactID: d.ContactID, Status: engine.StatusPending})
+	st := r.Ticket
 	if engine.CodeOf(err) == engine.ErrOtherOpenTicket {
 		// Opened meanwhile (an inbound message, another attendant): use that one.
 		st, ok, err := current()

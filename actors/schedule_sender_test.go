@@ -25,7 +25,7 @@ func TestScheduleSenderDeliversOncePerMessageID(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := ScheduleSender{Node: r.node, Commander: Commander{Node: r.node, Connections: r.conns}, Guard: r.guard,
+		s := ScheduleSender{Node: r.node, Guard: r.guard,
 			Users: store.NewUsers(d, nil), Connections: r.conns}
 		del := engine.ScheduledDelivery{CompanyID: 1, ContactID: contact.ID, MessageID: 777001, UserID: 10, Body: "Lembrete"}
 		first, err := s.DeliverScheduled(ctx, del)

@@ -160,7 +160,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	}
 	sched, err := schedule.New(a.db, schedule.Config{IDs: l.ids, Contacts: a.stores.contacts, Clock: clock,
 		Settings: a.stores.settings,
-		Sender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
+		Sender: actors.ScheduleSender{Node: l.node, Guard: l.guard, Users: a.stores.users,
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
 		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
@@ -204,7 +204,7 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
 			ChatDeps:   httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(a.db)},
 			MessagingDeps: httpapi.MessagingDeps{APITokens: store.NewAPITokens(a.db, clock),
-				APISender: actors.ScheduleSender{Node: l.node, Commander: l.commander, Guard: l.guard, Users: a.stores.users,
+				APISender: actors.ScheduleSender{Node: l.node, Guard: l.guard, Users: a.stores.users,
 					Connections: l.conns},
 				APILimiter: apiLimiter},
 			AIDeps: a.ai,

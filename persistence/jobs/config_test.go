@@ -1,10 +1,13 @@
 package jobs
 
 import (
+	"context"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 )
 
 // TestNodeDefaults: a node built without settings (as cmd/atende builds it) looks for
@@ -50,5 +53,35 @@ func TestKindsRefused(t *testing.T) {
 		if _, err := riverConfig(Config{Kinds: kinds}); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// TestQueuePollsOnItsOwn: a kind with its own poll interval (the schedules') polls its
+// queue that often, with a cooldown River accepts, while the other queues keep the
+// node's interval.
+func TestQueuePollsOnItsOwn(t *testing.T) {
+	add := func(*river.Workers) error { return nil }
+	rc, err := riverConfig(Config{Kinds: []Kinds{
+		{Queue: "schedules", Register: add, PollInterval: 50 * time.Millisecond},
+		{Queue: "dashboard", Register: add},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := rc.Queues["schedules"]
+	if q.FetchPollInterval != 50*time.Millisecond || q.FetchCooldown <= 0 || q.FetchCooldown > q.FetchPollInterval {
+		t.Errorf("schedules queue: poll %s cooldown %s", q.FetchPollInterval, q.FetchCooldown)
+	}
+	if d := rc.Queues["dashboard"]; d.FetchPollInterval != 0 || d.FetchCooldown != 0 {
+		t.Errorf("dashboard queue: poll %s cooldown %s, want the node's", d.FetchPollInterval, d.FetchCooldown)
+	}
+	// A pool that never connects: NewClient validates without a round trip.
+	pool, err := pgxpool.New(context.Background(), "postgres://127.0.0.1:1/none")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	if _, err := river.NewClient(riverpgxv5.New(pool), rc); err != nil {
+		t.Errorf("River refuses the configuration: %v", err)
 	}
 }

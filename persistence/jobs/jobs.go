@@ -30,6 +30,10 @@ type Kinds struct {
 	Register func(*river.Workers) error
 	// Periodic are periodic jobs of the kinds; River's leader inserts them.
 	Periodic []*river.PeriodicJob
+	// PollInterval, when set, is how often this queue looks for jobs that fell due,
+	// in place of Config.PollInterval: a queue of timers whose lateness counts (the
+	// schedules') polls more often than the others, and only it pays for that.
+	PollInterval time.Duration
 }
 
 // Config configures a node's client. The zero value of every field has a default.
@@ -93,6 +97,9 @@ func New(d *db.DB, cfg Config) (*Client, error) {
 // none, and is never started.
 func NewInserter(d *db.DB) (*Client, error) { return New(d, Config{}) }
 
+// riverFetchCooldown is River's default least time between two fetches of a queue.
+const riverFetchCooldown = 100 * time.Millisecond
+
 // riverConfig is the River configuration of a node with cfg.
 func riverConfig(cfg Config) (*river.Config, error) {
 	logger := cfg.Logger
@@ -124,7 +131,12 @@ func riverConfig(cfg Config) (*river.Config, error) {
 		if _, dup := rc.Queues[k.Queue]; dup {
 			return nil, fmt.Errorf("jobs: queue %q registered twice", k.Queue)
 		}
-		rc.Queues[k.Queue] = river.QueueConfig{MaxWorkers: max(k.Workers, 1)}
+		q := river.QueueConfig{MaxWorkers: max(k.Workers, 1)}
+		if k.PollInterval > 0 {
+			q.FetchPollInterval = k.PollInterval
+			q.FetchCooldown = min(k.PollInterval, cmp.Or(rc.FetchCooldown, riverFetchCooldown))
+		}
+		rc.Queues[k.Queue] = q
 		if err := k.Register(workers); err != nil {
 			return nil, fmt.Errorf("jobs: queue %q: %w", k.Queue, err)
 		}

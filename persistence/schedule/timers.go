@@ -40,14 +40,19 @@ const (
 	// a second: 200 leaves room above the 1,000/s goal of B9 (docs/benchmarks.md).
 	// A fire mostly waits (database, the ticket actor), so idle workers cost little.
 	defaultWorkers = 200
+	// pollInterval is how often a node looks for schedules that fell due: a due
+	// timer notifies nobody, so half of it is the mean lateness a quiet node adds
+	// (B9). Twenty small indexed reads a second are its cost.
+	pollInterval = 50 * time.Millisecond
 )
 
 // Kinds is the fire job kind for the node's River client (package jobs): the
 // schedules' queue, Config.Workers fires at once, the fire worker.
 func (s *Scheduler) Kinds() jobs.Kinds {
-	return jobs.Kinds{Queue: queueName, Workers: cmp.Or(s.cfg.Workers, defaultWorkers), Register: func(w *river.Workers) error {
-		return river.AddWorkerSafely(w, &fireWorker{s: s})
-	}}
+	return jobs.Kinds{Queue: queueName, Workers: cmp.Or(s.cfg.Workers, defaultWorkers), PollInterval: pollInterval,
+		Register: func(w *river.Workers) error {
+			return river.AddWorkerSafely(w, &fireWorker{s: s})
+		}}
 }
 
 // insertTx inserts the fire job of schedule id of companyID in tx, due at at.
