@@ -36,8 +36,9 @@ const (
 	MaxAttempts = jobs.MaxAttempts
 	// defaultWorkers is how many fires a node runs at once. River claims at most the
 	// free workers' worth of due jobs per fetch and fetches at most every
-	// FetchCooldown (100 ms), so this bounds a node at about ten times as many fires
-	// a second: 200 leaves room above the 1,000/s goal of B9 (docs/benchmarks.md).
+	// FetchCooldown (50 ms here, see pollInterval), so this bounds a node at about
+	// twenty times as many fires a second: 200 leaves room above the 1,000/s goal of
+	// B9 (docs/benchmarks.md).
 	// A fire mostly waits (database, the ticket actor), so idle workers cost little.
 	defaultWorkers = 200
 	// pollInterval is how often a node looks for schedules that fell due: a due
