@@ -59,13 +59,9 @@ func (a *connActor) campaignSend(ctx actor.Context, m engine.CampaignOutbound) {
 		out.Body = engine.ButtonsAsText(m.Body, m.Buttons)
 	}
 	clock := a.cfg.Clock
-	f := actor.NewFuture(ctx.ActorSystem(), 4*timeout)
-	system := ctx.ActorSystem()
-	started := a.cfg.Routines.Go(func() {
+	offActor(ctx, a.cfg.Routines, 4*timeout, func() (done campaignDone) {
 		sctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
 		defer cancel()
-		done := campaignDone{}
-		defer func() { system.Root.Send(f.PID(), &done) }()
 		if attempts != nil {
 			seen, err := attempts.Attempted(sctx, connID, []engine.ID{out.MessageID})
 			if err != nil {
@@ -91,20 +87,12 @@ func (a *connActor) campaignSend(ctx actor.Context, m engine.CampaignOutbound) {
 			defer fcancel()
 			_ = attempts.ForgetAttempt(fctx, connID, out.MessageID)
 		}
-	})
-	if !started {
+		return done
+	}, func(d campaignDone, err error) {
 		delete(a.campaignBusy, m.MessageID)
-		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("node shutting down"))))
-		return
-	}
-	ctx.ReenterAfter(f, func(res any, ferr error) {
-		delete(a.campaignBusy, m.MessageID)
-		d, ok := res.(*campaignDone)
 		switch {
-		case ferr != nil:
-			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
-		case !ok:
-			ctx.Respond(ErrorReply(engine.E(engine.ErrInternal)))
+		case err != nil:
+			ctx.Respond(ErrorReply(err))
 		case d.err != nil:
 			ctx.Respond(ErrorReply(keepCode(d.err, engine.ErrSendingWappMsg)))
 		default:

@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -39,26 +38,16 @@ func (a *connActor) createGroup(ctx actor.Context, req engine.GroupRequest) {
 		return
 	}
 	companyID, timeout := a.conn.CompanyID, a.cfg.CallTimeout
-	f := actor.NewFuture(ctx.ActorSystem(), 4*timeout)
-	system := ctx.ActorSystem()
-	started := a.cfg.Routines.Go(func() {
+	offActor(ctx, a.cfg.Routines, 4*timeout, func() groupDone {
 		gctx, cancel := context.WithTimeout(context.Background(), 4*timeout)
 		defer cancel()
-		done := groupDone{}
-		defer func() { system.Root.Send(f.PID(), &done) }()
+		var done groupDone
 		done.res, done.err = gc.CreateGroup(gctx, companyID, req)
-	})
-	if !started {
-		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("node shutting down"))))
-		return
-	}
-	ctx.ReenterAfter(f, func(res any, ferr error) {
-		d, ok := res.(*groupDone)
+		return done
+	}, func(d groupDone, err error) {
 		switch {
-		case ferr != nil:
-			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
-		case !ok:
-			ctx.Respond(ErrorReply(engine.E(engine.ErrInternal)))
+		case err != nil:
+			ctx.Respond(ErrorReply(err))
 		case d.err != nil:
 			ctx.Respond(ErrorReply(keepCode(d.err, engine.ErrUnavailable)))
 		default:

@@ -25,24 +25,19 @@ func (a *connActor) routeByIntent(ctx actor.Context, st engine.TicketState, m en
 	if a.cfg.Intents == nil || len(a.conn.Queues) < 2 || st.QueueID != 0 || st.IsGroup || m.From.IsGroup {
 		return false
 	}
-	f := actor.NewFuture(ctx.ActorSystem(), 3*a.cfg.CallTimeout)
-	pid, system, router := f.PID(), ctx.ActorSystem(), a.cfg.Intents
+	router := a.cfg.Intents
 	company, text, timeout := a.conn.CompanyID, m.Body, 2*a.cfg.CallTimeout
-	if !a.cfg.Routines.Go(func() {
+	tid := st.ID
+	f := offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() intentResult {
 		c, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		q, ok, err := router.IntentQueue(c, company, text)
-		if err != nil {
-			ok = false
+		return intentResult{queueID: q, ok: ok && err == nil}
+	}, func(r intentResult, err error) {
+		if err == errStopping {
+			return // not started: the caller answers as usual
 		}
-		system.Root.Send(pid, &intentResult{queueID: q, ok: ok})
-	}) {
-		return false
-	}
-	tid := st.ID
-	ctx.ReenterAfter(f, func(res any, ferr error) {
-		r, _ := res.(*intentResult)
-		if ferr != nil || r == nil || !r.ok || !a.ownQueue(r.queueID) {
+		if err != nil || !r.ok || !a.ownQueue(r.queueID) {
 			fallback()
 			return
 		}
@@ -63,7 +58,7 @@ func (a *connActor) routeByIntent(ctx actor.Context, st engine.TicketState, m en
 			}
 		})
 	})
-	return true
+	return f != nil
 }
 
 // ownQueue: q is one of the connection's queues (an intent may name a queue the

@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -60,53 +59,49 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 	in := newcomerInput{m: msg.m, connID: a.id, companyID: a.conn.CompanyID, channel: a.conn.Channel,
 		system: ctx.ActorSystem()}
 	in.queueID = a.singleQueue()
-	f := actor.NewFuture(ctx.ActorSystem(), 3*a.cfg.CallTimeout)
-	a.resolving[num] = f
-	pid := f.PID()
-	if !a.cfg.Routines.Go(func() {
-		out := a.resolveNewcomer(in)
-		in.system.Root.Send(pid, &out)
-	}) {
-		delete(a.resolving, num)
-		a.answer(ctx, engine.Wrap(engine.ErrUnavailable, errors.New("connection actor shutting down")))
-		return
-	}
-	ctx.ReenterAfter(f, func(res any, ferr error) {
-		if a.resolving[num] == f {
-			delete(a.resolving, num)
-		}
-		out, ok := res.(*newcomer)
-		switch {
-		case ferr != nil:
-			a.answer(ctx, engine.Wrap(engine.ErrUnavailable, ferr))
-			return
-		case !ok:
-			a.answer(ctx, engine.Wrap(engine.ErrInternal, fmt.Errorf("newcomer result %T", res)))
-			return
-		case out.err != nil:
-			a.answer(ctx, out.err)
-			return
-		}
-		a.contacts[num] = out.contactID
-		a.numbers[out.contactID] = num
-		if _, known := a.tickets[out.contactID]; !known {
-			a.tickets[out.contactID] = out.ticket
-			if out.opened {
-				a.since[out.contactID] = opened{ticket: out.ticket, at: out.openedAt}
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() newcomer { return a.resolveNewcomer(in) },
+		func(out newcomer, err error) {
+			if a.resolving[num] == f {
+				delete(a.resolving, num)
 			}
-		}
-		if out.ticket == 0 { // a late redelivery of a message an earlier ticket holds
-			if a.elsewhere(msg.m.ProviderID, out.where, 0) {
-				a.answer(ctx, nil)
+			if err == nil {
+				err = out.err
+			}
+			if err != nil {
+				a.answer(ctx, err)
 				return
 			}
-		}
-		job := &inboundJob{m: msg.m, contactID: out.contactID, messageID: out.messageID, where: out.where}
+			a.settleNewcomer(ctx, msg, out)
+		})
+	if f != nil {
+		a.resolving[num] = f
+	}
+}
+
+// settleNewcomer records, in the actor, what the resolution of msg's number learned,
+// and routes msg.
+func (a *connActor) settleNewcomer(ctx actor.Context, msg *inboundMsg, out newcomer) {
+	num := msg.m.From.Number
+	a.contacts[num] = out.contactID
+	a.numbers[out.contactID] = num
+	if _, known := a.tickets[out.contactID]; !known {
+		a.tickets[out.contactID] = out.ticket
 		if out.opened {
-			job.opened = out.ticket
+			a.since[out.contactID] = opened{ticket: out.ticket, at: out.openedAt}
 		}
-		a.route(ctx, job)
-	})
+	}
+	if out.ticket == 0 { // a late redelivery of a message an earlier ticket holds
+		if a.elsewhere(msg.m.ProviderID, out.where, 0) {
+			a.answer(ctx, nil)
+			return
+		}
+	}
+	job := &inboundJob{m: msg.m, contactID: out.contactID, messageID: out.messageID, where: out.where}
+	if out.opened {
+		job.opened = out.ticket
+	}
+	a.route(ctx, job)
 }
 
 // resolveNewcomer runs outside the actor: the contact (created on its first

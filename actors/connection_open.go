@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -65,30 +64,22 @@ func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine
 		a.openForNumber(ctx, req, num)
 		return
 	}
-	f := actor.NewFuture(ctx.ActorSystem(), 2*a.cfg.CallTimeout)
-	pid, system, contacts, timeout := f.PID(), ctx.ActorSystem(), a.cfg.Contacts, a.cfg.CallTimeout
-	if !a.cfg.Routines.Go(func() {
+	contacts, timeout := a.cfg.Contacts, a.cfg.CallTimeout
+	offActor(ctx, a.cfg.Routines, 2*timeout, func() contactNumber {
 		c, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		contact, err := contacts.Get(c, companyID, req.ContactID)
-		system.Root.Send(pid, &contactNumber{number: contact.Number, err: err})
-	}) {
-		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("connection actor shutting down"))))
-		return
-	}
-	ctx.ReenterAfter(f, func(res any, ferr error) {
-		r, ok := res.(*contactNumber)
-		switch {
-		case ferr != nil:
-			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
-		case !ok:
-			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInternal, fmt.Errorf("contact lookup result %T", res))))
-		case r.err != nil:
-			ctx.Respond(ErrorReply(r.err))
-		default:
-			a.numbers[req.ContactID] = r.number
-			a.openForNumber(ctx, req, r.number)
+		return contactNumber{number: contact.Number, err: err}
+	}, func(r contactNumber, err error) {
+		if err == nil {
+			err = r.err
 		}
+		if err != nil {
+			ctx.Respond(ErrorReply(err))
+			return
+		}
+		a.numbers[req.ContactID] = r.number
+		a.openForNumber(ctx, req, r.number)
 	})
 }
 
@@ -105,48 +96,42 @@ func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num 
 		in.queueID = a.singleQueue()
 	}
 	in.cur, in.known = a.tickets[req.ContactID]
-	f := actor.NewFuture(ctx.ActorSystem(), 3*a.cfg.CallTimeout)
-	a.resolving[num] = f
-	pid := f.PID()
-	if !a.cfg.Routines.Go(func() {
-		out := a.openForPerson(in)
-		in.system.Root.Send(pid, &out)
-	}) {
-		delete(a.resolving, num)
-		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, errors.New("connection actor shutting down"))))
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() personOpen { return a.openForPerson(in) },
+		func(out personOpen, err error) {
+			if a.resolving[num] == f {
+				delete(a.resolving, num)
+			}
+			if err != nil {
+				ctx.Respond(ErrorReply(err))
+				return
+			}
+			a.settlePersonOpen(ctx, req, in, out)
+		})
+	if f != nil {
+		a.resolving[num] = f
+	}
+}
+
+// settlePersonOpen records, in the actor, what an open learned, and answers it.
+func (a *connActor) settlePersonOpen(ctx actor.Context, req OpenTicketRequest, in personOpenInput, out personOpen) {
+	contactID := req.ContactID
+	if !in.known && out.cur != 0 {
+		if _, meanwhile := a.tickets[contactID]; !meanwhile {
+			a.tickets[contactID] = out.cur
+		}
+	}
+	if out.ticket != 0 {
+		a.tickets[contactID] = out.ticket
+	}
+	if out.claimed {
+		a.since[contactID] = opened{ticket: out.ticket, at: out.at}
+	}
+	if out.err != nil {
+		ctx.Respond(ErrorReply(out.err))
 		return
 	}
-	ctx.ReenterAfter(f, func(res any, ferr error) {
-		if a.resolving[num] == f {
-			delete(a.resolving, num)
-		}
-		out, ok := res.(*personOpen)
-		switch {
-		case ferr != nil:
-			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, ferr)))
-			return
-		case !ok:
-			ctx.Respond(ErrorReply(engine.Wrap(engine.ErrInternal, fmt.Errorf("open result %T", res))))
-			return
-		}
-		contactID := req.ContactID
-		if !in.known && out.cur != 0 {
-			if _, meanwhile := a.tickets[contactID]; !meanwhile {
-				a.tickets[contactID] = out.cur
-			}
-		}
-		if out.ticket != 0 {
-			a.tickets[contactID] = out.ticket
-		}
-		if out.claimed {
-			a.since[contactID] = opened{ticket: out.ticket, at: out.at}
-		}
-		if out.err != nil {
-			ctx.Respond(ErrorReply(out.err))
-			return
-		}
-		ctx.Respond(a.okReply(out.reply))
-	})
+	ctx.Respond(a.okReply(out.reply))
 }
 
 // openForPerson runs outside the actor: a contact whose current ticket is open or
