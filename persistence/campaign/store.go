@@ -79,14 +79,11 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 	if cfg.Batch <= 0 {
 		cfg.Batch = 100
 	}
-	s := &Store{db: d, cfg: cfg, jobs: cfg.Jobs}
-	if s.jobs == nil {
-		var err error
-		if s.jobs, err = jobs.NewInserter(d); err != nil {
-			return nil, fmt.Errorf("campaign: %w", err)
-		}
+	ins, err := jobs.InserterFor(d, cfg.Jobs)
+	if err != nil {
+		return nil, fmt.Errorf("campaign: %w", err)
 	}
-	return s, nil
+	return &Store{db: d, cfg: cfg, jobs: ins}, nil
 }
 
 func micros(t time.Time) int64 {

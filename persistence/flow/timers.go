@@ -72,14 +72,11 @@ type Timers struct {
 // NewTimers returns the timers of d; their jobs call waker. Runs may be nil (no
 // sweep).
 func NewTimers(d *db.DB, runs *Runs, waker Waker, cfg TimersConfig) (*Timers, error) {
-	t := &Timers{runs: runs, waker: waker, cfg: cfg, jobs: cfg.Jobs}
-	if t.jobs == nil {
-		var err error
-		if t.jobs, err = jobs.NewInserter(d); err != nil {
-			return nil, fmt.Errorf("flow timers: %w", err)
-		}
+	ins, err := jobs.InserterFor(d, cfg.Jobs)
+	if err != nil {
+		return nil, fmt.Errorf("flow timers: %w", err)
 	}
-	return t, nil
+	return &Timers{runs: runs, waker: waker, cfg: cfg, jobs: ins}, nil
 }
 
 // jobTimeout bounds one flow job (a wake or a timeout handed to the flow actor, or a

@@ -64,14 +64,11 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 	if cfg.MaxAttempts <= 0 {
 		cfg.MaxAttempts = 20
 	}
-	s := &Store{db: d, cfg: cfg, jobs: cfg.Jobs}
-	if s.jobs == nil {
-		var err error
-		if s.jobs, err = jobs.NewInserter(d); err != nil {
-			return nil, fmt.Errorf("groups: %w", err)
-		}
+	ins, err := jobs.InserterFor(d, cfg.Jobs)
+	if err != nil {
+		return nil, fmt.Errorf("groups: %w", err)
 	}
-	return s, nil
+	return &Store{db: d, cfg: cfg, jobs: ins}, nil
 }
 
 func micros(t time.Time) int64 { return t.UTC().UnixMicro() }

@@ -97,6 +97,15 @@ func New(d *db.DB, cfg Config) (*Client, error) {
 // none, and is never started.
 func NewInserter(d *db.DB) (*Client, error) { return New(d, Config{}) }
 
+// InserterFor is given when it is set (the node's one inserter, shared by every
+// package that inserts jobs), else a new insert-only client of d (a test's store).
+func InserterFor(d *db.DB, given *Client) (*Client, error) {
+	if given != nil {
+		return given, nil
+	}
+	return NewInserter(d)
+}
+
 // riverFetchCooldown is River's default least time between two fetches of a queue.
 const riverFetchCooldown = 100 * time.Millisecond
 

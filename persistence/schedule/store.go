@@ -65,14 +65,11 @@ func New(d *db.DB, cfg Config) (*Scheduler, error) {
 	if cfg.Clock == nil {
 		cfg.Clock = engine.SystemClock{}
 	}
-	s := &Scheduler{db: d, cfg: cfg, jobs: cfg.Jobs}
-	if s.jobs == nil {
-		var err error
-		if s.jobs, err = jobs.NewInserter(d); err != nil {
-			return nil, fmt.Errorf("schedule: %w", err)
-		}
+	ins, err := jobs.InserterFor(d, cfg.Jobs)
+	if err != nil {
+		return nil, fmt.Errorf("schedule: %w", err)
 	}
-	return s, nil
+	return &Scheduler{db: d, cfg: cfg, jobs: ins}, nil
 }
 
 const cols = `s.id, s.company_id, s.kind, s.task_name, s.contact_id, s.phone_number, s.message, s.image_path,
