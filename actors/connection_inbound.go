@@ -232,28 +232,20 @@ func (a *connActor) nextID(name string) (engine.ID, error) {
 // greeting to a ticket the customer opened.
 func (a *connActor) openTicket(ctx actor.Context, contactID, prev engine.ID, p *engine.Principal,
 	userID, queueID engine.ID, status string, greet bool) (engine.ID, error) {
-	tid, _, err := a.openTicketAt(ctx, contactID, prev, p, userID, queueID, status, greet)
-	return tid, err
-}
-
-// openTicketAt is openTicket that also returns the journal position of the opening
-// (0 when another activation's ticket is used instead).
-func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p *engine.Principal,
-	userID, queueID engine.ID, status string, greet bool) (engine.ID, int64, error) {
 	tid, err := a.nextID("ticket")
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
 	defer cancel()
 	ok, now, err := a.cfg.Guard.Swap(cctx, a.conn.CompanyID, a.id, contactID, prev, tid)
 	if err != nil {
-		return 0, 0, engine.Wrap(engine.ErrUnavailable, err)
+		return 0, engine.Wrap(engine.ErrUnavailable, err)
 	}
 	if !ok {
 		// Another activation of this connection moved first: use its ticket.
 		a.tickets[contactID] = now
-		return now, 0, nil
+		return now, nil
 	}
 	a.tickets[contactID] = tid
 	a.since[contactID] = opened{ticket: tid, at: a.cfg.Clock.Now()}
@@ -261,14 +253,13 @@ func (a *connActor) openTicketAt(ctx actor.Context, contactID, prev engine.ID, p
 		queueID = a.singleQueue()
 	}
 	open := newTicketCommand(tid, a.conn.CompanyID, contactID, a.id, a.conn.Channel, queueID, userID, status, a.cfg.Clock.Now())
-	res, err := a.ticketCall(ctx, tid, p, open)
-	if err != nil {
-		return 0, 0, err
+	if _, err := a.ticketCall(ctx, tid, p, open); err != nil {
+		return 0, err
 	}
 	if greet {
 		a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)
 	}
-	return tid, res.Position, nil
+	return tid, nil
 }
 
 // sendAutomatic records a greeting or farewell on the ticket; the ticket's dispatch

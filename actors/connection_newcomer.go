@@ -3,12 +3,10 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/cluster"
 	"github.com/google/uuid"
 
 	"atende/actors/wire"
@@ -155,18 +153,7 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 		return out
 	}
 	open := newTicketCommand(tid, in.companyID, c.ID, in.connID, in.channel, in.queueID, 0, engine.StatusPending, a.cfg.Clock.Now())
-	cmd, err := ticketWireCommand(tid, nil, in.connID, in.companyID, open)
-	if err != nil {
-		out.err = err
-		return out
-	}
-	pid := cluster.GetCluster(in.system).Get(strconv.FormatInt(tid, 10), KindTicket)
-	if pid == nil {
-		out.err = engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
-		return out
-	}
-	res, ferr := in.system.Root.RequestFuture(pid, cmd, a.cfg.CallTimeout).Result()
-	r, err := ticketResult(res, ferr)
+	r, err := a.ticketRequest(in.system, in.connID, in.companyID, tid, nil, open)
 	if err != nil {
 		// The guard names a ticket that never opened: the next message finds it
 		// refusing and opens another (as after openTicket's failure).

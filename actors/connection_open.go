@@ -153,7 +153,7 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 		out.cur = cur
 	}
 	if out.cur != 0 {
-		res, err := a.ticketRequest(in, out.cur, nil, nil)
+		res, err := a.ticketRequest(in.system, in.connID, in.companyID, out.cur, nil, nil)
 		switch {
 		case err == nil && (res.Ticket.Status == engine.StatusOpen || res.Ticket.Status == engine.StatusPending) &&
 			res.Ticket.WhatsappID == in.connID:
@@ -186,7 +186,7 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 		open := newTicketCommand(tid, in.companyID, in.req.ContactID, in.connID, in.channel, in.queueID,
 			in.req.UserID, in.req.Status, out.at)
 		p := in.req.Principal
-		res, err := a.ticketRequest(in, tid, &p, open)
+		res, err := a.ticketRequest(in.system, in.connID, in.companyID, tid, &p, open)
 		if err != nil {
 			// The guard names a ticket that never opened: the next message finds it
 			// refusing and opens another (as after openTicket's failure).
@@ -196,7 +196,7 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 		pos = res.Position
 	}
 	out.ticket = tid
-	res, err := a.ticketRequest(in, tid, nil, nil)
+	res, err := a.ticketRequest(in.system, in.connID, in.companyID, tid, nil, nil)
 	if err != nil {
 		out.err = err
 		return out
@@ -207,16 +207,16 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 }
 
 // ticketRequest sends a command (or, with cmd nil, a state query) to ticket tid from
-// outside the actor and waits for its answer.
-func (a *connActor) ticketRequest(in personOpenInput, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (TicketReply, error) {
-	w, err := ticketWireCommand(tid, p, in.connID, in.companyID, cmd)
+// outside the actor — on behalf of p, nil: the system — and waits for its answer.
+func (a *connActor) ticketRequest(system *actor.ActorSystem, connID, companyID, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (TicketReply, error) {
+	w, err := ticketWireCommand(tid, p, connID, companyID, cmd)
 	if err != nil {
 		return TicketReply{}, err
 	}
-	pid := cluster.GetCluster(in.system).Get(strconv.FormatInt(tid, 10), KindTicket)
+	pid := cluster.GetCluster(system).Get(strconv.FormatInt(tid, 10), KindTicket)
 	if pid == nil {
 		return TicketReply{}, engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
 	}
-	res, ferr := in.system.Root.RequestFuture(pid, w, a.cfg.CallTimeout).Result()
+	res, ferr := system.Root.RequestFuture(pid, w, a.cfg.CallTimeout).Result()
 	return ticketResult(res, ferr)
 }
