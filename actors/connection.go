@@ -79,6 +79,14 @@ type OpenTicketRequest struct {
 	UserID    engine.ID        `json:"userId,omitempty"`
 	QueueID   engine.ID        `json:"queueId,omitempty"`
 	Status    string           `json:"status"`
+	// What a caller inside the server may have read just before, so that the actor
+	// need not read it again: the contact's number, and (CurrentRead) the contact's
+	// current ticket on this connection in the guard, 0 for none. The actor's own
+	// memory wins over both. A stale Current costs nothing but a lost claim: the
+	// guard's swap compares it, and a mismatch answers the ticket the guard holds.
+	Number      string    `json:"number,omitempty"`
+	Current     engine.ID `json:"current,omitempty"`
+	CurrentRead bool      `json:"currentRead,omitempty"`
 }
 
 // ConnectionConfig is what every connection actor shares.

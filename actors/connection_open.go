@@ -33,7 +33,8 @@ type personOpenInput struct {
 	channel   string
 	queueID   engine.ID // the request's queue, else the connection's only queue
 	cur       engine.ID // the contact's current ticket as the actor knows it
-	known     bool      // cur is known; else the goroutine reads the guard
+	known     bool      // cur is the actor's own memory
+	read      bool      // cur is the caller's read of the guard (OpenTicketRequest.Current)
 	system    *actor.ActorSystem
 }
 
@@ -62,6 +63,11 @@ func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine
 	}
 	if num, ok := a.numbers[req.ContactID]; ok {
 		a.openForNumber(ctx, req, num)
+		return
+	}
+	if req.Number != "" {
+		a.numbers[req.ContactID] = req.Number
+		a.openForNumber(ctx, req, req.Number)
 		return
 	}
 	contacts, timeout := a.cfg.Contacts, a.cfg.CallTimeout
@@ -96,6 +102,9 @@ func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num 
 		in.queueID = a.singleQueue()
 	}
 	in.cur, in.known = a.tickets[req.ContactID]
+	if !in.known && req.CurrentRead {
+		in.cur, in.read = req.Current, true
+	}
 	var f *actor.Future
 	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() personOpen { return a.openForPerson(in) },
 		func(out personOpen, err error) {
@@ -144,7 +153,7 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 	defer cancel()
 	var out personOpen
 	out.cur = in.cur
-	if !in.known {
+	if !in.known && !in.read {
 		cur, err := a.cfg.Guard.Current(ctx, in.connID, in.req.ContactID)
 		if err != nil {
 			out.err = engine.Wrap(engine.ErrUnavailable, err)

@@ -90,3 +90,89 @@ func TestPersonOpensBesideInboundMakeOneTicketPerContact(t *testing.T) {
 		}
 	})
 }
+
+// countingReads counts the contact and guard reads a connection actor makes.
+type countingReads struct {
+	engine.ContactStore
+	engine.TicketGuard
+	mu       sync.Mutex // guards the counts
+	contacts int
+	currents int
+}
+
+func (c *countingReads) Get(ctx context.Context, companyID, id engine.ID) (engine.Contact, error) {
+	c.mu.Lock()
+	c.contacts++
+	c.mu.Unlock()
+	return c.ContactStore.Get(ctx, companyID, id)
+}
+
+func (c *countingReads) Current(ctx context.Context, connectionID, contactID engine.ID) (engine.ID, error) {
+	c.mu.Lock()
+	c.currents++
+	c.mu.Unlock()
+	return c.TicketGuard.Current(ctx, connectionID, contactID)
+}
+
+func (c *countingReads) counts() (contacts, currents int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.contacts, c.currents
+}
+
+// An open that carries the contact's number and the guard's current ticket as its
+// caller just read them (a due schedule's) reads neither again. When the caller's
+// read is stale — the guard moved on since — the claim is lost and the open answers
+// the ticket the guard holds: still one ticket for the contact.
+func TestOpenWithTheCallersReadsReadsNeitherAgain(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		reads := &countingReads{}
+		r := newLiveRig(t, d, func(c *ConnectionConfig) {
+			reads.ContactStore, reads.TicketGuard = c.Contacts, c.Guard
+			c.Contacts, c.Guard = reads, reads
+		})
+		conn, _ := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		ctx := context.Background()
+		contact, _, err := r.contacts.FindOrCreateByNumber(ctx, 1, "webchat:hint", "Cliente")
+		if err != nil {
+			t.Fatal(err)
+		}
+		open := func(cur engine.ID) (TicketReply, error) {
+			return (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *adminP,
+				ContactID: contact.ID, Status: engine.StatusPending, Number: contact.Number, Current: cur, CurrentRead: true})
+		}
+		c0, g0 := reads.counts()
+		first, err := open(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, g := reads.counts(); c != c0 || g != g0 {
+			t.Fatalf("the open read the contact %d times and the guard %d times, want 0 and 0", c-c0, g-g0)
+		}
+		if first.Ticket.ID == 0 || first.Ticket.Status != engine.StatusPending || first.Ticket.ContactID != contact.ID {
+			t.Fatalf("opened %+v", first.Ticket)
+		}
+		// A fresh actor knows nothing; the caller's read (no ticket) is stale.
+		r.restart(t)
+		if _, err := (Connections{Node: r.node}).Start(ctx, conn.ID); err != nil {
+			t.Fatal(err)
+		}
+		again, err := open(0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again.Ticket.ID != first.Ticket.ID {
+			t.Fatalf("a stale read opened ticket %d beside %d", again.Ticket.ID, first.Ticket.ID)
+		}
+		if cur, err := r.guard.Current(ctx, conn.ID, contact.ID); err != nil || cur != first.Ticket.ID {
+			t.Fatalf("guard holds %d (%v), want %d", cur, err, first.Ticket.ID)
+		}
+		var n int
+		if err := d.SQL.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE type = 'ticket.opened'`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Fatalf("%d tickets opened, want 1", n)
+		}
+	})
+}

@@ -60,8 +60,15 @@ func (s ScheduleSender) ticketFor(ctx context.Context, d engine.ScheduledDeliver
 			return engine.TicketState{}, err
 		}
 	}
+	// cur is the guard's current ticket as last read: first as the fire read it, when
+	// it did, for the connection used here.
+	cur, read := d.Current, d.CurrentRead && connID == d.ConnectionID
 	current := func() (engine.TicketState, bool, error) {
-		cur, err := s.Guard.Current(ctx, connID, d.ContactID)
+		var err error
+		if !read {
+			cur, err = s.Guard.Current(ctx, connID, d.ContactID)
+		}
+		read = false
 		if err != nil || cur == 0 {
 			return engine.TicketState{}, false, err
 		}
@@ -74,20 +81,25 @@ func (s ScheduleSender) ticketFor(ctx context.Context, d engine.ScheduledDeliver
 	if st, ok, err := current(); err != nil || ok {
 		return st, err
 	}
-	u, err := s.Users.Get(ctx, d.CompanyID, d.UserID)
-	if err != nil {
-		return engine.TicketState{}, err
-	}
-	p := engine.Principal{UserID: u.ID, CompanyID: u.CompanyID, Profile: u.Profile}
-	for _, q := range u.Queues {
-		p.QueueIDs = append(p.QueueIDs, q.ID)
+	p := d.By
+	if !p.Valid() {
+		u, err := s.Users.Get(ctx, d.CompanyID, d.UserID)
+		if err != nil {
+			return engine.TicketState{}, err
+		}
+		p = engine.Principal{UserID: u.ID, CompanyID: u.CompanyID, Profile: u.Profile}
+		for _, q := range u.Queues {
+			p.QueueIDs = append(p.QueueIDs, q.ID)
+		}
 	}
 	// The connection actor opens it, as Commander.Open has it do, without that
 	// method's read of the connection: the actor itself refuses a connection that is
 	// gone or another tenant's (ERR_NO_WAPP_FOUND), and a due message names only its
-	// tenant's.
+	// tenant's. The contact's number and the guard's current ticket go with the
+	// request, so that the actor need not read them again.
 	r, err := Connections{Node: s.Node}.OpenTicket(ctx, connID, OpenTicketRequest{Principal: p,
-		ContactID: d.ContactID, Status: engine.StatusPending})
+		ContactID: d.ContactID, Status: engine.StatusPending, Number: d.ContactNumber,
+		Current: cur, CurrentRead: true})
 	st := r.Ticket
 	if engine.CodeOf(err) == engine.ErrOtherOpenTicket {
 		// Opened meanwhile (an inbound message, another attendant): use that one.

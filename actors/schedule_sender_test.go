@@ -59,6 +59,18 @@ func TestScheduleSenderDeliversOncePerMessageID(t *testing.T) {
 		if len(sent) != 2 || sent[0].Body != "Lembrete" || sent[1].Body != "Segundo" {
 			t.Fatalf("sent %+v", sent)
 		}
+		// A delivery carrying the fire's read of the guard uses it; a stale one (no
+		// ticket, read before the first was opened) still lands on the open ticket.
+		stale := del
+		stale.MessageID, stale.Body, stale.ConnectionID, stale.Current, stale.CurrentRead = 777004, "Terceiro", conn.ID, 0, true
+		if got, err := s.DeliverScheduled(ctx, stale); err != nil || got != first {
+			t.Fatalf("delivery with a stale guard read: ticket %d (%v), want %d", got, err, first)
+		}
+		fresh := stale
+		fresh.MessageID, fresh.Body, fresh.Current = 777005, "Quarto", first
+		if got, err := s.DeliverScheduled(ctx, fresh); err != nil || got != first {
+			t.Fatalf("delivery with the guard's read: ticket %d (%v), want %d", got, err, first)
+		}
 		// Another tenant's ticket is not found.
 		foreign := del
 		foreign.CompanyID, foreign.TicketID, foreign.MessageID = 2, first, 777003

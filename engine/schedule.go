@@ -240,6 +240,14 @@ type ScheduledDelivery struct {
 	Body         string
 	MediaType    string
 	MediaPath    string
+	// What the sender would otherwise read again, as the fire read it just before:
+	// the contact's number, the scheduler as a principal (profile and queues as they
+	// are now) and (CurrentRead) the contact's current ticket on ConnectionID, 0 for
+	// none. Empty and zero: not read, the sender reads them itself.
+	ContactNumber string
+	By            Principal
+	Current       ID
+	CurrentRead   bool
 }
 
 // ScheduleSender records a due scheduled message on its ticket through the ordinary

@@ -97,7 +97,7 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 	case sc.TicketID == 0:
 		return 0, engine.E(engine.ErrNoContactFound)
 	}
-	vars, connID, err := s.messageVars(ctx, sc, contactID)
+	fv, err := s.messageVars(ctx, sc, contactID)
 	if err != nil {
 		return 0, err
 	}
@@ -106,46 +106,93 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 		mediaType = engine.MediaImage
 	}
 	return s.cfg.Sender.DeliverScheduled(ctx, engine.ScheduledDelivery{
-		CompanyID: sc.CompanyID, ConnectionID: connID, ContactID: contactID, TicketID: sc.TicketID,
-		MessageID: sc.MessageID, UserID: sc.UserID, Body: engine.RenderMessage(sc.Message, vars),
-		MediaType: mediaType, MediaPath: sc.ImagePath,
+		CompanyID: sc.CompanyID, ConnectionID: fv.connID, ContactID: contactID, TicketID: sc.TicketID,
+		MessageID: sc.MessageID, UserID: sc.UserID, Body: engine.RenderMessage(sc.Message, fv.vars),
+		MediaType: mediaType, MediaPath: sc.ImagePath, ContactNumber: fv.number, By: fv.by,
+		Current: fv.current, CurrentRead: sc.TicketID == 0 && contactID != 0 && fv.connID != 0,
 	})
 }
 
 // sqlMessageVars reads, in one round trip, what the variables of a due message are
 // rendered from as it is now: the contact's name, e-mail and number ($1; none when 0),
-// the tenant's time zone setting, the name of the attendant who scheduled it ($4)
-// and the protocol of its ticket ($5); and the tenant's default connection, which
-// sends it when the schedule names none. A fire runs it once instead of six reads.
+// the tenant's time zone setting, the attendant who scheduled it ($4: name, profile,
+// and one row per queue of theirs) and the protocol of its ticket ($5); the tenant's
+// default connection, which sends it when the schedule names none ($6, 0); and the
+// contact's current ticket on the sending connection (the ticket guard's row, package
+// connection). The sender gets the number, the attendant's profile and queues and the
+// current ticket too, so that finding or opening the contact's ticket reads none of
+// them again. A fire runs it once instead of a read per value.
 const sqlMessageVars = `SELECT c.id, c.name, c.email, c.number,
 	(SELECT value FROM settings WHERE company_id = $2 AND key = $3),
-	(SELECT name FROM users WHERE id = $4 AND company_id = $2),
+	u.name, u.profile, uq.queue_id,
 	(SELECT protocol FROM tickets WHERE id = $5 AND company_id = $2),
-	(SELECT id FROM connections WHERE company_id = $2 AND is_default)
-	FROM (SELECT 1 AS one) AS o LEFT JOIN contacts c ON c.id = $1 AND c.company_id = $2`
+	d.id,
+	(SELECT ticket_id FROM contact_tickets WHERE contact_id = $1
+		AND connection_id = COALESCE(NULLIF(CAST($6 AS BIGINT), 0), d.id))
+	FROM (SELECT 1 AS one) AS o
+	LEFT JOIN connections d ON d.company_id = $2 AND d.is_default
+	LEFT JOIN contacts c ON c.id = $1 AND c.company_id = $2
+	LEFT JOIN users u ON u.id = $4 AND u.company_id = $2
+	LEFT JOIN user_queues uq ON uq.user_id = u.id AND uq.company_id = $2
+	ORDER BY uq.queue_id`
+
+// fireVars is what sqlMessageVars read: the message's variables, the connection that
+// sends it (sc's own, else the tenant's default), the contact's number, the scheduler
+// as a principal (invalid when the user is gone) and the contact's current ticket on
+// that connection (0: none).
+type fireVars struct {
+	vars    engine.MessageVars
+	connID  engine.ID
+	number  string
+	by      engine.Principal
+	current engine.ID
+}
 
 // messageVars reads the values sc's message is rendered from (sqlMessageVars), and
 // the connection that sends it: sc's own, else the tenant's default. A contact named
 // but gone is ErrNoContactFound.
-func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contactID engine.ID) (engine.MessageVars, engine.ID, error) {
+func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contactID engine.ID) (fireVars, error) {
 	var (
-		id, defaultConn                 sql.NullInt64
-		name, email, number, zone, user sql.NullString
-		protocol                        sql.NullString
+		id, defaultConn, queue, current          sql.NullInt64
+		name, email, number, zone, user, profile sql.NullString
+		protocol                                 sql.NullString
+		out                                      fireVars
 	)
-	err := s.db.SQL.QueryRowContext(ctx, sqlMessageVars, contactID, sc.CompanyID, engine.SettingTimeZone,
-		sc.UserID, sc.TicketID).Scan(&id, &name, &email, &number, &zone, &user, &protocol, &defaultConn)
+	rows, err := s.db.SQL.QueryContext(ctx, sqlMessageVars, contactID, sc.CompanyID, engine.SettingTimeZone,
+		sc.UserID, sc.TicketID, sc.ConnectionID)
 	if err != nil {
-		return engine.MessageVars{}, 0, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+		return out, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		if err := rows.Scan(&id, &name, &email, &number, &zone, &user, &profile, &queue, &protocol, &defaultConn, &current); err != nil {
+			return out, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+		}
+		if queue.Valid {
+			out.by.QueueIDs = append(out.by.QueueIDs, queue.Int64)
+		}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+	}
+	if n == 0 {
+		return out, fmt.Errorf("message variables of schedule %d: no row", sc.ID)
 	}
 	if contactID != 0 && !id.Valid {
-		return engine.MessageVars{}, 0, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
+		return out, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
 	}
-	connID := sc.ConnectionID
-	if connID == 0 && sc.TicketID == 0 {
+	if profile.Valid {
+		out.by.UserID, out.by.CompanyID, out.by.Profile = sc.UserID, sc.CompanyID, profile.String
+	} else {
+		out.by.QueueIDs = nil
+	}
+	out.connID, out.number, out.current = sc.ConnectionID, number.String, current.Int64
+	if out.connID == 0 && sc.TicketID == 0 {
 		// A ticket names its own connection; otherwise the default sends it (0, none:
 		// the sender answers that).
-		connID = defaultConn.Int64
+		out.connID = defaultConn.Int64
 	}
 	// The tenant's zone as it is now: a zone changed after scheduling renders the
 	// date, hour and greeting where the tenant now is.
@@ -157,9 +204,10 @@ func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contact
 	default:
 		loc = engine.ZoneOrDefault(zone.String)
 	}
-	return engine.MessageVars{ContactName: name.String, ContactEmail: email.String, ContactPhone: number.String,
+	out.vars = engine.MessageVars{ContactName: name.String, ContactEmail: email.String, ContactPhone: number.String,
 		TicketID: sc.TicketID, Protocol: protocol.String, UserName: user.String, Now: s.cfg.Clock.Now(),
-		Location: loc}, connID, nil
+		Location: loc}
+	return out, nil
 }
 
 // finish records the outcome of a fire, only while the schedule is still pending (an

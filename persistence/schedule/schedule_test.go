@@ -3,6 +3,7 @@ package schedule_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -28,11 +29,13 @@ type recordingSender struct {
 	calls  map[engine.ID]int
 	bodies map[engine.ID]string
 	at     map[engine.ID]time.Time
+	last   map[engine.ID]engine.ScheduledDelivery
 	fail   error // answered instead of delivering while set
 }
 
 func newSender() *recordingSender {
-	return &recordingSender{calls: map[engine.ID]int{}, bodies: map[engine.ID]string{}, at: map[engine.ID]time.Time{}}
+	return &recordingSender{calls: map[engine.ID]int{}, bodies: map[engine.ID]string{}, at: map[engine.ID]time.Time{},
+		last: map[engine.ID]engine.ScheduledDelivery{}}
 }
 
 func (r *recordingSender) DeliverScheduled(_ context.Context, d engine.ScheduledDelivery) (engine.ID, error) {
@@ -44,6 +47,7 @@ func (r *recordingSender) DeliverScheduled(_ context.Context, d engine.Scheduled
 	r.calls[d.MessageID]++
 	r.bodies[d.MessageID] = d.Body
 	r.at[d.MessageID] = time.Now()
+	r.last[d.MessageID] = d
 	return 77, nil
 }
 
@@ -156,6 +160,63 @@ func TestFiresOnceAtItsTime(t *testing.T) {
 // A job that runs again after its send (the node died between the send and the job's
 // completion) hands the same message id to the outbound path, which records a
 // message id once; a schedule already sent is not sent again.
+// A fire hands the sender what it read anyway in its one query — the contact's
+// number, the scheduler as a principal with their queues as they are at send time, and
+// the contact's current ticket on the sending connection — so that finding or opening
+// the contact's ticket reads none of them again; a scheduler who is
+// gone is handed as an invalid principal, for the sender to refuse.
+func TestFireHandsTheSenderTheNumberAndTheScheduler(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		seed(t, d)
+		dbtest.MustExec(t, d, `INSERT INTO queues (id, company_id, name, color, created_at, updated_at) VALUES
+			(31, 1, 'Vendas', '#111111', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z'),
+			(32, 1, 'Suporte', '#222222', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')`)
+		dbtest.MustExec(t, d, `INSERT INTO user_queues (company_id, user_id, queue_id) VALUES (1, 10, 32), (1, 10, 31)`)
+		dbtest.MustExec(t, d, `INSERT INTO users (id, company_id, name, name_key, search, email, password_hash, profile,
+			created_at, updated_at) VALUES (11, 1, 'Bia', 'bia', 'bia', 'bia@a.test', 'x', 'admin', '2026-01-01T00:00:00.000000Z', '2026-01-01T00:00:00.000000Z')`)
+		// The tenant's default connection, where Ana's customer already has ticket 900.
+		dbtest.MustExec(t, d, `INSERT INTO connections (id, company_id, name, channel, status, is_default, daily_max, token, created_at, updated_at)
+			VALUES (41, 1, 'Zap', 'whatsapp', 'CONNECTED', TRUE, 0, 'tk41', 0, 0)`)
+		customer, _, err := store.NewContacts(d, nil).FindOrCreateByNumber(context.Background(), tenantA, "5565999990007", "Cliente")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dbtest.MustExec(t, d, `INSERT INTO contact_tickets (connection_id, contact_id, company_id, ticket_id) VALUES (41, $1, 1, 900)`, customer.ID)
+		sender := newSender()
+		s := newScheduler(t, d, sender)
+		at := time.Now().Add(1500 * time.Millisecond)
+		ana, err := s.Create(context.Background(), tenantA, message("5565999990007", at))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byBia := message("5565999990008", at)
+		byBia.UserID = 11
+		bia, err := s.Create(context.Background(), tenantA, byBia)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Bia leaves before her message falls due.
+		dbtest.MustExec(t, d, `DELETE FROM users WHERE id = 11`)
+		start(t, d, s)
+		waitStatus(t, s, ana.ID, engine.ScheduleSent)
+		waitStatus(t, s, bia.ID, engine.ScheduleSent)
+		sender.mu.Lock()
+		got, gone := sender.last[ana.MessageID], sender.last[bia.MessageID]
+		sender.mu.Unlock()
+		want := engine.Principal{UserID: 10, CompanyID: tenantA, Profile: "user", QueueIDs: []engine.ID{31, 32}}
+		if got.ContactNumber != "5565999990007" || !reflect.DeepEqual(got.By, want) || got.ConnectionID != 41 ||
+			!got.CurrentRead || got.Current != 900 {
+			t.Fatalf("delivery number %q by %+v on %d current %d (read %v), want 5565999990007 by %+v on 41 current 900",
+				got.ContactNumber, got.By, got.ConnectionID, got.Current, got.CurrentRead, want)
+		}
+		if gone.ContactNumber != "5565999990008" || gone.By.Valid() || len(gone.By.QueueIDs) != 0 ||
+			!gone.CurrentRead || gone.Current != 0 {
+			t.Fatalf("delivery of a gone user's schedule: number %q by %+v current %d (read %v)",
+				gone.ContactNumber, gone.By, gone.Current, gone.CurrentRead)
+		}
+	})
+}
+
 func TestRetryAfterCrashUsesSameMessageID(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
 		seed(t, d)
