@@ -52,7 +52,7 @@ func (s *Scheduler) Fire(ctx context.Context, companyID, id engine.ID, attempt, 
 	if s.cfg.Sender == nil || s.cfg.Contacts == nil {
 		return errors.New("schedule: Config.Sender and Config.Contacts are required to fire")
 	}
-	sc, err := s.Get(ctx, companyID, id)
+	sc, fv, err := s.readFire(ctx, companyID, id)
 	if engine.CodeOf(err) == engine.ErrNoScheduleFound {
 		return nil // deleted: its job was cancelled with it, nothing to do
 	}
@@ -62,7 +62,7 @@ func (s *Scheduler) Fire(ctx context.Context, companyID, id engine.ID, attempt, 
 	if sc.Status != engine.SchedulePending {
 		return nil
 	}
-	ticketID, err := s.deliver(ctx, sc)
+	ticketID, err := s.deliver(ctx, sc, fv)
 	if err == nil {
 		return s.finish(ctx, sc, engine.ScheduleSent, "", ticketID)
 	}
@@ -83,10 +83,14 @@ func (s *Scheduler) Fire(ctx context.Context, companyID, id engine.ID, attempt, 
 
 // deliver finds (or creates) the contact, renders the message and hands it to the
 // outbound path.
-func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID, error) {
+func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule, fv fireVars) (engine.ID, error) {
 	contactID := sc.ContactID
 	switch {
 	case contactID != 0:
+		if sc.Contact == nil {
+			return 0, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
+		}
+		fv.vars.ContactName, fv.vars.ContactPhone = sc.Contact.Name, sc.Contact.Number
 	case sc.PhoneNumber != "":
 		// A number without a contact gets one, as an inbound message from it would.
 		contact, _, err := s.cfg.Contacts.FindOrCreateByNumber(ctx, sc.CompanyID, sc.PhoneNumber, sc.PhoneNumber)
@@ -94,12 +98,10 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 			return 0, err
 		}
 		contactID = contact.ID
+		fv.vars.ContactName, fv.vars.ContactEmail, fv.vars.ContactPhone = contact.Name, contact.Email, contact.Number
+		fv.currentRead = false // the read knew no contact to look the guard up for
 	case sc.TicketID == 0:
 		return 0, engine.E(engine.ErrNoContactFound)
-	}
-	fv, err := s.messageVars(ctx, sc, contactID)
-	if err != nil {
-		return 0, err
 	}
 	mediaType := ""
 	if sc.ImagePath != "" {
@@ -108,92 +110,88 @@ func (s *Scheduler) deliver(ctx context.Context, sc engine.Schedule) (engine.ID,
 	return s.cfg.Sender.DeliverScheduled(ctx, engine.ScheduledDelivery{
 		CompanyID: sc.CompanyID, ConnectionID: fv.connID, ContactID: contactID, TicketID: sc.TicketID,
 		MessageID: sc.MessageID, UserID: sc.UserID, Body: engine.RenderMessage(sc.Message, fv.vars),
-		MediaType: mediaType, MediaPath: sc.ImagePath, ContactNumber: fv.number, By: fv.by,
-		Current: fv.current, CurrentRead: sc.TicketID == 0 && contactID != 0 && fv.connID != 0,
+		MediaType: mediaType, MediaPath: sc.ImagePath, ContactNumber: fv.vars.ContactPhone, By: fv.by,
+		Current: fv.current, CurrentRead: fv.currentRead,
 	})
 }
 
-// sqlMessageVars reads, in one round trip, what the variables of a due message are
-// rendered from as it is now: the contact's name, e-mail and number ($1; none when 0),
-// the tenant's time zone setting, the attendant who scheduled it ($4: name, profile,
-// and one row per queue of theirs) and the protocol of its ticket ($5); the tenant's
-// default connection, which sends it when the schedule names none ($6, 0); and the
-// contact's current ticket on the sending connection (the ticket guard's row, package
-// connection). The sender gets the number, the attendant's profile and queues and the
-// current ticket too, so that finding or opening the contact's ticket reads none of
-// them again. A fire runs it once instead of a read per value.
-const sqlMessageVars = `SELECT c.id, c.name, c.email, c.number,
-	(SELECT value FROM settings WHERE company_id = $2 AND key = $3),
+// sqlFire reads, in one round trip, a schedule (its row and its contact, as Get does)
+// and what the variables of its message are rendered from as they are now: the
+// contact's e-mail, the tenant's time zone setting ($3), the attendant who scheduled
+// it (name, profile, and one row per queue of theirs), the protocol of its ticket;
+// the tenant's default connection, which sends it when the schedule names none; and
+// the contact's current ticket on the sending connection (the ticket guard's row,
+// package connection). The sender gets the number, the attendant's profile and queues
+// and the current ticket too, so that finding or opening the contact's ticket reads
+// none of them again. A fire runs it once instead of a read per value.
+const sqlFire = `SELECT ` + cols + `, c.email,
+	(SELECT value FROM settings WHERE company_id = s.company_id AND key = $3),
 	u.name, u.profile, uq.queue_id,
-	(SELECT protocol FROM tickets WHERE id = $5 AND company_id = $2),
+	(SELECT protocol FROM tickets t WHERE t.id = s.ticket_id AND t.company_id = s.company_id),
 	d.id,
-	(SELECT ticket_id FROM contact_tickets WHERE contact_id = $1
-		AND connection_id = COALESCE(NULLIF(CAST($6 AS BIGINT), 0), d.id))
-	FROM (SELECT 1 AS one) AS o
-	LEFT JOIN connections d ON d.company_id = $2 AND d.is_default
-	LEFT JOIN contacts c ON c.id = $1 AND c.company_id = $2
-	LEFT JOIN users u ON u.id = $4 AND u.company_id = $2
-	LEFT JOIN user_queues uq ON uq.user_id = u.id AND uq.company_id = $2
+	(SELECT ticket_id FROM contact_tickets g WHERE g.contact_id = s.contact_id
+		AND g.connection_id = COALESCE(NULLIF(s.connection_id, 0), d.id))
+	FROM ` + from + `
+	LEFT JOIN connections d ON d.company_id = s.company_id AND d.is_default
+	LEFT JOIN users u ON u.id = s.user_id AND u.company_id = s.company_id
+	LEFT JOIN user_queues uq ON uq.user_id = u.id AND uq.company_id = s.company_id
+	WHERE s.id = $1 AND s.company_id = $2
 	ORDER BY uq.queue_id`
 
-// fireVars is what sqlMessageVars read: the message's variables, the connection that
-// sends it (sc's own, else the tenant's default), the contact's number, the scheduler
-// as a principal (invalid when the user is gone) and the contact's current ticket on
-// that connection (0: none).
+// fireVars is what sqlFire read besides the schedule: the message's variables (the
+// contact's filled in by deliver), the connection that sends it (the schedule's own,
+// else the tenant's default), the scheduler as a principal (invalid when the user is
+// gone) and (currentRead) the contact's current ticket on that connection, 0 for none.
 type fireVars struct {
-	vars    engine.MessageVars
-	connID  engine.ID
-	number  string
-	by      engine.Principal
-	current engine.ID
+	vars        engine.MessageVars
+	connID      engine.ID
+	by          engine.Principal
+	current     engine.ID
+	currentRead bool
 }
 
-// messageVars reads the values sc's message is rendered from (sqlMessageVars), and
-// the connection that sends it: sc's own, else the tenant's default. A contact named
-// but gone is ErrNoContactFound.
-func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contactID engine.ID) (fireVars, error) {
+// readFire reads schedule id of companyID and its fireVars (sqlFire): a schedule that
+// is gone is ErrNoScheduleFound.
+func (s *Scheduler) readFire(ctx context.Context, companyID, id engine.ID) (engine.Schedule, fireVars, error) {
 	var (
-		id, defaultConn, queue, current          sql.NullInt64
-		name, email, number, zone, user, profile sql.NullString
-		protocol                                 sql.NullString
-		out                                      fireVars
+		sc                                engine.Schedule
+		fv                                fireVars
+		defaultConn, queue, current       sql.NullInt64
+		email, zone, user, profile, proto sql.NullString
 	)
-	rows, err := s.db.SQL.QueryContext(ctx, sqlMessageVars, contactID, sc.CompanyID, engine.SettingTimeZone,
-		sc.UserID, sc.TicketID, sc.ConnectionID)
+	rows, err := s.db.SQL.QueryContext(ctx, sqlFire, id, companyID, engine.SettingTimeZone)
 	if err != nil {
-		return out, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+		return sc, fv, fmt.Errorf("read schedule %d to fire: %w", id, err)
 	}
 	defer rows.Close()
 	n := 0
 	for rows.Next() {
-		if err := rows.Scan(&id, &name, &email, &number, &zone, &user, &profile, &queue, &protocol, &defaultConn, &current); err != nil {
-			return out, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+		if sc, _, err = scan(rows, &email, &zone, &user, &profile, &queue, &proto, &defaultConn, &current); err != nil {
+			return sc, fv, fmt.Errorf("read schedule %d to fire: %w", id, err)
 		}
 		if queue.Valid {
-			out.by.QueueIDs = append(out.by.QueueIDs, queue.Int64)
+			fv.by.QueueIDs = append(fv.by.QueueIDs, queue.Int64)
 		}
 		n++
 	}
 	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("message variables of schedule %d: %w", sc.ID, err)
+		return sc, fv, fmt.Errorf("read schedule %d to fire: %w", id, err)
 	}
 	if n == 0 {
-		return out, fmt.Errorf("message variables of schedule %d: no row", sc.ID)
-	}
-	if contactID != 0 && !id.Valid {
-		return out, engine.Wrap(engine.ErrNoContactFound, fmt.Errorf("schedule %d: contact %d", sc.ID, contactID))
+		return sc, fv, engine.E(engine.ErrNoScheduleFound)
 	}
 	if profile.Valid {
-		out.by.UserID, out.by.CompanyID, out.by.Profile = sc.UserID, sc.CompanyID, profile.String
+		fv.by.UserID, fv.by.CompanyID, fv.by.Profile = sc.UserID, sc.CompanyID, profile.String
 	} else {
-		out.by.QueueIDs = nil
+		fv.by.QueueIDs = nil
 	}
-	out.connID, out.number, out.current = sc.ConnectionID, number.String, current.Int64
-	if out.connID == 0 && sc.TicketID == 0 {
+	fv.connID = sc.ConnectionID
+	if fv.connID == 0 && sc.TicketID == 0 {
 		// A ticket names its own connection; otherwise the default sends it (0, none:
 		// the sender answers that).
-		out.connID = defaultConn.Int64
+		fv.connID = defaultConn.Int64
 	}
+	fv.current, fv.currentRead = current.Int64, sc.TicketID == 0 && sc.ContactID != 0 && fv.connID != 0
 	// The tenant's zone as it is now: a zone changed after scheduling renders the
 	// date, hour and greeting where the tenant now is.
 	loc := s.cfg.Location
@@ -204,10 +202,9 @@ func (s *Scheduler) messageVars(ctx context.Context, sc engine.Schedule, contact
 	default:
 		loc = engine.ZoneOrDefault(zone.String)
 	}
-	out.vars = engine.MessageVars{ContactName: name.String, ContactEmail: email.String, ContactPhone: number.String,
-		TicketID: sc.TicketID, Protocol: protocol.String, UserName: user.String, Now: s.cfg.Clock.Now(),
-		Location: loc}
-	return out, nil
+	fv.vars = engine.MessageVars{ContactEmail: email.String, TicketID: sc.TicketID, Protocol: proto.String,
+		UserName: user.String, Now: s.cfg.Clock.Now(), Location: loc}
+	return sc, fv, nil
 }
 
 // finish records the outcome of a fire, only while the schedule is still pending (an

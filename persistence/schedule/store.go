@@ -78,7 +78,8 @@ const cols = `s.id, s.company_id, s.kind, s.task_name, s.contact_id, s.phone_num
 
 const from = `schedules s LEFT JOIN contacts c ON c.id = s.contact_id AND c.company_id = s.company_id`
 
-func scan(r row) (engine.Schedule, int64, error) {
+// scan reads a row of cols, then into extra the columns a query selects after them.
+func scan(r row, extra ...any) (engine.Schedule, int64, error) {
 	var (
 		sc                   engine.Schedule
 		tags                 string
@@ -87,9 +88,9 @@ func scan(r row) (engine.Schedule, int64, error) {
 		cid                  *int64
 		cname, cnumber       *string
 	)
-	err := r.Scan(&sc.ID, &sc.CompanyID, &sc.Kind, &sc.TaskName, &sc.ContactID, &sc.PhoneNumber, &sc.Message,
+	err := r.Scan(append([]any{&sc.ID, &sc.CompanyID, &sc.Kind, &sc.TaskName, &sc.ContactID, &sc.PhoneNumber, &sc.Message,
 		&sc.ImagePath, &sc.ConnectionID, &sc.UserID, &sc.TicketID, &tags, &sendAt, &sc.Status, &sc.ErrorMessage,
-		&sc.MessageID, &sc.SentTicketID, &jobID, &created, &upd, &cid, &cname, &cnumber)
+		&sc.MessageID, &sc.SentTicketID, &jobID, &created, &upd, &cid, &cname, &cnumber}, extra...)...)
 	if err != nil {
 		return sc, 0, err
 	}
