@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -71,72 +71,72 @@ func derive(secret, purpose string) []byte {
 // rather than resynced.
 const replayWindow = 2000
 
-func (a *app) startLive(ctx context.Context) (err error) {
+func (n *Node) startLive(ctx context.Context) (err error) {
 	l := &live{}
-	a.live = l
-	log := a.log
-	if l.journal, err = journal.New(a.db, journal.Config{Logger: log}); err != nil {
+	n.live = l
+	log := n.log
+	if l.journal, err = journal.New(n.db, journal.Config{Logger: log}); err != nil {
 		return err
 	}
-	a.metrics.MustRegister(journalCollectors(l.journal)...)
-	a.onClose(func(context.Context) error { return l.journal.Close() })
-	if l.queries, err = readmodel.NewQueries(a.db, readmodel.Config{Logger: log}); err != nil {
+	n.metrics.MustRegister(journalCollectors(l.journal)...)
+	n.onClose(func(context.Context) error { return l.journal.Close() })
+	if l.queries, err = readmodel.NewQueries(n.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
 	var ps []projection.Projection
-	if ps, l.dashboard, err = readModels(a.stores.settings, log); err != nil {
+	if ps, l.dashboard, err = readModels(n.stores.settings, log); err != nil {
 		return err
 	}
-	if l.runner, err = projection.New(a.db, l.journal, projection.Config{Logger: log}, ps...); err != nil {
+	if l.runner, err = projection.New(n.db, l.journal, projection.Config{Logger: log}, ps...); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
 		return err
 	}
-	a.onClose(func(context.Context) error { return l.runner.Close() })
-	l.rezoner = newDashRezoner(a, l) // its jobs start with the River client (app.go)
-	if l.media, err = media.New(media.Config{Dir: a.cfg.MediaDir, Secret: derive(a.cfg.JWTSecret, "media"), Logger: log,
-		BaseURL: a.cfg.mediaBaseURL()}); err != nil {
+	n.onClose(func(context.Context) error { return l.runner.Close() })
+	l.rezoner = newDashRezoner(n, l) // its jobs start with the River client (node.go)
+	if l.media, err = media.New(media.Config{Dir: n.cfg.MediaDir, Secret: derive(n.cfg.JWTSecret, "media"), Logger: log,
+		BaseURL: n.cfg.MediaBaseURL()}); err != nil {
 		return err
 	}
-	a.onClose(func(context.Context) error { return l.media.Close() })
-	l.ids = db.NewIDs(a.db, 100)
-	l.conns, l.guard = a.stores.connections, connection.NewGuard(a.db)
-	l.contacts = a.stores.contacts
+	n.onClose(func(context.Context) error { return l.media.Close() })
+	l.ids = db.NewIDs(n.db, 100)
+	l.conns, l.guard = n.stores.connections, connection.NewGuard(n.db)
+	l.contacts = n.stores.contacts
 
 	var wcCluster *webchatCluster
 	var sinkTimeout time.Duration // the web chat's default
-	if a.cfg.Cluster {
-		wcCluster = &webchatCluster{l: l, topic: a.redis.Topic("webchat"), log: log}
+	if n.cfg.Cluster {
+		wcCluster = &webchatCluster{l: l, topic: n.redis.Topic("webchat"), log: log}
 		// Visitor messages go through retrySink: 1 s attempts, 4 s in all.
 		sinkTimeout = clusterSinkTimeout
 	}
-	webchatGate, err := a.cfg.Limits.Webchat.Gate()
+	webchatGate, err := n.cfg.Limits.Webchat.Gate()
 	if err != nil {
 		return err
 	}
-	newPerAddress, newPerConnection := a.cfg.Limits.newVisitorRates()
-	sharedByAddress, sharedByConnection, err := a.sharedNewVisitorLimits(newPerAddress, newPerConnection)
+	newPerAddress, newPerConnection := n.cfg.Limits.newVisitorRates()
+	sharedByAddress, sharedByConnection, err := n.sharedNewVisitorLimits(newPerAddress, newPerConnection)
 	if err != nil {
 		return err
 	}
-	if l.admission, err = a.cfg.Limits.admission(); err != nil {
+	if l.admission, err = n.cfg.Limits.admission(); err != nil {
 		return err
 	}
-	a.metrics.MustRegister(admissionCollectors(l.admission)...)
+	n.metrics.MustRegister(admissionCollectors(l.admission)...)
 	// The call relay first: web chat sockets are parties of it, as gateway sockets are.
-	if err := a.startCalls(ctx, l); err != nil {
+	if err := n.startCalls(ctx, l); err != nil {
 		return err
 	}
-	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(a.cfg.JWTSecret, "webchat"), Logger: log,
+	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(n.cfg.JWTSecret, "webchat"), Logger: log,
 		Calls: l.calls, CallTicket: l.webchatTicket,
-		Gate: webchatGate, ClientAddr: a.cfg.Limits.clientAddr,
+		Gate: webchatGate, ClientAddr: n.cfg.Limits.clientAddr,
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
-		ProofOfWorkBits:            a.cfg.Limits.WebchatProofBits,
+		ProofOfWorkBits:            n.cfg.Limits.WebchatProofBits,
 		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,
 		Cluster: wcClusterOrNil(wcCluster), SinkTimeout: sinkTimeout, Admission: l.admission, History: webchat.HistoryFunc(l.webchatHistory),
 		ZoneName: func(ctx context.Context, companyID engine.ID) string {
-			loc, err := engine.TenantZone(ctx, a.stores.settings, companyID)
+			loc, err := engine.TenantZone(ctx, n.stores.settings, companyID)
 			if err != nil {
 				return engine.TenantTimeZone
 			}
@@ -147,43 +147,43 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		}}); err != nil {
 		return err
 	}
-	a.onClose(func(ctx context.Context) error { return l.webchat.Shutdown(ctx) })
+	n.onClose(func(ctx context.Context) error { return l.webchat.Shutdown(ctx) })
 
-	if err := l.startChannels(a, log); err != nil {
+	if err := l.startChannels(n, log); err != nil {
 		return err
 	}
-	if l.whatsapp, err = a.startWhatsApp(ctx, l); err != nil {
+	if l.whatsapp, err = n.startWhatsApp(ctx, l); err != nil {
 		return err
 	}
 
 	l.routines = &actors.Routines{}
-	channels, err := a.leasedChannels(channelFactory{webchat: l.webchat, cloud: &l.cloud, whatsapp: l.whatsapp})
+	channels, err := n.leasedChannels(channelFactory{webchat: l.webchat, cloud: &l.cloud, whatsapp: l.whatsapp})
 	if err != nil {
 		return err
 	}
-	flowKind, err := l.newFlows(a, log)
+	flowKind, err := l.newFlows(n, log)
 	if err != nil {
 		return err
 	}
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.StopFlows(actors.DispatchToConnections)}),
 		actors.ChatKind(actors.ChatConfig{Journal: l.journal, Logger: log}),
-		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: a.stores.contacts, Guard: l.guard,
-			Queues: a.stores.queues, Bots: a.stores.bots, Settings: a.stores.settings,
-			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(a.db),
-			Attempts: readmodel.NewSendAttempts(a.db),
-			Locator:  readmodel.NewLocator(a.db), Logger: log, Routines: l.routines, Flows: l.flows.store,
-			Intents: intentRouter(a.ai)}),
+		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: n.stores.contacts, Guard: l.guard,
+			Queues: n.stores.queues, Bots: n.stores.bots, Settings: n.stores.settings,
+			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(n.db),
+			Attempts: readmodel.NewSendAttempts(n.db),
+			Locator:  readmodel.NewLocator(n.db), Logger: log, Routines: l.routines, Flows: l.flows.store,
+			Intents: intentRouter(n.ai)}),
 		flowKind,
 	}
-	nc, prov, err := a.nodeConfig(kinds)
+	nc, prov, err := n.nodeConfig(kinds)
 	if err != nil {
 		return err
 	}
 	if l.node, err = actors.StartNode(nc); err != nil {
 		return err
 	}
-	if a.cfg.Cluster {
+	if n.cfg.Cluster {
 		// From here on every append of this process is checked against revocation by
 		// the others (fenceOff).
 		if err := l.journal.FenceAs(ctx, l.node.System.ID); err != nil {
@@ -191,13 +191,13 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			return err
 		}
 	}
-	if err := a.serveNodeInfo(); err != nil {
+	if err := n.serveNodeInfo(); err != nil {
 		l.node.Stop(false)
 		return err
 	}
-	a.onClose(func(context.Context) error {
+	n.onClose(func(context.Context) error {
 		// A graceful stop hands this node's actors over before it returns.
-		l.node.Stop(a.cfg.Cluster)
+		l.node.Stop(n.cfg.Cluster)
 		if prov != nil {
 			_ = prov.Shutdown(false)
 		}
@@ -212,7 +212,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		}
 		// Closers run in reverse: on a drain the visitors' sockets close (they
 		// reconnect to the other nodes) before this node leaves the cluster.
-		a.onClose(func(ctx context.Context) error { cancel(); return l.webchat.Shutdown(ctx) })
+		n.onClose(func(ctx context.Context) error { cancel(); return l.webchat.Shutdown(ctx) })
 	}
 
 	head, err := l.journal.Head(ctx)
@@ -224,33 +224,33 @@ func (a *app) startLive(ctx context.Context) (err error) {
 	if l.hub, err = socket.NewHub(socket.HubConfig{Backlog: l.backlog, Logger: log}); err != nil {
 		return err
 	}
-	if err := a.subscribeRevocations(ctx, l.hub, l.routines); err != nil {
+	if err := n.subscribeRevocations(ctx, l.hub, l.routines); err != nil {
 		return err
 	}
 	// A user coming online or leaving this node sends "presence" to the tenant's
 	// supervision screens (the wait panel refetches its snapshot on it).
 	bus := realtime.Bus{Journal: l.journal, Logger: log}
-	a.startPresence(l.hub, l.routines, func(company, user engine.ID) {
+	n.startPresence(l.hub, l.routines, func(company, user engine.ID) {
 		bus.PublishTo(company, "presence", engine.ActViewSupervMenu, map[string]any{"action": "update", "userId": user})
 	})
-	origins, err := httpapi.NewOriginPolicy(a.cfg.CORSOrigins, a.cfg.PublicURL)
+	origins, err := httpapi.NewOriginPolicy(n.cfg.CORSOrigins, n.cfg.PublicURL)
 	if err != nil {
 		return err
 	}
-	socketGate, err := a.cfg.Limits.Socket.Gate()
+	socketGate, err := n.cfg.Limits.Socket.Gate()
 	if err != nil {
 		return err
 	}
-	a.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
+	n.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
 	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log, Events: l.calls,
-		Gate: socketGate, ClientAddr: a.cfg.Limits.clientAddr,
+		Gate: socketGate, ClientAddr: n.cfg.Limits.clientAddr,
 		// Browser pages of the own origin and CORS_ORIGINS only (docs/security.md).
 		CheckOrigin: origins.Allowed,
 		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
 			if call.IsToken(tok) { // a customer on the public call page
 				return call.GuestPrincipal(l.callTokens, tok)
 			}
-			p, c, err := a.tokens.AuthenticateClaims(ctx, tok)
+			p, c, err := n.tokens.AuthenticateClaims(ctx, tok)
 			if err != nil {
 				return socket.Principal{}, err
 			}
@@ -261,15 +261,15 @@ func (a *app) startLive(ctx context.Context) (err error) {
 			// (its refresh token unused for RefreshTTL) ends nowhere, so a socket must
 			// authenticate again after that long (4003, then a refresh or a sign-out).
 			return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
-				Session: c.Session, ExpiresAt: time.Now().Add(a.cfg.RefreshTTL)}, nil
+				Session: c.Session, ExpiresAt: time.Now().Add(n.cfg.RefreshTTL)}, nil
 		}),
 		Authorizer: socket.AuthorizerFunc(l.authorizeJoin),
 	}); err != nil {
 		return err
 	}
-	a.onClose(func(ctx context.Context) error { return l.sockets.Shutdown(ctx) })
+	n.onClose(func(ctx context.Context) error { return l.sockets.Shutdown(ctx) })
 	if l.publisher, err = realtime.New(realtime.Config{Source: l.journal, Hub: l.hub, Backlog: l.backlog,
-		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log, Chats: readmodel.NewChatQueries(a.db),
+		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log, Chats: readmodel.NewChatQueries(n.db),
 		SignMedia: func(companyID engine.ID, path string) string {
 			u, err := l.media.URL(companyID, path, 12*time.Hour)
 			if err != nil {
@@ -280,7 +280,7 @@ func (a *app) startLive(ctx context.Context) (err error) {
 		return err
 	}
 	l.publisher.Start()
-	a.onClose(func(context.Context) error { l.publisher.Close(); return nil })
+	n.onClose(func(context.Context) error { l.publisher.Close(); return nil })
 	return nil
 }
 

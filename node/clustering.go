@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -41,8 +41,8 @@ func splitHostPort(addr string) (string, int, error) {
 
 // nodeConfig is the actor node of this process: alone, or a member of the cluster
 // described by cfg (membership by memberlist).
-func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Provider, error) {
-	addr := a.cfg.ActorAddr
+func (n *Node) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Provider, error) {
+	addr := n.cfg.ActorAddr
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
@@ -50,8 +50,8 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 	if err != nil {
 		return actors.NodeConfig{}, nil, err
 	}
-	nc := actors.NodeConfig{Host: host, Port: port, Kinds: kinds, Logger: a.log, AdvertisedHost: a.cfg.ActorAdvertise}
-	if !a.cfg.Cluster {
+	nc := actors.NodeConfig{Host: host, Port: port, Kinds: kinds, Logger: n.log, AdvertisedHost: n.cfg.ActorAdvertise}
+	if !n.cfg.Cluster {
 		return nc, nil, nil
 	}
 	if nc.AdvertisedHost == "" && (host == "0.0.0.0" || host == "") {
@@ -61,16 +61,16 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 		}
 		nc.AdvertisedHost = net.JoinHostPort(ip, strconv.Itoa(port))
 	}
-	gHost, gPort, err := splitHostPort(a.cfg.GossipAddr)
+	gHost, gPort, err := splitHostPort(n.cfg.GossipAddr)
 	if err != nil {
 		return actors.NodeConfig{}, nil, err
 	}
-	pc := cluster.Config{NodeName: cluster.DefaultNodeName(), BindAddr: gHost, BindPort: gPort, Seeds: a.cfg.Seeds,
-		JoinTimeout: a.cfg.JoinTimeout, SecretKey: a.cfg.GossipKey, ProbeInterval: a.cfg.GossipProbeInterval, ProbeTimeout: a.cfg.GossipProbeTimeout,
-		SuspicionMult: a.cfg.GossipSuspicionMult, Logger: a.log.With().Str("component", "cluster").Logger(),
-		OnDead: a.fenceOff}
-	if a.cfg.GossipAdvertise != "" {
-		if pc.AdvertiseAddr, pc.AdvertisePort, err = splitHostPort(a.cfg.GossipAdvertise); err != nil {
+	pc := cluster.Config{NodeName: cluster.DefaultNodeName(), BindAddr: gHost, BindPort: gPort, Seeds: n.cfg.Seeds,
+		JoinTimeout: n.cfg.JoinTimeout, SecretKey: n.cfg.GossipKey, ProbeInterval: n.cfg.GossipProbeInterval, ProbeTimeout: n.cfg.GossipProbeTimeout,
+		SuspicionMult: n.cfg.GossipSuspicionMult, Logger: n.log.With().Str("component", "cluster").Logger(),
+		OnDead: n.fenceOff}
+	if n.cfg.GossipAdvertise != "" {
+		if pc.AdvertiseAddr, pc.AdvertisePort, err = splitHostPort(n.cfg.GossipAdvertise); err != nil {
 			return actors.NodeConfig{}, nil, err
 		}
 	}
@@ -78,9 +78,9 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 	if err != nil {
 		return actors.NodeConfig{}, nil, err
 	}
-	a.metrics.MustRegister(prov.Collectors()...)
+	n.metrics.MustRegister(prov.Collectors()...)
 	nc.Provider = prov
-	a.gossip = prov
+	n.gossip = prov
 	return nc, prov, nil
 }
 
@@ -90,20 +90,20 @@ func (a *app) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.Pr
 // releases it on Stop. The placement alone cannot promise it during a membership
 // split or while a connection's new activation races its old one's stop. A single
 // node needs no lease.
-func (a *app) leasedChannels(next engine.ChannelFactory) (engine.ChannelFactory, error) {
-	if !a.cfg.Cluster {
+func (n *Node) leasedChannels(next engine.ChannelFactory) (engine.ChannelFactory, error) {
+	if !n.cfg.Cluster {
 		return next, nil
 	}
-	log := a.log.With().Str("component", "lease").Logger()
-	locker, err := lease.New(context.Background(), a.db, lease.Config{Logger: log})
+	log := n.log.With().Str("component", "lease").Logger()
+	locker, err := lease.New(context.Background(), n.db, lease.Config{Logger: log})
 	if err != nil {
 		return nil, err
 	}
 	// Registered before the actor node's closer, so it runs after the actors
 	// stopped (and released their leases); closing ends the session anyway.
-	a.onClose(func(context.Context) error { return locker.Close() })
+	n.onClose(func(context.Context) error { return locker.Close() })
 	m := lease.NewMetrics()
-	a.metrics.MustRegister(m.Collectors()...)
+	n.metrics.MustRegister(m.Collectors()...)
 	return &lease.Channels{Next: next, Locker: locker, Logger: log, Metrics: m}, nil
 }
 
@@ -120,8 +120,8 @@ var errDatabaseLost = errors.New("cluster: PostgreSQL unreachable; left the clus
 // member that is in fact alive (stalled, cut off) can write nothing from then on: each
 // revocation waits for that member's transactions in flight, at most the database's
 // idle_in_transaction_session_timeout. Every survivor revokes; the first one does it.
-func (a *app) fenceOff(ids []string) {
-	l := a.live
+func (n *Node) fenceOff(ids []string) {
+	l := n.live
 	for _, id := range ids {
 		l.routines.Go(func() {
 			ctx, cancel := context.WithTimeout(context.Background(), fenceOffTimeout)
@@ -130,14 +130,14 @@ func (a *app) fenceOff(ids []string) {
 				revoked, err := l.journal.RevokeMember(ctx, id)
 				if err == nil {
 					if revoked {
-						a.log.Warn().Str("member_id", id).Msg("fenced a dead member off the journal")
+						n.log.Warn().Str("member_id", id).Msg("fenced a dead member off the journal")
 					}
 					return
 				}
-				a.log.Warn().Err(err).Str("member_id", id).Msg("fencing a dead member: retrying")
+				n.log.Warn().Err(err).Str("member_id", id).Msg("fencing a dead member: retrying")
 				select {
 				case <-ctx.Done():
-					a.log.Error().Str("member_id", id).Msg("could not fence a dead member off the journal")
+					n.log.Error().Str("member_id", id).Msg("could not fence a dead member off the journal")
 					return
 				case <-time.After(2 * time.Second):
 				}
@@ -156,37 +156,37 @@ var errEvicted = errors.New("cluster: this node was declared dead by the others 
 
 // evicted is closed when this node is evicted from the cluster; nil (never ready)
 // on a single node.
-func (a *app) evicted() <-chan struct{} {
-	if a.gossip == nil {
+func (n *Node) evicted() <-chan struct{} {
+	if n.gossip == nil {
 		return nil
 	}
-	return a.gossip.Evicted()
+	return n.gossip.Evicted()
 }
 
 // sharedState picks where login limits, token revocations, presence and web-hook
 // de-duplication keys live: Redis when configured (every node sees the same counts,
 // revocations and keys), else this process.
-func (a *app) sharedState(ctx context.Context, clock engine.Clock) (pairs, addresses engine.AttemptLimiter, err error) {
-	if a.cfg.RedisURL == "" {
+func (n *Node) sharedState(ctx context.Context, clock engine.Clock) (pairs, addresses engine.AttemptLimiter, err error) {
+	if n.cfg.RedisURL == "" {
 		// One process: the same revocation and presence code paths run in memory.
-		rev := redisstate.NewMemoryRevocations(a.log)
-		a.onClose(func(context.Context) error { rev.Close(); return nil })
-		a.revocations, a.presence = rev, redisstate.NewMemoryPresence(clock)
-		a.dedupe = redisstate.NewMemoryDedupe(clock)
+		rev := redisstate.NewMemoryRevocations(n.log)
+		n.onClose(func(context.Context) error { rev.Close(); return nil })
+		n.revocations, n.presence = rev, redisstate.NewMemoryPresence(clock)
+		n.dedupe = redisstate.NewMemoryDedupe(clock)
 		if pairs, err = ratelimit.NewAttempts(httpapi.LoginPairPolicy, 0, clock); err != nil {
 			return nil, nil, err
 		}
 		addresses, err = ratelimit.NewAttempts(httpapi.LoginAddressPolicy, 0, clock)
 		return pairs, addresses, err
 	}
-	r, err := redisstate.New(ctx, redisstate.Config{URL: a.cfg.RedisURL, Prefix: a.cfg.RedisPrefix,
-		Logger: a.log.With().Str("component", "redis").Logger()})
+	r, err := redisstate.New(ctx, redisstate.Config{URL: n.cfg.RedisURL, Prefix: n.cfg.RedisPrefix,
+		Logger: n.log.With().Str("component", "redis").Logger()})
 	if err != nil {
 		return nil, nil, fmt.Errorf("redis: %w", err)
 	}
-	a.redis = r
-	a.onClose(func(context.Context) error { return r.Close() })
-	a.revocations, a.presence, a.dedupe = r.Revocations(), r.Presence(), r.DedupeKeys()
+	n.redis = r
+	n.onClose(func(context.Context) error { return r.Close() })
+	n.revocations, n.presence, n.dedupe = r.Revocations(), r.Presence(), r.DedupeKeys()
 	if pairs, err = r.AttemptLimiter("login-pair", httpapi.LoginPairPolicy, clock); err != nil {
 		return nil, nil, err
 	}
@@ -204,15 +204,15 @@ func (a *app) sharedState(ctx context.Context, clock engine.Clock) (pairs, addre
 // session's tokens are refused here and its sockets closed for good
 // (socket.Hub.EndSession). A logout (token.Service.Logout) is announced through the
 // same channel.
-func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub, routines *actors.Routines) error {
-	log := a.log.With().Str("component", "revocations").Logger()
-	cancel, err := a.revocations.SubscribeAll(ctx, func(r redisstate.Revocation) {
+func (n *Node) subscribeRevocations(ctx context.Context, hub *socket.Hub, routines *actors.Routines) error {
+	log := n.log.With().Str("component", "revocations").Logger()
+	cancel, err := n.revocations.SubscribeAll(ctx, func(r redisstate.Revocation) {
 		if r.Session == "" {
-			a.tokens.ForgetLocal(r.UserID) // not Forget: that would announce it again
+			n.tokens.ForgetLocal(r.UserID) // not Forget: that would announce it again
 			hub.Reauthenticate(r.UserID)
 			return
 		}
-		a.tokens.SessionEnded(r.Session)
+		n.tokens.SessionEnded(r.Session)
 		if n := hub.EndSession(r.UserID, r.Session); n > 0 {
 			log.Info().Int64("user_id", r.UserID).Int("sockets", n).Msg("logged-out session's sockets closed")
 		}
@@ -220,12 +220,12 @@ func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub, routine
 	if err != nil {
 		return err
 	}
-	a.onClose(func(context.Context) error { cancel(); return nil })
-	a.tokens.OnSessionEnd(func(ctx context.Context, userID engine.ID, session string) error {
-		return a.revocations.EndSession(ctx, userID, session)
+	n.onClose(func(context.Context) error { cancel(); return nil })
+	n.tokens.OnSessionEnd(func(ctx context.Context, userID engine.ID, session string) error {
+		return n.revocations.EndSession(ctx, userID, session)
 	})
-	a.tokens.OnForget(a.announceUserChanges(log, routines))
-	a.syncEndedSessions(log, hub, routines, endedSessionSync)
+	n.tokens.OnForget(n.announceUserChanges(log, routines))
+	n.syncEndedSessions(log, hub, routines, endedSessionSync)
 	return nil
 }
 
@@ -234,9 +234,9 @@ func (a *app) subscribeRevocations(ctx context.Context, hub *socket.Hub, routine
 // subscription) closes its sockets here within this time.
 const endedSessionSync = 30 * time.Second
 
-// syncEndedSessions runs token.Service.Sync every period until the app closes,
+// syncEndedSessions runs token.Service.Sync every period until the node closes,
 // closing the sockets of each session it learns of (and pruning expired records).
-func (a *app) syncEndedSessions(log zerolog.Logger, hub *socket.Hub, routines *actors.Routines, period time.Duration) {
+func (n *Node) syncEndedSessions(log zerolog.Logger, hub *socket.Hub, routines *actors.Routines, period time.Duration) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	if !routines.Go(func() {
@@ -250,7 +250,7 @@ func (a *app) syncEndedSessions(log zerolog.Logger, hub *socket.Hub, routines *a
 			case <-t.C:
 			}
 			sctx, scancel := context.WithTimeout(ctx, period)
-			if err := a.syncEndedOnce(sctx, log, hub); err != nil {
+			if err := n.syncEndedOnce(sctx, log, hub); err != nil {
 				log.Warn().Err(err).Msg("ended sessions not synced")
 			}
 			scancel()
@@ -258,14 +258,14 @@ func (a *app) syncEndedSessions(log zerolog.Logger, hub *socket.Hub, routines *a
 	}) {
 		close(done)
 	}
-	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
+	n.onClose(func(context.Context) error { cancel(); <-done; return nil })
 }
 
 // syncEndedOnce is one round of syncEndedSessions: the sessions recorded as ended
 // that this node did not know of are refused from now on and their sockets here
 // closed.
-func (a *app) syncEndedOnce(ctx context.Context, log zerolog.Logger, hub *socket.Hub) error {
-	ended, err := a.tokens.Sync(ctx)
+func (n *Node) syncEndedOnce(ctx context.Context, log zerolog.Logger, hub *socket.Hub) error {
+	ended, err := n.tokens.Sync(ctx)
 	if err != nil {
 		return err
 	}
@@ -279,10 +279,10 @@ func (a *app) syncEndedOnce(ctx context.Context, log zerolog.Logger, hub *socket
 
 // announceUserChanges returns the token.Service OnForget hook: every user the REST
 // API changed or deleted is announced (engine.Revocations) by one goroutine, off the
-// request path, in the order changed, until the app closes. A change the full queue
+// request path, in the order changed, until the node closes. A change the full queue
 // cannot take, or whose announcement fails, is only logged: the other nodes still
 // refuse the stale token within the token cache's TTL.
-func (a *app) announceUserChanges(log zerolog.Logger, routines *actors.Routines) func(engine.ID) {
+func (n *Node) announceUserChanges(log zerolog.Logger, routines *actors.Routines) func(engine.ID) {
 	queue := make(chan engine.ID, 256)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -294,7 +294,7 @@ func (a *app) announceUserChanges(log zerolog.Logger, routines *actors.Routines)
 				return
 			case id := <-queue:
 				pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
-				if err := a.revocations.Publish(pctx, id); err != nil {
+				if err := n.revocations.Publish(pctx, id); err != nil {
 					log.Warn().Err(err).Int64("user_id", id).Msg("revocation not announced")
 				}
 				pcancel()
@@ -303,7 +303,7 @@ func (a *app) announceUserChanges(log zerolog.Logger, routines *actors.Routines)
 	}) {
 		close(done) // shutting down already: nothing will be announced
 	}
-	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
+	n.onClose(func(context.Context) error { cancel(); <-done; return nil })
 	return func(id engine.ID) {
 		select {
 		case queue <- id:
@@ -543,18 +543,18 @@ func (k *presenceKeeper) dropAll() {
 
 // startPresence runs the presence keeper of this node, into Redis in a cluster and
 // into this process's memory on a single node (the same code); it stops, dropping
-// this node's leases, when the app closes.
-func (a *app) startPresence(hub *socket.Hub, routines *actors.Routines, changed func(company, user engine.ID)) {
+// this node's leases, when the node closes.
+func (n *Node) startPresence(hub *socket.Hub, routines *actors.Routines, changed func(company, user engine.ID)) {
 	host, _ := os.Hostname()
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	k := &presenceKeeper{hub: hub, presence: a.presence, leased: map[presenceKey]time.Time{}, changed: changed,
-		node: fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), log: a.log.With().Str("component", "presence").Logger()}
+	k := &presenceKeeper{hub: hub, presence: n.presence, leased: map[presenceKey]time.Time{}, changed: changed,
+		node: fmt.Sprintf("%s-%d-%x", host, os.Getpid(), b), log: n.log.With().Str("component", "presence").Logger()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	if !routines.Go(func() { defer close(done); k.run(ctx) }) {
 		cancel()
 		return
 	}
-	a.onClose(func(context.Context) error { cancel(); <-done; return nil })
+	n.onClose(func(context.Context) error { cancel(); <-done; return nil })
 }
