@@ -26,37 +26,40 @@ import (
 	httpapi "atende/transport/http"
 	"atende/transport/ingest"
 	"atende/transport/media"
+	"atende/transport/netlimit"
 	"atende/transport/realtime"
 	"atende/transport/socket"
 )
 
 // live is the part of a node that moves: journal, read models, actors, channels and
-// realtime fan-out.
+// realtime fan-out. Its fields are set once by startLive's steps, in order, and only
+// read after New returned.
 type live struct {
-	journal    *journal.Store
-	runner     *projection.Runner
-	dashboard  *dashboard.Projection
-	rezoner    *dashRezoner // rebuilds a tenant's dashboard after a zone change
-	queries    *readmodel.Queries
-	media      *media.Store
-	ids        *db.IDs
-	conns      *connection.Store
-	contacts   engine.ContactStore
-	guard      *connection.Guard
-	webchat    *webchat.Server
-	admission  *ingest.Limiter // inbound admission control of the web chat and the web-hooks
-	cloud      cloudChannels   // WABA, Facebook, Instagram, Telegram (channels.go)
-	whatsapp   *whatsapp.Factory
-	routines   *actors.Routines
-	node       *actors.Node
-	hub        *socket.Hub
-	backlog    *socket.PositionBacklog
-	sockets    *socket.Server
-	publisher  *realtime.Publisher
-	commander  actors.Commander
-	callTokens *call.Tokens // video call links (calls.go)
-	calls      *call.Relay  // video call signalling
-	flows      *liveFlows   // Bizflow (flows.go)
+	journal     *journal.Store
+	runner      *projection.Runner
+	dashboard   *dashboard.Projection
+	rezoner     *dashRezoner // rebuilds a tenant's dashboard after a zone change
+	queries     *readmodel.Queries
+	media       *media.Store
+	ids         *db.IDs
+	conns       *connection.Store
+	contacts    engine.ContactStore
+	guard       *connection.Guard
+	webchat     *webchat.Server
+	admission   *ingest.Limiter // inbound admission control of the web chat and the web-hooks
+	webchatGate *netlimit.Gate  // the web chat's handshake gate, on /metrics beside the socket gate
+	cloud       cloudChannels   // WABA, Facebook, Instagram, Telegram (channels.go)
+	whatsapp    *whatsapp.Factory
+	routines    *actors.Routines
+	node        *actors.Node
+	hub         *socket.Hub
+	backlog     *socket.PositionBacklog
+	sockets     *socket.Server
+	publisher   *realtime.Publisher
+	commander   actors.Commander
+	callTokens  *call.Tokens // video call links (calls.go)
+	calls       *call.Relay  // video call signalling
+	flows       *liveFlows   // Bizflow (flows.go)
 }
 
 // derive gives each use of the master secret its own key.
@@ -71,9 +74,49 @@ func derive(secret, purpose string) []byte {
 // rather than resynced.
 const replayWindow = 2000
 
-func (n *Node) startLive(ctx context.Context) (err error) {
+// startLive starts the moving parts in dependency order; each step registers its
+// closers, so the node closes them in reverse.
+func (n *Node) startLive(ctx context.Context) error {
 	l := &live{}
 	n.live = l
+	if err := n.startReadSide(ctx, l); err != nil {
+		return err
+	}
+	wcCluster, err := n.startWebchat(ctx, l)
+	if err != nil {
+		return err
+	}
+	if err := l.startChannels(n, n.log); err != nil {
+		return err
+	}
+	if l.whatsapp, err = n.startWhatsApp(ctx, l); err != nil {
+		return err
+	}
+	if err := n.startActors(ctx, l); err != nil {
+		return err
+	}
+	if wcCluster != nil {
+		cancel, err := wcCluster.subscribe(ctx)
+		if err != nil {
+			return err
+		}
+		// Closers run in reverse: on a drain the visitors' sockets close (they
+		// reconnect to the other nodes) before this node leaves the cluster.
+		n.onClose(func(ctx context.Context) error { cancel(); return l.webchat.Shutdown(ctx) })
+	}
+	start, err := n.startHub(ctx, l)
+	if err != nil {
+		return err
+	}
+	if err := n.startSockets(l); err != nil {
+		return err
+	}
+	return n.startPublisher(l, start)
+}
+
+// startReadSide opens the journal, starts the projections that fold it into the
+// read models, and the media store; it sets the stores the later steps share.
+func (n *Node) startReadSide(ctx context.Context, l *live) (err error) {
 	log := n.log
 	if l.journal, err = journal.New(n.db, journal.Config{Logger: log}); err != nil {
 		return err
@@ -103,7 +146,14 @@ func (n *Node) startLive(ctx context.Context) (err error) {
 	l.ids = db.NewIDs(n.db, 100)
 	l.conns, l.guard = n.stores.connections, connection.NewGuard(n.db)
 	l.contacts = n.stores.contacts
+	return nil
+}
 
+// startWebchat builds the inbound admission control, the video call relay and the
+// web chat server with its limits. In a cluster it also returns the bridge that lets
+// every node serve every visitor; the caller subscribes it once the actors run.
+func (n *Node) startWebchat(ctx context.Context, l *live) (_ *webchatCluster, err error) {
+	log := n.log
 	var wcCluster *webchatCluster
 	var sinkTimeout time.Duration // the web chat's default
 	if n.cfg.Cluster {
@@ -111,26 +161,25 @@ func (n *Node) startLive(ctx context.Context) (err error) {
 		// Visitor messages go through retrySink: 1 s attempts, 4 s in all.
 		sinkTimeout = clusterSinkTimeout
 	}
-	webchatGate, err := n.cfg.Limits.Webchat.Gate()
-	if err != nil {
-		return err
+	if l.webchatGate, err = n.cfg.Limits.Webchat.Gate(); err != nil {
+		return nil, err
 	}
 	newPerAddress, newPerConnection := n.cfg.Limits.newVisitorRates()
 	sharedByAddress, sharedByConnection, err := n.sharedNewVisitorLimits(newPerAddress, newPerConnection)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if l.admission, err = n.cfg.Limits.admission(); err != nil {
-		return err
+		return nil, err
 	}
 	n.metrics.MustRegister(admissionCollectors(l.admission)...)
 	// The call relay first: web chat sockets are parties of it, as gateway sockets are.
 	if err := n.startCalls(ctx, l); err != nil {
-		return err
+		return nil, err
 	}
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(n.cfg.JWTSecret, "webchat"), Logger: log,
 		Calls: l.calls, CallTicket: l.webchatTicket,
-		Gate: webchatGate, ClientAddr: n.cfg.Limits.clientAddr,
+		Gate: l.webchatGate, ClientAddr: n.cfg.Limits.clientAddr,
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
 		ProofOfWorkBits:            n.cfg.Limits.WebchatProofBits,
 		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,
@@ -145,17 +194,17 @@ func (n *Node) startLive(ctx context.Context) (err error) {
 		MediaURL: func(companyID engine.ID, path, name string) (string, error) {
 			return l.media.NamedURL(companyID, path, name, 12*time.Hour)
 		}}); err != nil {
-		return err
+		return nil, err
 	}
 	n.onClose(func(ctx context.Context) error { return l.webchat.Shutdown(ctx) })
+	return wcCluster, nil
+}
 
-	if err := l.startChannels(n, log); err != nil {
-		return err
-	}
-	if l.whatsapp, err = n.startWhatsApp(ctx, l); err != nil {
-		return err
-	}
-
+// startActors starts the actor node with its kinds (ticket, chat, connection, flow),
+// alone or as a member of the cluster, and fences this process's appends in a
+// cluster. The connections' channels come from the adapters built before it.
+func (n *Node) startActors(ctx context.Context, l *live) (err error) {
+	log := n.log
 	l.routines = &actors.Routines{}
 	channels, err := n.leasedChannels(channelFactory{webchat: l.webchat, cloud: &l.cloud, whatsapp: l.whatsapp})
 	if err != nil {
@@ -205,27 +254,25 @@ func (n *Node) startLive(ctx context.Context) (err error) {
 		return nil
 	})
 	l.commander = actors.Commander{Node: l.node, Connections: l.conns}
-	if wcCluster != nil {
-		cancel, err := wcCluster.subscribe(ctx)
-		if err != nil {
-			return err
-		}
-		// Closers run in reverse: on a drain the visitors' sockets close (they
-		// reconnect to the other nodes) before this node leaves the cluster.
-		n.onClose(func(ctx context.Context) error { cancel(); return l.webchat.Shutdown(ctx) })
-	}
+	return nil
+}
 
+// startHub makes the sockets' hub, its backlog loaded with the last replayWindow
+// events (start is the position after which the publisher carries on), and what
+// acts on the hub's users: revocations and presence.
+func (n *Node) startHub(ctx context.Context, l *live) (start int64, err error) {
+	log := n.log
 	head, err := l.journal.Head(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	start := max(0, head-replayWindow)
+	start = max(0, head-replayWindow)
 	l.backlog = socket.NewPositionBacklog(start, 0, 0, nil)
 	if l.hub, err = socket.NewHub(socket.HubConfig{Backlog: l.backlog, Logger: log}); err != nil {
-		return err
+		return 0, err
 	}
 	if err := n.subscribeRevocations(ctx, l.hub, l.routines); err != nil {
-		return err
+		return 0, err
 	}
 	// A user coming online or leaving this node sends "presence" to the tenant's
 	// supervision screens (the wait panel refetches its snapshot on it).
@@ -233,6 +280,12 @@ func (n *Node) startLive(ctx context.Context) (err error) {
 	n.startPresence(l.hub, l.routines, func(company, user engine.ID) {
 		bus.PublishTo(company, "presence", engine.ActViewSupervMenu, map[string]any{"action": "update", "userId": user})
 	})
+	return start, nil
+}
+
+// startSockets makes the attendants' realtime gateway (Socket.IO) on the hub, behind
+// its gate and origin check.
+func (n *Node) startSockets(l *live) error {
 	origins, err := httpapi.NewOriginPolicy(n.cfg.CORSOrigins, n.cfg.PublicURL)
 	if err != nil {
 		return err
@@ -241,35 +294,45 @@ func (n *Node) startLive(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
-	n.metrics.MustRegister(limitCollectors(socketGate, webchatGate, l.webchat)...)
-	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: log, Events: l.calls,
+	n.metrics.MustRegister(limitCollectors(socketGate, l.webchatGate, l.webchat)...)
+	if l.sockets, err = socket.NewServer(socket.Config{Hub: l.hub, Logger: n.log, Events: l.calls,
 		Gate: socketGate, ClientAddr: n.cfg.Limits.clientAddr,
 		// Browser pages of the own origin and CORS_ORIGINS only (docs/security.md).
-		CheckOrigin: origins.Allowed,
-		Authenticator: socket.AuthenticatorFunc(func(ctx context.Context, tok string) (socket.Principal, error) {
-			if call.IsToken(tok) { // a customer on the public call page
-				return call.GuestPrincipal(l.callTokens, tok)
-			}
-			p, c, err := n.tokens.AuthenticateClaims(ctx, tok)
-			if err != nil {
-				return socket.Principal{}, err
-			}
-			// The socket outlives its access token and stays open while its user and
-			// session are valid: a logout or a reused refresh token (Hub.EndSession)
-			// and a changed or deleted user (Hub.Reauthenticate) close it at once; see
-			// subscribeRevocations and syncEndedSessions. A session that simply lapses
-			// (its refresh token unused for RefreshTTL) ends nowhere, so a socket must
-			// authenticate again after that long (4003, then a refresh or a sign-out).
-			return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
-				Session: c.Session, ExpiresAt: time.Now().Add(n.cfg.RefreshTTL)}, nil
-		}),
-		Authorizer: socket.AuthorizerFunc(l.authorizeJoin),
+		CheckOrigin:   origins.Allowed,
+		Authenticator: socket.AuthenticatorFunc(n.authenticateSocket),
+		Authorizer:    socket.AuthorizerFunc(l.authorizeJoin),
 	}); err != nil {
 		return err
 	}
 	n.onClose(func(ctx context.Context) error { return l.sockets.Shutdown(ctx) })
+	return nil
+}
+
+// authenticateSocket admits a socket: a customer on the public call page by its call
+// token, anyone else by an access token.
+func (n *Node) authenticateSocket(ctx context.Context, tok string) (socket.Principal, error) {
+	if call.IsToken(tok) { // a customer on the public call page
+		return call.GuestPrincipal(n.live.callTokens, tok)
+	}
+	p, c, err := n.tokens.AuthenticateClaims(ctx, tok)
+	if err != nil {
+		return socket.Principal{}, err
+	}
+	// The socket outlives its access token and stays open while its user and
+	// session are valid: a logout or a reused refresh token (Hub.EndSession)
+	// and a changed or deleted user (Hub.Reauthenticate) close it at once; see
+	// subscribeRevocations and syncEndedSessions. A session that simply lapses
+	// (its refresh token unused for RefreshTTL) ends nowhere, so a socket must
+	// authenticate again after that long (4003, then a refresh or a sign-out).
+	return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
+		Session: c.Session, ExpiresAt: time.Now().Add(n.cfg.RefreshTTL)}, nil
+}
+
+// startPublisher tails the journal from start and publishes every event to this
+// node's sockets.
+func (n *Node) startPublisher(l *live, start int64) (err error) {
 	if l.publisher, err = realtime.New(realtime.Config{Source: l.journal, Hub: l.hub, Backlog: l.backlog,
-		Queries: l.queries, Waiter: l.runner, Start: start, Logger: log, Chats: readmodel.NewChatQueries(n.db),
+		Queries: l.queries, Waiter: l.runner, Start: start, Logger: n.log, Chats: readmodel.NewChatQueries(n.db),
 		SignMedia: func(companyID engine.ID, path string) string {
 			u, err := l.media.URL(companyID, path, 12*time.Hour)
 			if err != nil {
@@ -325,60 +388,6 @@ func (l *live) authorizeJoin(ctx context.Context, p socket.Principal, room socke
 		return nil
 	}
 	return engine.E(engine.ErrNoPermission)
-}
-
-// webchatHistory is what a returning visitor sees: the messages of their current
-// ticket on that connection, oldest first, without internal notes.
-func (l *live) webchatHistory(ctx context.Context, connectionID engine.ID, visitor string, limit int) ([]webchat.HistoryItem, error) {
-	conn, tid, err := l.webchatConversation(ctx, connectionID, visitor)
-	if err != nil || tid == 0 {
-		return nil, err
-	}
-	msgs, err := l.queries.AllMessages(ctx, conn.CompanyID, tid)
-	if err != nil {
-		if engine.CodeOf(err) == engine.ErrNoTicketFound {
-			return nil, nil
-		}
-		return nil, err
-	}
-	var out []webchat.HistoryItem
-	for _, m := range msgs {
-		if m.MediaType == engine.MediaWhisper || m.MediaType == engine.MediaChatGPT || m.IsDeleted { // the attendants' own
-			continue
-		}
-		out = append(out, webchat.HistoryItem{MessageID: m.ID, ProviderID: m.ProviderID, FromMe: m.FromMe, Ack: m.Ack,
-			Body: m.Body, MediaType: m.MediaType, MediaPath: m.MediaURL, At: m.CreatedAt})
-	}
-	if limit > 0 && len(out) > limit {
-		out = out[len(out)-limit:]
-	}
-	return out, nil
-}
-
-// webchatConversation answers a web chat connection and the ticket of visitor's
-// conversation on it: the contact's current ticket there (0 when the visitor has no
-// contact or no open ticket).
-func (l *live) webchatConversation(ctx context.Context, connectionID engine.ID, visitor string) (engine.Connection, engine.ID, error) {
-	conn, err := l.conns.Lookup(ctx, connectionID)
-	if err != nil {
-		return engine.Connection{}, 0, err
-	}
-	contact, err := l.contacts.FindByNumber(ctx, conn.CompanyID, visitor)
-	if engine.CodeOf(err) == engine.ErrNoContactFound {
-		return conn, 0, nil
-	}
-	if err != nil {
-		return conn, 0, err
-	}
-	tid, err := l.guard.Current(ctx, connectionID, contact.ID)
-	return conn, tid, err
-}
-
-// webchatTicket is the web chat's CallTicket: a visitor joins only the video call
-// of its own conversation's ticket.
-func (l *live) webchatTicket(ctx context.Context, connectionID engine.ID, visitor string) (engine.ID, error) {
-	_, tid, err := l.webchatConversation(ctx, connectionID, visitor)
-	return tid, err
 }
 
 // channelFactory builds the channel of each connection by its kind.
