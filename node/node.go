@@ -41,7 +41,7 @@ type Node struct {
 
 	db      *db.DB
 	metrics *prometheus.Registry
-	// metricsHTTP serves /metrics on METRICS_ADDR (metrics.go); nil without it.
+	// metricsHTTP serves /metrics on METRICS_ADDR (security.go); nil without it.
 	metricsHTTP *http.Server
 	stores      stores
 	tokens      *token.Service
@@ -58,7 +58,7 @@ type Node struct {
 	dedupe engine.DedupeKeys
 	// jobInserter inserts every package's River jobs (insert-only: it works none and
 	// takes no part in River's leader election); the node's one working client is
-	// built in newApp from every package's jobs.Kinds.
+	// built in New from every package's jobs.Kinds.
 	jobInserter *jobs.Client
 	api         *httpapi.Server
 	http        *http.Server
