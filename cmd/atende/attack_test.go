@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"atende/node"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 )
@@ -59,7 +60,7 @@ func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
 	const grace = 30 * time.Second
 	raiseFDLimit(t, 2*slow+2000) // both ends of each connection live in this process
 	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
-	cfg.Limits = Limits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Minute, WriteTimeout: time.Minute,
+	cfg.Limits = node.Limits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Minute, WriteTimeout: time.Minute,
 		IdleTimeout: time.Minute, BodyGrace: grace, MinBodyRate: 1024}
 	ta := startApp(t, cfg)
 	addr := strings.TrimPrefix(ta.base, "http://")
@@ -172,7 +173,7 @@ func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
 // metricValue reads a counter or gauge without labels from the node's registry.
 func metricValue(t *testing.T, ta *testApp, name string) float64 {
 	t.Helper()
-	families, err := ta.app.metrics.Gather()
+	families, err := ta.app.Metrics().Gather()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +224,7 @@ func TestIdleSocketsOutliveHTTPTimeouts(t *testing.T) {
 	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
 	// Short, but not so short that a login (bcrypt, under the race detector, on a
 	// loaded machine) misses the write timeout, which counts the handler's time.
-	cfg.Limits = Limits{ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 4 * time.Second, WriteTimeout: 8 * time.Second,
+	cfg.Limits = node.Limits{ReadHeaderTimeout: 2 * time.Second, ReadTimeout: 4 * time.Second, WriteTimeout: 8 * time.Second,
 		IdleTimeout: 2 * time.Second, BodyGrace: time.Second, MinBodyRate: 1024}
 	ta := startApp(t, cfg)
 	admin := login(t, ta.base, "admin@atende.local", "admin123")
@@ -258,11 +259,11 @@ func TestWebChatFloodStaysWithinLimits(t *testing.T) {
 			cfg.Limits.WebchatNewPerMinute, cfg.Limits.WebchatNewBurst, cfg.Limits.WebchatNewPerConnection = 1, 10, 120
 			ta := startApp(t, cfg)
 			connID := ta.webChatID(t)
-			waitFor(t, "the web chat connection to start", func() bool { return ta.app.live.webchat.Stats().Connections > 0 })
+			waitFor(t, "the web chat connection to start", func() bool { return ta.app.WebchatStats().Connections > 0 })
 			count := func(query string) int {
 				t.Helper()
 				var n int
-				if err := ta.app.db.SQL.QueryRow(query).Scan(&n); err != nil {
+				if err := ta.app.DB().SQL.QueryRow(query).Scan(&n); err != nil {
 					t.Fatalf("%s: %v", query, err)
 				}
 				return n
@@ -323,12 +324,12 @@ func TestWebChatNewVisitorLimitSharedByRedis(t *testing.T) {
 		cfg.RedisURL, cfg.RedisPrefix = redisURL, prefix
 		cfg.Limits.WebchatNewPerMinute, cfg.Limits.WebchatNewBurst = 1, 2
 		ta := startApp(t, cfg)
-		waitFor(t, "the web chat connection to start", func() bool { return ta.app.live.webchat.Stats().Connections > 0 })
+		waitFor(t, "the web chat connection to start", func() bool { return ta.app.WebchatStats().Connections > 0 })
 		return ta
 	}
 	nodes := []*testApp{node(), node()}
 	t.Cleanup(func() {
-		r := nodes[0].app.redis.Client()
+		r := nodes[0].app.Redis().Client()
 		if keys, _ := r.Keys(context.Background(), prefix+"*").Result(); len(keys) > 0 {
 			_ = r.Del(context.Background(), keys...).Err()
 		}

@@ -79,15 +79,15 @@ func TestTelegramPollingToTicketAndReply(t *testing.T) {
 	ctx := context.Background()
 	var tid engine.ID
 	waitFor(t, "the Telegram message in a ticket", func() bool {
-		contact, err := ta.app.stores.contacts.FindByNumber(ctx, 1, "tg:424242")
+		contact, err := ta.stores.contacts.FindByNumber(ctx, 1, "tg:424242")
 		if err != nil {
 			return false
 		}
-		tid, _ = ta.app.live.guard.Current(ctx, conn.ID, contact.ID)
+		tid, _ = ta.guard.Current(ctx, conn.ID, contact.ID)
 		if tid == 0 {
 			return false
 		}
-		msgs, _ := ta.app.live.queries.AllMessages(ctx, 1, tid)
+		msgs, _ := ta.queries.AllMessages(ctx, 1, tid)
 		for _, m := range msgs {
 			if m.ProviderID == "424242:11" && m.Body == "Oi pelo Telegram" {
 				return true

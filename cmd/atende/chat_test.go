@@ -112,21 +112,21 @@ func TestInternalChatEndToEnd(t *testing.T) {
 			adminSock := dialSocket(t, ta.base, admin.token, 0)
 
 			// A user of another tenant, and a deleted user of this one.
-			co2, err := ta.app.stores.companies.Create(ctx, engine.Company{Name: "Outra"})
+			co2, err := ta.stores.companies.Create(ctx, engine.Company{Name: "Outra"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			stranger, err := ta.app.stores.users.Create(ctx, engine.NewUser{CompanyID: co2.ID, Name: "Estranha",
+			stranger, err := ta.stores.users.Create(ctx, engine.NewUser{CompanyID: co2.ID, Name: "Estranha",
 				Email: "estranha@outra.local", PasswordHash: "x", Profile: engine.ProfileAdmin})
 			if err != nil {
 				t.Fatal(err)
 			}
-			gone, err := ta.app.stores.users.Create(ctx, engine.NewUser{CompanyID: 1, Name: "Saiu",
+			gone, err := ta.stores.users.Create(ctx, engine.NewUser{CompanyID: 1, Name: "Saiu",
 				Email: "saiu@atende.local", PasswordHash: "x", Profile: engine.ProfileUser})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := ta.app.stores.users.Delete(ctx, 1, gone.ID); err != nil {
+			if err := ta.stores.users.Delete(ctx, 1, gone.ID); err != nil {
 				t.Fatal(err)
 			}
 			for _, bad := range []struct {

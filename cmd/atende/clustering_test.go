@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,122 +11,11 @@ import (
 
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
-	"github.com/rs/zerolog"
 
-	"atende/actors"
-	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
-	"atende/persistence/redisstate"
 	httpapi "atende/transport/http"
 )
-
-// announceUserChanges announces each user handed to its hook, in order, off the
-// caller's goroutine, until the app closes.
-func TestAnnounceUserChanges(t *testing.T) {
-	ctx := context.Background()
-	rev := redisstate.NewMemoryRevocations(zerolog.Nop())
-	t.Cleanup(rev.Close)
-	got := make(chan engine.ID, 4)
-	cancel, err := rev.Subscribe(ctx, func(id engine.ID) { got <- id })
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cancel()
-	a := &app{revocations: rev, log: zerolog.Nop()}
-	routines := &actors.Routines{}
-	t.Cleanup(routines.Close)
-	hook := a.announceUserChanges(zerolog.Nop(), routines)
-	hook(7)
-	hook(9)
-	for _, want := range []engine.ID{7, 9} {
-		select {
-		case id := <-got:
-			if id != want {
-				t.Fatalf("announced %d, want %d", id, want)
-			}
-		case <-time.After(5 * time.Second):
-			t.Fatalf("user %d not announced", want)
-		}
-	}
-	for i := len(a.closers) - 1; i >= 0; i-- {
-		if err := a.closers[i](ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// countingSink fails with actors.ErrUnavailable a number of times, then answers.
-type countingSink struct {
-	fails int
-	calls int
-	err   error
-}
-
-func (s *countingSink) call() error {
-	s.calls++
-	if s.calls <= s.fails {
-		return s.err
-	}
-	return nil
-}
-func (s *countingSink) Inbound(context.Context, engine.InboundMessage) error { return s.call() }
-func (s *countingSink) Receipt(context.Context, engine.Receipt) error        { return s.call() }
-func (s *countingSink) Status(context.Context, engine.StatusChange) error    { return s.call() }
-
-func TestRetrySink(t *testing.T) {
-	unavailable := errors.Join(errors.New("call connection/1"), actors.ErrUnavailable)
-	// Undeliverable calls are retried until they go through.
-	s := &countingSink{fails: 3, err: unavailable}
-	if err := (retrySink{s}).Inbound(context.Background(), engine.InboundMessage{}); err != nil || s.calls != 4 {
-		t.Fatalf("err %v after %d calls, want nil after 4", err, s.calls)
-	}
-	// So is an actor's ERR_UNAVAILABLE answer (a ticket on a leaving node).
-	s = &countingSink{fails: 2, err: engine.Wrap(engine.ErrUnavailable, errors.New("no activation for ticket 9"))}
-	if err := (retrySink{s}).Inbound(context.Background(), engine.InboundMessage{}); err != nil || s.calls != 3 {
-		t.Fatalf("err %v after %d calls, want nil after 3", err, s.calls)
-	}
-	// The actor's other answers are not retried.
-	s = &countingSink{fails: 5, err: engine.E(engine.ErrValidation)}
-	if err := (retrySink{s}).Receipt(context.Background(), engine.Receipt{}); engine.CodeOf(err) != engine.ErrValidation || s.calls != 1 {
-		t.Fatalf("err %v after %d calls", err, s.calls)
-	}
-	// An attempt that gets no answer is given up after clusterAttemptTimeout and
-	// sent again.
-	hung := &hangingSink{}
-	start0 := time.Now()
-	if err := (retrySink{hung}).Inbound(context.Background(), engine.InboundMessage{}); err != nil || hung.calls != 2 {
-		t.Fatalf("err %v after %d calls", err, hung.calls)
-	}
-	if d := time.Since(start0); d < clusterAttemptTimeout || d > clusterAttemptTimeout+time.Second {
-		t.Fatalf("answered after %v", d)
-	}
-	// The deadline ends the retries with the last error.
-	s = &countingSink{fails: 1 << 30, err: unavailable}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	if err := (retrySink{s}).Status(ctx, engine.StatusChange{}); !errors.Is(err, actors.ErrUnavailable) {
-		t.Fatalf("err %v", err)
-	}
-	if d := time.Since(start); d < 250*time.Millisecond || d > 2*time.Second {
-		t.Fatalf("gave up after %v", d)
-	}
-}
-
-// hangingSink never answers its first call (a request lost with a dead node).
-type hangingSink struct{ calls int }
-
-func (s *hangingSink) Inbound(ctx context.Context, _ engine.InboundMessage) error {
-	s.calls++
-	if s.calls == 1 {
-		<-ctx.Done()
-		return errors.Join(ctx.Err(), actors.ErrUnavailable)
-	}
-	return nil
-}
-func (s *hangingSink) Receipt(context.Context, engine.Receipt) error     { return nil }
-func (s *hangingSink) Status(context.Context, engine.StatusChange) error { return nil }
 
 // session is one login: its access token and refresh cookie.
 type session struct {

@@ -16,140 +16,25 @@ import (
 	"time"
 
 	"atende/cluster"
+	"atende/node"
 	httpapi "atende/transport/http"
 )
 
-// Config is everything `atende serve` reads from flags and the environment. A flag wins
-// over its environment variable; both win over the default. README.md lists them.
-type Config struct {
-	Env          string        // ATENDE_ENV: "development" (default) or "production"
-	HTTPAddr     string        // HTTP_ADDR: listen address, default ":8080"
-	DatabaseURL  string        // DATABASE_URL: empty = SQLite under DataDir; postgres://… for PostgreSQL
-	RedisURL     string        // REDIS_URL: empty = in-process presence, rate limits and token store
-	RedisPrefix  string        // REDIS_PREFIX: starts every key and channel, default "atende:"; one per cluster
-	JWTSecret    string        // JWT_SECRET: required in production; generated and kept in DataDir in development
-	DataDir      string        // DATA_DIR: default "./data" (SQLite file, media, dev secret)
-	MediaDir     string        // MEDIA_DIR: default DataDir/media
-	LogLevel     string        // LOG_LEVEL: debug, info (default), warn, error
-	LogFormat    string        // LOG_FORMAT: json or console; default console in development, json in production
-	CookieSecure bool          // COOKIE_SECURE: refresh cookie only over HTTPS; default true in production
-	AccessTTL    time.Duration // ACCESS_TOKEN_TTL: default 15m
-	RefreshTTL   time.Duration // REFRESH_TOKEN_TTL: default 168h
-	PublicURL    string        // PUBLIC_URL: how customers and providers reach this server (web chat, webhooks)
-	SeedDemo     bool          // SEED_DEMO: create the demo tenant at start (idempotent); refused in production
-	// CORSOrigins (CORS_ORIGINS, comma-separated) are the front-end origins of other
-	// hosts allowed to use the API, the socket and media (docs/security.md). Needs
-	// PUBLIC_URL; empty: same-origin only.
-	CORSOrigins []string
-	// MetricsAddr (METRICS_ADDR) serves /metrics on a listener of its own (e.g.
-	// 127.0.0.1:9090) instead of the public port.
-	MetricsAddr string
-	// MetricsToken (METRICS_TOKEN) makes /metrics ask for "Authorization: Bearer
-	// <token>". In production without METRICS_ADDR or METRICS_TOKEN, /metrics is
-	// not served at all.
-	MetricsToken    string
-	SignupCompany   int64         // SIGNUP_COMPANY_ID: tenant of POST /auth/signup (whaticket's sign-up page); 0 = off
-	ShutdownTimeout time.Duration // SHUTDOWN_TIMEOUT: graceful shutdown budget, default 20s
-
-	// SeedConversations (SEED_CONVERSATIONS) adds, with SeedDemo, the demo tenant's
-	// sample conversations (persistence/seed/conversations.go); `make run` sets it.
-	SeedConversations bool
-
-	// Cloud channels (docs/channels.md). Provider base URLs are configuration so
-	// tests point them at local fakes.
-	GraphURL        string // GRAPH_API_URL: Meta Graph API, default https://graph.facebook.com
-	MetaAppID       int64  // META_APP_ID: the Meta app; echoes of its own sends are skipped
-	MetaAppSecret   string // META_APP_SECRET: verifies X-Hub-Signature-256 of WABA, Facebook and Instagram web-hooks
-	MetaVerifyToken string // META_VERIFY_TOKEN: answers the web-hook subscription handshake
-	MetaConfigID    string // META_CONFIG_ID: the app's WhatsApp embedded signup configuration (FB.login config_id)
-	TelegramAPIURL  string // TELEGRAM_API_URL: Bot API, default https://api.telegram.org
-	TelegramMode    string // TELEGRAM_MODE: polling or webhook; default webhook when PUBLIC_URL is set
-	// WebhookDedupeTTL (WEBHOOK_DEDUPE_TTL, default 1h) is how long a handled inbound
-	// message's provider id absorbs re-deliveries before they reach the connection
-	// actor (docs/channels.md, "Idempotency, inbound"); 0 takes the default.
-	WebhookDedupeTTL time.Duration
-	// MapTileURL (MAP_TILE_URL) is the client maps' tile server as a Leaflet URL
-	// template, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; empty: the maps
-	// draw their markers on a blank background. MapTileAttribution (MAP_TILE_ATTRIBUTION)
-	// is the credit that server asks for.
-	MapTileURL, MapTileAttribution string
-	// Tests only (docs/channels.md, WhatsApp): WhatsAppFake runs the wire-level fake
-	// WhatsApp in-process with its control API on this host:port; the other three point
-	// the clients at an outside one (cmd/fakewa): its wss:// URL, the PEM file of its
-	// TLS certificate and its noise root key in hex.
-	WhatsAppFake, WhatsAppWSURL, WhatsAppCAFile, WhatsAppCertKey string
-	// Tests only: WhatsAppFakePhone replaces the WhatsApp clients with fakewa.Phone
-	// (sends succeed and are recorded, no socket) with its control API (POST /scan,
-	// GET /sent) on this host:port; WhatsAppFakePhoneLog, a file, gets every send
-	// appended as a JSON line, so a test reads them after killing the node;
-	// WhatsAppFakePhoneDelay is how long each fake send takes.
-	WhatsAppFakePhone, WhatsAppFakePhoneLog string
-	WhatsAppFakePhoneDelay                  time.Duration
-	// AIKeySecret (AI_KEY_SECRET) seals the tenants' AI API keys at rest; empty uses
-	// JWTSecret. Changing it makes the stored keys unreadable (the tenants enter them
-	// again). AIFake (AI_FAKE), a host:port, serves the fake OpenAI API there
-	// (development and browser tests; docs/ai.md).
-	AIKeySecret, AIFake string
-
-	// Network limits (docs/security.md, "Network limits" and "Web chat limits").
-	Limits Limits
-
-	// Video calls (docs/calls.md): the ICE servers handed to both browsers; none
-	// means host candidates only, enough on one network.
-	CallSTUNURLs       []string      // CALL_STUN_URLS: comma-separated stun: URLs
-	CallTURNURLs       []string      // CALL_TURN_URLS: comma-separated turn:/turns: URLs
-	CallTURNUsername   string        // CALL_TURN_USERNAME
-	CallTURNCredential string        // CALL_TURN_CREDENTIAL
-	CallLinkTTL        time.Duration // CALL_LINK_TTL: how long a call link joins, default 30m
-
-	// CampaignInterval (CAMPAIGN_INTERVAL, default 4s) is the pause between two
-	// campaign sends of one connection, plus up to 3 s of jitter; 0 sends without
-	// pacing (benchmarks), docs/campaigns.md.
-	CampaignInterval time.Duration
-
-	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
-	Cluster         bool     // CLUSTER: join or start a cluster
-	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
-	GossipAdvertise string   // GOSSIP_ADVERTISE: address other nodes reach the gossip on
-	Seeds           []string // CLUSTER_SEEDS: gossip addresses of nodes to join; none starts a new cluster
-	// JoinTimeout (CLUSTER_JOIN_TIMEOUT, default 2m) is how long a node retries its
-	// seeds before giving up: nodes started together migrate and seed in turns, so a
-	// seed may answer only after the others' turns.
-	JoinTimeout time.Duration
-	// DatabaseLostAfter (DATABASE_LOST_AFTER, default 2s) is how long a cluster node
-	// goes on once it cannot reach PostgreSQL: it then leaves the cluster, so its
-	// customers move to nodes that can store their messages, and exits 1 to be
-	// restarted (docs/cluster.md, "Fencing").
-	DatabaseLostAfter time.Duration
-	ActorAddr         string // ACTOR_ADDR: actor remote bind address; default 127.0.0.1 on a free port, 0.0.0.0:8090 in a cluster
-	ActorAdvertise    string // ACTOR_ADVERTISE: host:port other nodes reach the actors on
-	// GossipKey (GOSSIP_KEY, base64 of 16, 24 or 32 bytes) encrypts and authenticates
-	// gossip (AES-GCM); nil gossips in clear text.
-	GossipKey []byte
-	// The failure detector (docs/cluster.md, "Failure detection"); zero takes
-	// cluster.Default….
-	GossipProbeInterval time.Duration // GOSSIP_PROBE_INTERVAL: default 200ms
-	GossipProbeTimeout  time.Duration // GOSSIP_PROBE_TIMEOUT: default 100ms, below the interval
-	GossipSuspicionMult int           // GOSSIP_SUSPICION_MULT: default 2
-}
-
-// Production reports whether the server runs in production mode.
-func (c Config) Production() bool { return c.Env == "production" }
-
-func parseConfig(args []string, getenv func(string) string) (Config, error) {
+// parseConfig reads the configuration of `atende serve` from args and the environment.
+func parseConfig(args []string, getenv func(string) string) (node.Config, error) {
 	return parseConfigOn(flag.NewFlagSet("serve", flag.ContinueOnError), args, getenv)
 }
 
 // parseConfigOn declares every setting on fs, then parses args: the README test walks
 // fs to hold the configuration table equal to the flags.
-func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) (Config, error) {
+func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) (node.Config, error) {
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
 		}
 		return def
 	}
-	var c Config
+	var c node.Config
 	fs.StringVar(&c.Env, "env", env("ATENDE_ENV", "development"), "development or production (ATENDE_ENV)")
 	fs.StringVar(&c.HTTPAddr, "http-addr", env("HTTP_ADDR", ":8080"), "listen address (HTTP_ADDR)")
 	fs.StringVar(&c.DatabaseURL, "database-url", env("DATABASE_URL", ""), "postgres://… or sqlite:PATH; empty = SQLite in the data dir (DATABASE_URL)")
@@ -209,7 +94,7 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&probeInterval, "gossip-probe-interval", env("GOSSIP_PROBE_INTERVAL", cluster.DefaultProbeInterval.String()), "failure detector: probe interval (GOSSIP_PROBE_INTERVAL)")
 	fs.StringVar(&probeTimeout, "gossip-probe-timeout", env("GOSSIP_PROBE_TIMEOUT", cluster.DefaultProbeTimeout.String()), "failure detector: direct probe timeout (GOSSIP_PROBE_TIMEOUT)")
 	fs.StringVar(&suspicionMult, "gossip-suspicion-mult", env("GOSSIP_SUSPICION_MULT", strconv.Itoa(cluster.DefaultSuspicionMult)), "failure detector: suspicion multiplier (GOSSIP_SUSPICION_MULT)")
-	limits := c.Limits.flags(fs, env)
+	limits := limitFlags(&c.Limits, fs, env)
 	var stun, turn, callTTL string
 	fs.StringVar(&stun, "call-stun-urls", env("CALL_STUN_URLS", ""), "comma-separated STUN URLs for video calls, e.g. stun:stun.example.org:3478 (CALL_STUN_URLS)")
 	fs.StringVar(&turn, "call-turn-urls", env("CALL_TURN_URLS", ""), "comma-separated TURN URLs for video calls, e.g. turn:turn.example.org:3478 (CALL_TURN_URLS)")
@@ -223,54 +108,54 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&refresh, "refresh-ttl", env("REFRESH_TOKEN_TTL", "168h"), "refresh token lifetime (REFRESH_TOKEN_TTL)")
 	fs.StringVar(&shutdown, "shutdown-timeout", env("SHUTDOWN_TIMEOUT", "20s"), "graceful shutdown budget (SHUTDOWN_TIMEOUT)")
 	if err := fs.Parse(args); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
-	if err := c.parseCallFlags(stun, turn, callTTL); err != nil {
-		return Config{}, err
+	if err := parseCallFlags(&c, stun, turn, callTTL); err != nil {
+		return node.Config{}, err
 	}
 	if d, err := time.ParseDuration(campaignInterval); err != nil || d < 0 || d > time.Hour {
-		return Config{}, fmt.Errorf("config: CAMPAIGN_INTERVAL must be a duration from 0 to 1h, got %q", campaignInterval)
+		return node.Config{}, fmt.Errorf("config: CAMPAIGN_INTERVAL must be a duration from 0 to 1h, got %q", campaignInterval)
 	} else {
 		c.CampaignInterval = d
 	}
 	if metaAppID != "" {
 		id, err := strconv.ParseInt(metaAppID, 10, 64)
 		if err != nil || id <= 0 {
-			return Config{}, fmt.Errorf("config: META_APP_ID must be a number, got %q", metaAppID)
+			return node.Config{}, fmt.Errorf("config: META_APP_ID must be a number, got %q", metaAppID)
 		}
 		c.MetaAppID = id
 	}
 	if signupCompany != "" {
 		id, err := strconv.ParseInt(signupCompany, 10, 64)
 		if err != nil || id <= 0 {
-			return Config{}, fmt.Errorf("config: SIGNUP_COMPANY_ID must be a company id, got %q", signupCompany)
+			return node.Config{}, fmt.Errorf("config: SIGNUP_COMPANY_ID must be a company id, got %q", signupCompany)
 		}
 		c.SignupCompany = id
 	}
 	var err error
 	if c.AccessTTL, err = parsePositive("access-ttl", access); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
 	if c.RefreshTTL, err = parsePositive("refresh-ttl", refresh); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
 	if c.ShutdownTimeout, err = parsePositive("shutdown-timeout", shutdown); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
 	if c.JoinTimeout, err = parsePositive("join-timeout", joinTimeout); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
 	if c.DatabaseLostAfter, err = parsePositive("database-lost-after", dbLostAfter); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
 	if c.WebhookDedupeTTL, err = parsePositive("webhook-dedupe-ttl", dedupeTTL); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
 	if err := limits(); err != nil {
-		return Config{}, err
+		return node.Config{}, err
 	}
-	if err := c.parseGossip(gossipKey, probeInterval, probeTimeout, suspicionMult); err != nil {
-		return Config{}, err
+	if err := parseGossip(&c, gossipKey, probeInterval, probeTimeout, suspicionMult); err != nil {
+		return node.Config{}, err
 	}
 	for _, o := range strings.Split(corsOrigins, ",") {
 		if o = strings.TrimSpace(o); o == "" {
@@ -278,7 +163,7 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 		}
 		n, err := httpapi.NormalizeOrigin(o)
 		if err != nil {
-			return Config{}, fmt.Errorf("config: CORS_ORIGINS: %v", err)
+			return node.Config{}, fmt.Errorf("config: CORS_ORIGINS: %v", err)
 		}
 		c.CORSOrigins = append(c.CORSOrigins, n)
 	}
@@ -307,13 +192,13 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 			c.LogFormat = "json"
 		}
 	}
-	return c, c.validate()
+	return c, validate(c)
 }
 
 // parseGossip reads the gossip key and the failure detector settings. A key that is
 // not base64 of 16, 24 or 32 bytes is refused: a node with another key (or none)
 // could never join, and a typo must not silently disable encryption.
-func (c *Config) parseGossip(key, interval, timeout, mult string) error {
+func parseGossip(c *node.Config, key, interval, timeout, mult string) error {
 	if key = strings.TrimSpace(key); key != "" {
 		b, err := base64.StdEncoding.DecodeString(key)
 		if err != nil {
@@ -352,7 +237,7 @@ func parsePositive(name, v string) (time.Duration, error) {
 	return d, nil
 }
 
-func (c Config) validate() error {
+func validate(c node.Config) error {
 	switch c.Env {
 	case "development", "production":
 	default:
@@ -392,7 +277,7 @@ func (c Config) validate() error {
 		}
 	}
 	if c.Production() {
-		if err := c.validateProduction(); err != nil {
+		if err := validateProduction(c); err != nil {
 			return err
 		}
 	}
@@ -401,7 +286,7 @@ func (c Config) validate() error {
 
 // validateProduction refuses the set-ups that are fine on a laptop and unsafe on the
 // internet (docs/security.md, "Production checks").
-func (c Config) validateProduction() error {
+func validateProduction(c node.Config) error {
 	if c.JWTSecret == "" {
 		return errors.New("config: JWT_SECRET is required in production")
 	}
@@ -478,7 +363,7 @@ func checkSecretStrength(s string) error {
 
 // ensureDevSecret gives a development server a stable random secret kept in the data
 // folder, so that tokens survive a restart without anyone configuring one.
-func (c *Config) ensureDevSecret() error {
+func ensureDevSecret(c *node.Config) error {
 	if c.JWTSecret != "" || c.Production() {
 		return nil
 	}
@@ -504,7 +389,7 @@ func (c *Config) ensureDevSecret() error {
 
 // parseCallFlags reads the video call settings: ICE server URLs of their schemes,
 // TURN credentials only with TURN URLs, a positive link lifetime.
-func (c *Config) parseCallFlags(stun, turn, ttl string) error {
+func parseCallFlags(c *node.Config, stun, turn, ttl string) error {
 	split := func(name, list string, schemes ...string) ([]string, error) {
 		var out []string
 		for _, u := range strings.Split(list, ",") {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"atende/node"
 )
 
 func envOf(m map[string]string) func(string) string {
@@ -77,16 +79,16 @@ func TestProductionCookiesSecureByDefault(t *testing.T) {
 
 func TestDevSecretIsStable(t *testing.T) {
 	dir := t.TempDir()
-	c := Config{Env: "development", DataDir: dir}
-	if err := c.ensureDevSecret(); err != nil {
+	c := node.Config{Env: "development", DataDir: dir}
+	if err := ensureDevSecret(&c); err != nil {
 		t.Fatal(err)
 	}
 	first := c.JWTSecret
 	if len(first) < 32 {
 		t.Fatalf("secret too short: %q", first)
 	}
-	c2 := Config{Env: "development", DataDir: dir}
-	if err := c2.ensureDevSecret(); err != nil {
+	c2 := node.Config{Env: "development", DataDir: dir}
+	if err := ensureDevSecret(&c2); err != nil {
 		t.Fatal(err)
 	}
 	if c2.JWTSecret != first {

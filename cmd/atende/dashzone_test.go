@@ -18,7 +18,7 @@ func TestDashboardZoneFollowsSetting(t *testing.T) {
 			ta := startApp(t, testConfig(t, dbtest.URL(t, dialect)))
 			admin := login(t, ta.base, "admin@atende.local", "admin123")
 			var company int64
-			if err := ta.app.db.SQL.QueryRow(`SELECT company_id FROM users WHERE id = $1`, admin.user).Scan(&company); err != nil {
+			if err := ta.app.DB().SQL.QueryRow(`SELECT company_id FROM users WHERE id = $1`, admin.user).Scan(&company); err != nil {
 				t.Fatal(err)
 			}
 			zoneIs := func(want string) {
@@ -26,7 +26,7 @@ func TestDashboardZoneFollowsSetting(t *testing.T) {
 				deadline := time.Now().Add(time.Minute)
 				for {
 					var zone string
-					err := ta.app.db.SQL.QueryRow(`SELECT zone FROM dash_zones WHERE company_id = $1`, company).Scan(&zone)
+					err := ta.app.DB().SQL.QueryRow(`SELECT zone FROM dash_zones WHERE company_id = $1`, company).Scan(&zone)
 					if err == nil && zone == want {
 						return
 					}

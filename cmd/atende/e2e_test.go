@@ -12,29 +12,47 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/node"
+	"atende/persistence/connection"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/readmodel"
+	"atende/persistence/store"
 )
 
-// testApp is a whole node serving on a loopback port, as `atende serve` runs it.
+// testApp is a whole node serving on a loopback port, as `atende serve` runs it,
+// with the stores and read-model queries a test reads it through.
 type testApp struct {
-	app    *app
-	base   string
-	cancel context.CancelFunc
-	done   chan error
+	app     *node.Node
+	base    string
+	cancel  context.CancelFunc
+	done    chan error
+	stores  testStores
+	guard   *connection.Guard
+	queries *readmodel.Queries
 }
 
-func testConfig(t testing.TB, databaseURL string) Config {
+// testStores are the reference-data stores a test reads and writes beside the
+// node, on its database.
+type testStores struct {
+	companies   *store.Companies
+	users       *store.Users
+	contacts    *store.Contacts
+	queues      *store.Queues
+	connections *connection.Store
+}
+
+func testConfig(t testing.TB, databaseURL string) node.Config {
 	dir := t.TempDir()
-	return Config{Env: "development", DatabaseURL: databaseURL, DataDir: dir, MediaDir: filepath.Join(dir, "media"),
+	return node.Config{Env: "development", DatabaseURL: databaseURL, DataDir: dir, MediaDir: filepath.Join(dir, "media"),
 		JWTSecret: strings.Repeat("e2e-secret-", 4), SeedDemo: true, AccessTTL: 15 * time.Minute,
-		RefreshTTL: 24 * time.Hour, ShutdownTimeout: 20 * time.Second, LogLevel: "error"}
+		RefreshTTL: 24 * time.Hour, ShutdownTimeout: 20 * time.Second, LogLevel: "error", Version: version}
 }
 
-func startApp(t testing.TB, cfg Config) *testApp {
+func startApp(t testing.TB, cfg node.Config) *testApp {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, cfg, zerolog.Nop())
+	a, err := node.New(ctx, cfg, zerolog.Nop())
 	if err != nil {
 		cancel()
 		t.Fatalf("start app: %v", err)
@@ -44,8 +62,17 @@ func startApp(t testing.TB, cfg Config) *testApp {
 		cancel()
 		t.Fatal(err)
 	}
-	ta := &testApp{app: a, base: "http://" + ln.Addr().String(), cancel: cancel, done: make(chan error, 1)}
-	go func() { ta.done <- a.serveOn(ctx, ln) }()
+	d := a.DB()
+	queries, err := readmodel.NewQueries(d, readmodel.Config{})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	ta := &testApp{app: a, base: "http://" + ln.Addr().String(), cancel: cancel, done: make(chan error, 1),
+		stores: testStores{companies: store.NewCompanies(d, nil), users: store.NewUsers(d, nil),
+			contacts: store.NewContacts(d, nil), queues: store.NewQueues(d, nil), connections: connection.New(d, nil)},
+		guard: connection.NewGuard(d), queries: queries}
+	go func() { ta.done <- a.ServeOn(ctx, ln) }()
 	t.Cleanup(ta.stop)
 	return ta
 }
@@ -61,7 +88,7 @@ func (ta *testApp) stop() {
 
 func (ta *testApp) webChatID(t testing.TB) engine.ID {
 	t.Helper()
-	conns, err := ta.app.stores.connections.List(context.Background(), 1)
+	conns, err := ta.stores.connections.List(context.Background(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,9 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"atende/persistence/db"
+	"atende/node"
 	"atende/persistence/importwhaticket"
 	"atende/persistence/journal"
-	"atende/persistence/projection"
-	"atende/persistence/store"
 )
 
 // importUsage is the help of `atende import`.
@@ -59,7 +57,7 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return errors.New("import whaticket: --from is required")
 	}
 	ic.CompanyID = company
-	d, err := openDB(ctx, cfg, log)
+	d, err := node.OpenDB(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -80,30 +78,9 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	start := time.Now()
 	fmt.Fprintln(stderr, "building the read models…")
-	if err := catchUpReadModels(ctx, d, j, store.NewSettings(d, nil), log); err != nil {
+	if err := node.CatchUpReadModels(ctx, d, j, log); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "read models built in %s\n", time.Since(start).Round(time.Millisecond))
 	return nil
-}
-
-// catchUpReadModels runs every projection until it has applied the whole journal.
-func catchUpReadModels(ctx context.Context, d *db.DB, j *journal.Store, settings *store.Settings, log zerolog.Logger) error {
-	ps, _, err := readModels(settings, log)
-	if err != nil {
-		return err
-	}
-	r, err := projection.New(d, j, projection.Config{Logger: log}, ps...)
-	if err != nil {
-		return err
-	}
-	if err := r.Start(ctx); err != nil {
-		return err
-	}
-	defer r.Close()
-	head, err := j.Head(ctx)
-	if err != nil {
-		return err
-	}
-	return r.WaitFor(ctx, head)
 }

@@ -17,7 +17,7 @@ import (
 func inviteOtherTenantUser(t *testing.T, ta *testApp) *api {
 	t.Helper()
 	ctx := context.Background()
-	co, err := ta.app.stores.companies.Create(ctx, engine.Company{Name: "Outra Empresa"})
+	co, err := ta.stores.companies.Create(ctx, engine.Company{Name: "Outra Empresa"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func inviteOtherTenantUser(t *testing.T, ta *testApp) *api {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ta.app.stores.users.Create(ctx, engine.NewUser{CompanyID: co.ID, Name: "Olga Outra",
+	if _, err := ta.stores.users.Create(ctx, engine.NewUser{CompanyID: co.ID, Name: "Olga Outra",
 		Email: "olga@outra.local", PasswordHash: string(hash), Profile: engine.ProfileAdmin}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,9 @@ import (
 )
 
 // The layers of ARCHITECTURE.md: engine imports nothing of ours; actors, persistence,
-// transport and cluster import engine but never each other; only cmd/ imports all.
+// transport and cluster import engine but never each other; node assembles and runs
+// a server node from all of them (and the embedded web app and docs); only cmd/
+// imports node, and cmd/ imports all.
 // Test files are free to reach across (an HTTP test stands up a real database), and
 // so are test-support packages (dbtest, channeltest, graphfake: a last path element
 // ending in "test" or "fake"), which only test files and other such packages may
@@ -29,8 +31,13 @@ var layerRules = map[string][]string{
 	"persistence": {"engine", "goroutine"},
 	"transport":   {"engine", "goroutine"},
 	"cluster":     {"engine", "actors", "goroutine"},
+	"node":        {"engine", "goroutine", "actors", "persistence", "transport", "cluster", "web", "docs"},
 	"web":         {},
 }
+
+// onlyCmdImports are the layers no package outside cmd/ may import (tests aside):
+// node is what a command runs, never a part another layer builds on.
+var onlyCmdImports = []string{"node"}
 
 // forbiddenImports are finer rules inside a layer: a package under from may not import
 // the package to (nor one under it). Channel adapters answer their routes through
@@ -67,6 +74,12 @@ func layerViolations(listing string) (violations []string, checked int) {
 		layer := topLayer(pkg)
 		allowed, ruled := layerRules[layer]
 		if !ruled {
+			// A ruled layer imports only what its rule lists, which never holds these.
+			for _, imp := range fields[1:] {
+				if dep := topLayer(imp); strings.HasPrefix(imp, "atende/") && layer != "cmd" && slices.Contains(onlyCmdImports, dep) {
+					violations = append(violations, fmt.Sprintf("%s imports %s: only cmd/ may import layer %s", pkg, imp, dep))
+				}
+			}
 			continue
 		}
 		checked++
@@ -107,6 +120,9 @@ func TestLayerRulesCatchViolations(t *testing.T) {
 		{"production code imports a fake", "atende/transport/channel/cloud atende/transport/channel/meta/graphfake", "only tests may import"},
 		{"the goroutine package imports the domain", "atende/goroutine atende/engine", "layer goroutine may import only"},
 		{"the domain imports the goroutine package", "atende/engine atende/goroutine", "layer engine may import only"},
+		{"transport imports node", "atende/transport/http atende/engine atende/node", "layer transport may import only"},
+		{"an unruled package imports node", "atende/docs atende/node", "only cmd/ may import layer node"},
+		{"node imports cmd", "atende/node atende/engine atende/cmd/atende", "layer node may import only"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			violations, _ := layerViolations(tt.line)
@@ -117,6 +133,9 @@ func TestLayerRulesCatchViolations(t *testing.T) {
 	}
 	if v, _ := layerViolations("atende/transport/channel/meta atende/engine atende/transport/jsonapi"); len(v) != 0 {
 		t.Errorf("the allowed imports of a channel adapter are refused: %q", v)
+	}
+	if v, _ := layerViolations("atende/cmd/atende atende/node atende/engine\natende/node atende/actors atende/persistence/db atende/transport/http atende/cluster atende/web atende/docs"); len(v) != 0 {
+		t.Errorf("the allowed imports of cmd and node are refused: %q", v)
 	}
 }
 

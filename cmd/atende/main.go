@@ -23,8 +23,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	"atende/persistence/db"
-	"atende/persistence/schedule"
+	"atende/node"
 )
 
 // Set by the linker (see Makefile).
@@ -53,11 +52,11 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	case "tenant":
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return tenantCmd(ctx, rest, getenv, stdout, newLogger(Config{LogFormat: "json", LogLevel: "warn"}, stderr))
+		return tenantCmd(ctx, rest, getenv, stdout, newLogger(node.Config{LogFormat: "json", LogLevel: "warn"}, stderr))
 	case "import":
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		return importCmd(ctx, rest, getenv, stdout, stderr, newLogger(Config{LogFormat: "json", LogLevel: "warn"}, stderr))
+		return importCmd(ctx, rest, getenv, stdout, stderr, newLogger(node.Config{LogFormat: "json", LogLevel: "warn"}, stderr))
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|tenant|import|version [flags]; atende serve -h lists the flags")
 		return nil
@@ -77,16 +76,16 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 
 	switch cmd {
 	case "migrate":
-		return migrate(ctx, cfg, log)
+		return node.Migrate(ctx, cfg, log)
 	case "seed":
 		cfg.SeedDemo = true
-		return seedOnly(ctx, cfg, log)
+		return node.Seed(ctx, cfg, log)
 	default:
 		return serve(ctx, cfg, log)
 	}
 }
 
-func newLogger(cfg Config, w io.Writer) zerolog.Logger {
+func newLogger(cfg node.Config, w io.Writer) zerolog.Logger {
 	zerolog.TimeFieldFormat = time.RFC3339Nano
 	level, err := zerolog.ParseLevel(cfg.LogLevel)
 	if err != nil || cfg.LogLevel == "" {
@@ -99,32 +98,17 @@ func newLogger(cfg Config, w io.Writer) zerolog.Logger {
 	return zerolog.New(w).Level(level).With().Timestamp().Str("service", "atende").Logger()
 }
 
-func openDB(ctx context.Context, cfg Config, log zerolog.Logger) (*db.DB, error) {
-	d, err := db.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return nil, err
+// serve is `atende serve`: the node built from cfg, serving until ctx ends.
+func serve(ctx context.Context, cfg node.Config, log zerolog.Logger) error {
+	if err := ensureDevSecret(&cfg); err != nil {
+		return err
 	}
-	log.Info().Str("db", d.Desc).Msg("migrating the database")
-	applied, err := d.Migrate(ctx)
-	if err != nil {
-		d.Close()
-		return nil, err
-	}
-	// River's tables (the durable timers of persistence/schedule), under the same lock.
-	if err := schedule.Migrate(ctx, d); err != nil {
-		d.Close()
-		return nil, err
-	}
-	log.Info().Str("db", d.Desc).Ints("migrations_applied", applied).Msg("database ready")
-	return d, nil
-}
-
-func migrate(ctx context.Context, cfg Config, log zerolog.Logger) error {
-	d, err := openDB(ctx, cfg, log)
+	cfg.Version = version
+	n, err := node.New(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
-	return d.Close()
+	return n.Run(ctx)
 }
 
 // isTerminal reports whether w is a character device (a terminal), the only place

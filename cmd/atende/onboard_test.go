@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"atende/engine"
+	"atende/node"
 )
 
 // A development server logs for a person reading a terminal; production logs JSON for
@@ -55,33 +56,6 @@ func TestLogFormatFollowsTheEnvironment(t *testing.T) {
 	}
 }
 
-func TestServingLine(t *testing.T) {
-	cases := []struct {
-		addr string
-		seed bool
-		url  string
-	}{
-		{"[::]:8080", true, "http://localhost:8080"},
-		{"0.0.0.0:9090", false, "http://localhost:9090"},
-		{"127.0.0.1:41000", true, "http://127.0.0.1:41000"},
-		{"[::1]:8080", false, "http://[::1]:8080"},
-		{"192.168.0.10:80", false, "http://192.168.0.10:80"},
-	}
-	for _, tc := range cases {
-		addr, err := net.ResolveTCPAddr("tcp", tc.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		url, login := servingLine(Config{SeedDemo: tc.seed}, addr)
-		if url != tc.url {
-			t.Errorf("%s: url %q, want %q", tc.addr, url, tc.url)
-		}
-		if want := map[bool]string{true: "admin@atende.local / admin123"}[tc.seed]; login != want {
-			t.Errorf("%s seeded=%v: login %q, want %q", tc.addr, tc.seed, login, want)
-		}
-	}
-}
-
 // syncBuffer is a log destination the server's goroutines write while the test reads.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -110,7 +84,7 @@ func TestMakeRunFirstMinutes(t *testing.T) {
 	cfg.LogFormat, cfg.LogLevel, cfg.SeedConversations = "console", "info", true
 	var logs syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := newApp(ctx, cfg, newLogger(cfg, &logs))
+	a, err := node.New(ctx, cfg, newLogger(cfg, &logs))
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -121,7 +95,7 @@ func TestMakeRunFirstMinutes(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- a.serveOn(ctx, ln) }()
+	go func() { done <- a.ServeOn(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
 	base := "http://" + ln.Addr().String()
 

@@ -36,8 +36,7 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	cfg.Limits.InboundRetryAfter = time.Second
 	ta := startApp(t, cfg)
 	connID := ta.webChatID(t)
-	waitFor(t, "the web chat connection to start", func() bool { return ta.app.live.webchat.Stats().Connections > 0 })
-	lim := ta.app.live.admission
+	waitFor(t, "the web chat connection to start", func() bool { return ta.app.WebchatStats().Connections > 0 })
 
 	const visitors, perVisitor = 12, 8
 	vs := make([]*visitor, visitors)
@@ -87,7 +86,7 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	// stall on the locked journal until the actor's call times out (5 s) — twice
 	// over, so the places of stalled calls are seen to come back and stall again.
 	waitForLong(t, "refusals for want of a place and two rounds of stalls inside", func() bool {
-		s := lim.Stats()
+		s := ta.app.AdmissionStats()
 		return s.RefusedBusy+s.RefusedWait > 0 && s.Stalled >= 2*4
 	})
 	if err := tx.Rollback(ctx); err != nil {
@@ -96,7 +95,7 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	stalled = false
 	released := time.Now()
 	lockedFor := released.Sub(locked)
-	atStall := lim.Stats()
+	atStall := ta.app.AdmissionStats()
 
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
@@ -113,7 +112,7 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 	}
 
 	// Recovery: nothing held, and a new message is taken on its first try.
-	waitFor(t, "every place given back", func() bool { s := lim.Stats(); return s.InFlight == 0 && s.Queued == 0 })
+	waitFor(t, "every place given back", func() bool { s := ta.app.AdmissionStats(); return s.InFlight == 0 && s.Queued == 0 })
 	fresh := time.Now()
 	vs[0].c.send(map[string]string{"type": "message", "id": "v00-after", "body": "visitor 00 after the stall"})
 	if f := vs[0].answer("v00-after", 0); f["type"] != "ack" {
@@ -142,7 +141,7 @@ func TestWebChatShedsLoadPastSaturation(t *testing.T) {
 		}
 	}
 
-	end := lim.Stats()
+	end := ta.app.AdmissionStats()
 	refusals := 0
 	for _, v := range vs {
 		refusals += v.refusals
@@ -218,7 +217,7 @@ func recordedBodies(t *testing.T, ta *testApp, number string) []string {
 	t.Helper()
 	// number is the test's own "webchat:<token>": no quote to escape, and one text
 	// for both dialects' placeholders.
-	rows, err := ta.app.db.SQL.Query(fmt.Sprintf(`SELECT m.body FROM messages m
+	rows, err := ta.app.DB().SQL.Query(fmt.Sprintf(`SELECT m.body FROM messages m
 		JOIN tickets tk ON tk.id = m.ticket_id JOIN contacts ct ON ct.id = tk.contact_id
 		WHERE ct.number = '%s' AND NOT m.from_me ORDER BY m.seq, m.id`, number))
 	if err != nil {

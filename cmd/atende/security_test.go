@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"atende/node"
 )
 
 // strongSecret is what `openssl rand -base64 48` gives.
@@ -81,7 +83,7 @@ func TestProductionRefusesDemoSeed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := seedOnly(context.Background(), c, zerolog.Nop()); err == nil || !strings.Contains(err.Error(), "production") {
+	if err := node.Seed(context.Background(), c, zerolog.Nop()); err == nil || !strings.Contains(err.Error(), "production") {
 		t.Fatalf("atende seed in production: %v", err)
 	}
 }
@@ -95,10 +97,10 @@ func TestCORSConfig(t *testing.T) {
 	if strings.Join(c.CORSOrigins, ",") != "https://app.example.com,http://localhost:5173" {
 		t.Fatalf("origins %q", c.CORSOrigins)
 	}
-	if got := c.mediaBaseURL(); got != "https://atende.example.com/media" {
+	if got := c.MediaBaseURL(); got != "https://atende.example.com/media" {
 		t.Fatalf("media base %q, want the public URL's", got)
 	}
-	if got := (Config{PublicURL: "https://atende.example.com"}).mediaBaseURL(); got != "" {
+	if got := (node.Config{PublicURL: "https://atende.example.com"}).MediaBaseURL(); got != "" {
 		t.Fatalf("same-origin media base %q, want the relative default", got)
 	}
 	for name, tc := range map[string]struct {
@@ -134,7 +136,7 @@ func TestMetricsConfig(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := c.metricsOffPublicPort(); got != tc.offPort {
+		if got := c.MetricsOffPublicPort(); got != tc.offPort {
 			t.Errorf("%v: off the public port %v, want %v", tc.env, got, tc.offPort)
 		}
 	}

@@ -11,13 +11,13 @@ import (
 
 	"github.com/gobwas/ws"
 	"github.com/gobwas/ws/wsutil"
-	"github.com/rs/zerolog"
 
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/persistence/store"
 	httpapi "atende/transport/http"
+	"atende/transport/http/token"
 )
 
 // dialRefused opens a socket with token and answers the CONNECT_ERROR the server
@@ -142,24 +142,30 @@ func TestRefreshReuseClosesSockets(t *testing.T) {
 // the session ended by a node of another process) learns of it from the database at
 // its next sync: the session's tokens are refused and its sockets closed there.
 func TestEndedSessionSyncClosesSockets(t *testing.T) {
-	ta := startApp(t, testConfig(t, dbtest.URL(t, db.SQLite)))
+	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
+	ta := startApp(t, cfg)
 	ana := loginSession(t, ta.base, "ana@atende.local", "atende123")
 	other := loginSession(t, ta.base, "ana@atende.local", "atende123")
 	s := dialSocket(t, ta.base, ana.token, 0)
 	s2 := dialSocket(t, ta.base, other.token, 0)
-	claims, err := ta.app.tokens.Parse(ana.token)
+	// The node's tokens, read with its secret.
+	tokens, err := token.New(token.Config{Secret: []byte(cfg.JWTSecret)}, ta.stores.users, engine.SystemClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	claims, err := tokens.Parse(ana.token)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// What another node's logout writes, without telling this one.
 	now := time.Now()
-	if err := store.NewEndedSessions(ta.app.db, nil).End(context.Background(), engine.EndedSession{
+	if err := store.NewEndedSessions(ta.app.DB(), nil).End(context.Background(), engine.EndedSession{
 		Session: claims.Session, UserID: ana.user, EndedAt: now, ExpiresAt: now.Add(time.Minute)}); err != nil {
 		t.Fatal(err)
 	}
 	ana.api(t, ta.base).call("GET", "/tickets?status=open&pageNumber=1", nil, http.StatusOK, nil) // not known here yet
 	stillOpen(t, "before the sync", s)
-	if err := ta.app.syncEndedOnce(context.Background(), zerolog.Nop(), ta.app.live.hub); err != nil {
+	if err := ta.app.SyncEndedSessions(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	closedWith(t, "the ended session's socket after the sync", s, 1000)

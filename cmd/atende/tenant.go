@@ -13,6 +13,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"atende/engine"
+	"atende/node"
+	"atende/persistence/store"
 )
 
 // tenantUsage is the help of `atende tenant`.
@@ -69,12 +71,12 @@ func tenantCmd(ctx context.Context, args []string, getenv func(string) string, s
 			return fmt.Errorf("tenant create: %s", describeError(err))
 		}
 	}
-	d, err := openDB(ctx, cfg, log)
+	d, err := node.OpenDB(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer d.Close()
-	s := newStores(d, nil)
+	s := tenantStores{companies: store.NewCompanies(d, nil), users: store.NewUsers(d, nil), settings: store.NewSettings(d, nil)}
 	switch sub {
 	case "create":
 		return createTenant(ctx, s, valid, stdout)
@@ -102,9 +104,16 @@ func tenantCmd(ctx context.Context, args []string, getenv func(string) string, s
 	}
 }
 
+// tenantStores are the stores `atende tenant` works on.
+type tenantStores struct {
+	companies *store.Companies
+	users     *store.Users
+	settings  *store.Settings
+}
+
 // createTenant creates the tenant and its admin, or reports the same pair created
 // before.
-func createTenant(ctx context.Context, s stores, in engine.TenantInput, stdout io.Writer) error {
+func createTenant(ctx context.Context, s tenantStores, in engine.TenantInput, stdout io.Writer) error {
 	if c, err := s.companies.ByName(ctx, in.Name); err == nil {
 		if u, err := s.users.ByEmail(ctx, in.Email); err == nil && u.CompanyID == c.ID {
 			fmt.Fprintf(stdout, "tenant %d %q already exists with admin %s\n", c.ID, c.Name, u.Email)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"atende/engine"
+	"atende/node"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
 	"atende/transport/channel/meta"
@@ -26,7 +27,7 @@ type wabaNode struct {
 	wabaID, display string
 }
 
-func newWABANode(t *testing.T, token, phoneID, wabaID, display string, tune func(*Config)) *wabaNode {
+func newWABANode(t *testing.T, token, phoneID, wabaID, display string, tune func(*node.Config)) *wabaNode {
 	t.Helper()
 	g := graphfake.New(token)
 	t.Cleanup(g.Close)
@@ -80,15 +81,15 @@ func (n *wabaNode) text(customer, name, id, body string) string {
 // there is none).
 func (n *wabaNode) messages(customer string) []engine.Message {
 	ctx := context.Background()
-	contact, err := n.ta.app.stores.contacts.FindByNumber(ctx, 1, customer)
+	contact, err := n.ta.stores.contacts.FindByNumber(ctx, 1, customer)
 	if err != nil {
 		return nil
 	}
-	tid, err := n.ta.app.live.guard.Current(ctx, n.conn.ID, contact.ID)
+	tid, err := n.ta.guard.Current(ctx, n.conn.ID, contact.ID)
 	if err != nil || tid == 0 {
 		return nil
 	}
-	msgs, _ := n.ta.app.live.queries.AllMessages(ctx, 1, tid)
+	msgs, _ := n.ta.queries.AllMessages(ctx, 1, tid)
 	return msgs
 }
 

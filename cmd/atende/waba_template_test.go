@@ -103,7 +103,7 @@ func TestWABATemplateAuthorizedLikeSendMessage(t *testing.T) {
 	ticketID := n.waitMessage(t, customer, "wamid.AUTH-IN")[0].TicketID
 
 	// The waiting ticket goes to the Atendimento queue (Ana's, not Bruno's).
-	queues, err := ta.app.stores.queues.List(ctx, 1)
+	queues, err := ta.stores.queues.List(ctx, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +116,8 @@ func TestWABATemplateAuthorizedLikeSendMessage(t *testing.T) {
 	if atendimento == 0 {
 		t.Fatalf("no Atendimento queue in %+v", queues)
 	}
-	supervisor := engine.Principal{UserID: carla.user, CompanyID: 1, Profile: engine.ProfileSuperv}
-	if _, _, err := ta.app.live.commander.Do(ctx, supervisor, ticketID, engine.Transfer{QueueID: atendimento}); err != nil {
-		t.Fatal(err)
-	}
+	// The supervisor moves it there, still waiting (a Transfer of its queue).
+	carla.call("PUT", fmt.Sprintf("/tickets/%d", ticketID), map[string]any{"status": "pending", "queueId": atendimento}, 200, nil)
 
 	send := map[string]any{"templateId": "779", "contactName": "Rita", "lticketId": ticketID}
 	route := "POST /" + phoneID + "/messages"
@@ -134,8 +132,16 @@ func TestWABATemplateAuthorizedLikeSendMessage(t *testing.T) {
 	if n := len(g.Requests(route)); n != sent {
 		t.Fatalf("another queue's attendant sent: %d sends", n)
 	}
-	other := engine.Principal{UserID: carla.user, CompanyID: 2, Profile: engine.ProfileAdmin}
-	if _, _, err := (ticketTargets{ta.app.live}).TicketTarget(ctx, other, ticketID); engine.CodeOf(err) != engine.ErrNoTicketFound {
-		t.Fatalf("another tenant: %v", err)
+	// Another tenant's admin does not find the ticket.
+	other := inviteOtherTenantUser(t, ta)
+	var refused struct {
+		Error string `json:"error"`
+	}
+	other.call("POST", "/waba/sendtemplatemessage/", send, http.StatusNotFound, &refused)
+	if refused.Error != string(engine.ErrNoTicketFound) {
+		t.Fatalf("another tenant: %+v", refused)
+	}
+	if n := len(g.Requests(route)); n != sent {
+		t.Fatalf("another tenant sent: %d sends", n)
 	}
 }

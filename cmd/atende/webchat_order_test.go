@@ -23,7 +23,7 @@ func TestWebChatResendAfterStallKeepsTypedOrder(t *testing.T) {
 		t.Run(string(dialect), func(t *testing.T) {
 			ta := startApp(t, testConfig(t, dbtest.URL(t, dialect)))
 			connID := ta.webChatID(t)
-			waitFor(t, "the web chat connection to start", func() bool { return ta.app.live.webchat.Stats().Connections > 0 })
+			waitFor(t, "the web chat connection to start", func() bool { return ta.app.WebchatStats().Connections > 0 })
 			c := dialCustomer(t, ta.base, connID, "")
 			number := "webchat:" + c.token[:22]
 

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"atende/node"
 )
 
 // TestWABAWebhookDedupe posts one signed delivery several times, one after another
@@ -27,7 +29,7 @@ func TestWABAWebhookDedupe(t *testing.T) {
 
 func testWABAWebhookDedupe(t *testing.T, redisURL string) {
 	var prefix string
-	n := newWABANode(t, "EAAG-dedupe", "106540352242923", "1023", "+55 65 3333-0001", func(cfg *Config) {
+	n := newWABANode(t, "EAAG-dedupe", "106540352242923", "1023", "+55 65 3333-0001", func(cfg *node.Config) {
 		if redisURL != "" {
 			var b [6]byte
 			_, _ = rand.Read(b[:])
@@ -39,7 +41,7 @@ func testWABAWebhookDedupe(t *testing.T, redisURL string) {
 	if redisURL != "" {
 		t.Cleanup(func() {
 			ctx := context.Background()
-			c := ta.app.redis.Client()
+			c := ta.app.Redis().Client()
 			if keys, err := c.Keys(ctx, prefix+"*").Result(); err == nil && len(keys) > 0 {
 				c.Del(ctx, keys...)
 			}

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -19,18 +19,18 @@ import (
 // sealed under AI_KEY_SECRET (the JWT secret when unset), and the client that asks
 // them. --ai-fake also serves the fake OpenAI API on that address, for development
 // and the browser tests: point a tenant's /iaconfig at http://<addr>/v1.
-func (a *app) aiDeps() (httpapi.AIDeps, error) {
-	secret := a.cfg.AIKeySecret
+func (n *Node) aiDeps() (httpapi.AIDeps, error) {
+	secret := n.cfg.AIKeySecret
 	if secret == "" {
-		secret = a.cfg.JWTSecret
+		secret = n.cfg.JWTSecret
 	}
 	seal, err := aiconfig.NewSealer(secret)
 	if err != nil {
 		return httpapi.AIDeps{}, err
 	}
-	configs := aiconfig.New(a.db, seal, nil)
-	if a.cfg.AIFake != "" {
-		ln, err := net.Listen("tcp", a.cfg.AIFake)
+	configs := aiconfig.New(n.db, seal, nil)
+	if n.cfg.AIFake != "" {
+		ln, err := net.Listen("tcp", n.cfg.AIFake)
 		if err != nil {
 			return httpapi.AIDeps{}, err
 		}
@@ -38,11 +38,11 @@ func (a *app) aiDeps() (httpapi.AIDeps, error) {
 		serving := &goroutine.Group{}
 		serving.Go(func() {
 			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				a.log.Error().Err(err).Msg("fake OpenAI API stopped")
+				n.log.Error().Err(err).Msg("fake OpenAI API stopped")
 			}
 		})
-		a.onClose(func(ctx context.Context) error { return errors.Join(srv.Shutdown(ctx), serving.Wait(ctx)) })
-		a.log.Warn().Str("addr", ln.Addr().String()).Msg("AI: a FAKE OpenAI API is served at http://" + ln.Addr().String() + "/v1 (development and tests only)")
+		n.onClose(func(ctx context.Context) error { return errors.Join(srv.Shutdown(ctx), serving.Wait(ctx)) })
+		n.log.Warn().Str("addr", ln.Addr().String()).Msg("AI: a FAKE OpenAI API is served at http://" + ln.Addr().String() + "/v1 (development and tests only)")
 	}
 	return httpapi.AIDeps{AI: ai.New(configs, ai.Config{}), AIConfigs: configs}, nil
 }

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -21,15 +21,15 @@ import (
 // and builds the WhatsApp channel factory. The hidden test flags point the clients at
 // a fake WhatsApp Web server: in-process (--whatsapp-fake, with its control API on
 // that address) or outside (--whatsapp-ws-url, --whatsapp-ca-file, --whatsapp-cert-key).
-func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, error) {
-	log := a.log.With().Str("channel", "whatsapp").Logger()
-	devs, err := openWhatsAppDevices(ctx, a.db)
+func (n *Node) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, error) {
+	log := n.log.With().Str("channel", "whatsapp").Logger()
+	devs, err := openWhatsAppDevices(ctx, n.db)
 	if err != nil {
 		return nil, err
 	}
-	cfg := whatsapp.Config{Devices: devs, Media: l.media, Settings: a.stores.settings, Logger: log}
+	cfg := whatsapp.Config{Devices: devs, Media: l.media, Settings: n.stores.settings, Logger: log}
 	fakes := 0
-	for _, v := range []string{a.cfg.WhatsAppFake, a.cfg.WhatsAppWSURL, a.cfg.WhatsAppFakePhone} {
+	for _, v := range []string{n.cfg.WhatsAppFake, n.cfg.WhatsAppWSURL, n.cfg.WhatsAppFakePhone} {
 		if v != "" {
 			fakes++
 		}
@@ -37,30 +37,30 @@ func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, er
 	switch {
 	case fakes > 1:
 		return nil, errors.New("--whatsapp-fake, --whatsapp-ws-url and --whatsapp-fake-phone exclude each other")
-	case a.cfg.WhatsAppFakePhone != "":
+	case n.cfg.WhatsAppFakePhone != "":
 		phone := fakewa.New()
-		phone.SlowSends(a.cfg.WhatsAppFakePhoneDelay)
-		if path := a.cfg.WhatsAppFakePhoneLog; path != "" {
+		phone.SlowSends(n.cfg.WhatsAppFakePhoneDelay)
+		if path := n.cfg.WhatsAppFakePhoneLog; path != "" {
 			f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 			if err != nil {
 				return nil, fmt.Errorf("--whatsapp-fake-phone-log: %w", err)
 			}
-			a.onClose(func(context.Context) error { return f.Close() })
+			n.onClose(func(context.Context) error { return f.Close() })
 			phone.LogTo(f)
 		}
-		ctlAddr, err := a.serveFakeControl(a.cfg.WhatsAppFakePhone, phone)
+		ctlAddr, err := n.serveFakeControl(n.cfg.WhatsAppFakePhone, phone)
 		if err != nil {
 			return nil, err
 		}
 		cfg.NewClient = phone.NewClient
 		log.Warn().Str("control", ctlAddr).Msg("WhatsApp is FAKE: connections use in-process fake clients that record their sends (tests only)")
-	case a.cfg.WhatsAppFake != "":
+	case n.cfg.WhatsAppFake != "":
 		srv, err := fakewa.NewServer("127.0.0.1:0")
 		if err != nil {
 			return nil, err
 		}
-		a.onClose(func(context.Context) error { return srv.Close() })
-		ctlAddr, err := a.serveFakeControl(a.cfg.WhatsAppFake, srv.Control())
+		n.onClose(func(context.Context) error { return srv.Close() })
+		ctlAddr, err := n.serveFakeControl(n.cfg.WhatsAppFake, srv.Control())
 		if err != nil {
 			return nil, err
 		}
@@ -68,16 +68,16 @@ func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, er
 			return nil, err
 		}
 		log.Warn().Str("server", srv.Addr).Str("control", ctlAddr).Msg("WhatsApp is FAKE: connections talk to an in-process fake server (tests only)")
-	case a.cfg.WhatsAppWSURL != "":
-		u, err := url.Parse(a.cfg.WhatsAppWSURL)
+	case n.cfg.WhatsAppWSURL != "":
+		u, err := url.Parse(n.cfg.WhatsAppWSURL)
 		if err != nil || u.Scheme != "wss" || u.Port() == "" {
-			return nil, fmt.Errorf("--whatsapp-ws-url %q: want wss://host:port/ws/chat", a.cfg.WhatsAppWSURL)
+			return nil, fmt.Errorf("--whatsapp-ws-url %q: want wss://host:port/ws/chat", n.cfg.WhatsAppWSURL)
 		}
-		ca, err := os.ReadFile(a.cfg.WhatsAppCAFile)
+		ca, err := os.ReadFile(n.cfg.WhatsAppCAFile)
 		if err != nil {
 			return nil, fmt.Errorf("--whatsapp-ca-file: %w", err)
 		}
-		raw, err := hex.DecodeString(a.cfg.WhatsAppCertKey)
+		raw, err := hex.DecodeString(n.cfg.WhatsAppCertKey)
 		if err != nil || len(raw) != 32 {
 			return nil, errors.New("--whatsapp-cert-key: want 64 hex digits")
 		}
@@ -90,9 +90,9 @@ func (a *app) startWhatsApp(ctx context.Context, l *live) (*whatsapp.Factory, er
 }
 
 // serveFakeControl serves the control API of a fake WhatsApp on addr until the app
-// closes. The app's routines group starts after the channels: the control API has its
+// closes. The node's routines group starts after the channels: the control API has its
 // own, waited for once the server shut down. It returns the address it listens on.
-func (a *app) serveFakeControl(addr string, h http.Handler) (string, error) {
+func (n *Node) serveFakeControl(addr string, h http.Handler) (string, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return "", err
@@ -101,10 +101,10 @@ func (a *app) serveFakeControl(addr string, h http.Handler) (string, error) {
 	serving := &goroutine.Group{}
 	serving.Go(func() {
 		if err := ctl.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			a.log.Error().Err(err).Msg("fake WhatsApp control API stopped")
+			n.log.Error().Err(err).Msg("fake WhatsApp control API stopped")
 		}
 	})
-	a.onClose(func(ctx context.Context) error {
+	n.onClose(func(ctx context.Context) error {
 		return errors.Join(ctl.Shutdown(ctx), serving.Wait(ctx))
 	})
 	return ln.Addr().String(), nil

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -58,15 +58,15 @@ func (a dedupedActors) Sink(id engine.ID) engine.ChannelSink {
 // webhookDedupe builds the de-duplication fast path of one provider's web-hooks, on
 // the app's keys (Redis in a cluster, this process on a single node), and exposes
 // its counters on /metrics.
-func (a *app) webhookDedupe(provider string, log zerolog.Logger) *redisstate.InboundDedupe {
-	d := &redisstate.InboundDedupe{Keys: a.dedupe, TTL: a.cfg.WebhookDedupeTTL,
+func (n *Node) webhookDedupe(provider string, log zerolog.Logger) *redisstate.InboundDedupe {
+	d := &redisstate.InboundDedupe{Keys: n.dedupe, TTL: n.cfg.WebhookDedupeTTL,
 		Logger: log.With().Str("component", "webhook-dedupe").Str("provider", provider).Logger()}
 	counter := func(name, help string, v func(redisstate.InboundDedupeStats) uint64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help,
 			ConstLabels: prometheus.Labels{"provider": provider}},
 			func() float64 { return float64(v(d.Stats())) })
 	}
-	a.metrics.MustRegister(
+	n.metrics.MustRegister(
 		counter("atende_webhook_duplicates_total", "Inbound web-hook messages answered as re-deliveries without reaching the connection actor.",
 			func(s redisstate.InboundDedupeStats) uint64 { return s.Duplicates }),
 		counter("atende_webhook_dedupe_errors_total", "Inbound web-hook messages whose de-duplication key could not be claimed (passed to the actor).",
@@ -75,12 +75,12 @@ func (a *app) webhookDedupe(provider string, log zerolog.Logger) *redisstate.Inb
 }
 
 // startChannels builds the cloud channel adapters from the configuration.
-func (l *live) startChannels(a *app, log zerolog.Logger) error {
-	cfg, c := a.cfg, &l.cloud
-	c.creds = credentials.New(a.db, nil)
+func (l *live) startChannels(n *Node, log zerolog.Logger) error {
+	cfg, c := n.cfg, &l.cloud
+	c.creds = credentials.New(n.db, nil)
 	acts := liveActors{l: l}
 	hooks := func(provider string) dedupedActors {
-		return dedupedActors{liveActors: acts, d: a.webhookDedupe(provider, log)}
+		return dedupedActors{liveActors: acts, d: n.webhookDedupe(provider, log)}
 	}
 	bus := realtime.Bus{Journal: l.journal, Logger: log} // the "whatsapp" event of a connection a registration made
 	var err error
@@ -100,7 +100,7 @@ func (l *live) startChannels(a *app, log zerolog.Logger) error {
 	}
 	// Registered before the node starts, so it runs after the node stopped: no bot is
 	// polled by a node that has left.
-	a.onClose(c.telegram.Close)
+	n.onClose(c.telegram.Close)
 	return nil
 }
 

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -11,22 +11,22 @@ import (
 const clusterAskTimeout = 2 * time.Second
 
 // readyCheck is what /readyz checks and what each node reports to GET /cluster.
-func (a *app) readyCheck(ctx context.Context) error { return a.db.SQL.PingContext(ctx) }
+func (n *Node) readyCheck(ctx context.Context) error { return n.db.SQL.PingContext(ctx) }
 
 // clusterView is GET /cluster: every member of the actor cluster, asked for its
 // version, readiness and actor counts (actors.Node.Members). On a single node the
 // membership is this node alone.
-func (a *app) clusterView(context.Context) (httpapi.ClusterView, error) {
-	n := a.live.node
-	v := httpapi.ClusterView{Mode: "single", Node: n.System.ID}
+func (n *Node) clusterView(context.Context) (httpapi.ClusterView, error) {
+	nd := n.live.node
+	v := httpapi.ClusterView{Mode: "single", Node: nd.System.ID}
 	names := map[string]string{}
-	if a.gossip != nil {
+	if n.gossip != nil {
 		v.Mode = "cluster"
-		for _, m := range a.gossip.Members() {
+		for _, m := range n.gossip.Members() {
 			names[m.ID] = m.Node
 		}
 	}
-	for _, m := range n.Members(clusterAskTimeout) {
+	for _, m := range nd.Members(clusterAskTimeout) {
 		cm := httpapi.ClusterMember{ID: m.ID, Node: names[m.ID], Address: m.Address, State: m.State, Self: m.Self,
 			Version: m.Info.Version, Actors: m.Info.Actors}
 		if cm.Actors == nil {
@@ -38,6 +38,6 @@ func (a *app) clusterView(context.Context) (httpapi.ClusterView, error) {
 }
 
 // serveNodeInfo starts this node's answer to the others' GET /cluster.
-func (a *app) serveNodeInfo() error {
-	return a.live.node.ServeNodeInfo(version, a.readyCheck)
+func (n *Node) serveNodeInfo() error {
+	return n.live.node.ServeNodeInfo(n.cfg.Version, n.readyCheck)
 }

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -12,24 +12,24 @@ import (
 // signed with a key derived from JWT_SECRET (the same on every node), the ICE
 // servers of the configuration, and in a cluster the Redis topic "calls" as the
 // relay's bus, so the two parties of a call may sit on different nodes.
-func (a *app) startCalls(ctx context.Context, l *live) error {
+func (n *Node) startCalls(ctx context.Context, l *live) error {
 	var err error
-	if l.callTokens, err = call.NewTokens(derive(a.cfg.JWTSecret, "call"), nil); err != nil {
+	if l.callTokens, err = call.NewTokens(derive(n.cfg.JWTSecret, "call"), nil); err != nil {
 		return err
 	}
 	var ice []call.ICEServer
-	if len(a.cfg.CallSTUNURLs) > 0 {
-		ice = append(ice, call.ICEServer{URLs: a.cfg.CallSTUNURLs})
+	if len(n.cfg.CallSTUNURLs) > 0 {
+		ice = append(ice, call.ICEServer{URLs: n.cfg.CallSTUNURLs})
 	}
-	if len(a.cfg.CallTURNURLs) > 0 {
-		ice = append(ice, call.ICEServer{URLs: a.cfg.CallTURNURLs, Username: a.cfg.CallTURNUsername, Credential: a.cfg.CallTURNCredential})
+	if len(n.cfg.CallTURNURLs) > 0 {
+		ice = append(ice, call.ICEServer{URLs: n.cfg.CallTURNURLs, Username: n.cfg.CallTURNUsername, Credential: n.cfg.CallTURNCredential})
 	}
-	cfg := call.Config{Tokens: l.callTokens, ICEServers: ice, Logger: a.log.With().Str("component", "call").Logger()}
-	if !a.cfg.Cluster {
+	cfg := call.Config{Tokens: l.callTokens, ICEServers: ice, Logger: n.log.With().Str("component", "call").Logger()}
+	if !n.cfg.Cluster {
 		l.calls, err = call.NewRelay(cfg)
 		return err
 	}
-	topic := a.redis.Topic("calls")
+	topic := n.redis.Topic("calls")
 	cfg.Bus = topic
 	if l.calls, err = call.NewRelay(cfg); err != nil {
 		return err
@@ -38,18 +38,18 @@ func (a *app) startCalls(ctx context.Context, l *live) error {
 	if err != nil {
 		return err
 	}
-	a.onClose(func(context.Context) error { cancel(); return nil })
+	n.onClose(func(context.Context) error { cancel(); return nil })
 	return nil
 }
 
 // callInvites starts video calls for the REST API (httpapi.VideoCalls).
 type callInvites struct {
 	live *live
-	app  *app
+	node *Node
 }
 
 func (c callInvites) Invite(tenant, ticket, user engine.ID) (httpapi.VideoCallInvite, error) {
-	inv, err := c.live.callTokens.Issue(tenant, ticket, user, c.app.cfg.CallLinkTTL)
+	inv, err := c.live.callTokens.Issue(tenant, ticket, user, c.node.cfg.CallLinkTTL)
 	if err != nil {
 		return httpapi.VideoCallInvite{}, err
 	}

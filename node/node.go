@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -32,15 +32,16 @@ import (
 	"atende/web"
 )
 
-// app is one running node: everything `atende serve` starts, in start order, and
-// closed in reverse.
-type app struct {
+// Node is one running server node: everything `atende serve` starts, in start
+// order, and closed in reverse. New builds it; Run (or ServeOn) serves until its
+// context ends, then closes it.
+type Node struct {
 	cfg Config
 	log zerolog.Logger
 
 	db      *db.DB
 	metrics *prometheus.Registry
-	// metricsHTTP serves /metrics on METRICS_ADDR (metrics.go); nil without it.
+	// metricsHTTP serves /metrics on METRICS_ADDR (security.go); nil without it.
 	metricsHTTP *http.Server
 	stores      stores
 	tokens      *token.Service
@@ -57,7 +58,7 @@ type app struct {
 	dedupe engine.DedupeKeys
 	// jobInserter inserts every package's River jobs (insert-only: it works none and
 	// takes no part in River's leader election); the node's one working client is
-	// built in newApp from every package's jobs.Kinds.
+	// built in New from every package's jobs.Kinds.
 	jobInserter *jobs.Client
 	api         *httpapi.Server
 	http        *http.Server
@@ -111,126 +112,130 @@ func (s stores) seedDeps(log zerolog.Logger) seed.Deps {
 		RefDeps: seed.RefDeps{Contacts: s.contacts, Queues: s.queues, Tags: s.tags, QuickAnswers: s.quickAnswers}}
 }
 
-func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err error) {
-	a := &app{cfg: cfg, log: log}
+// New opens the database (migrating it), seeds the demo tenant when cfg asks, and
+// starts every part of the node but its listeners: journal, read models, actors,
+// channels, realtime gateway, REST API and the River worker. On an error it closes
+// what it started.
+func New(ctx context.Context, cfg Config, log zerolog.Logger) (_ *Node, err error) {
+	n := &Node{cfg: cfg, log: log}
 	defer func() {
 		if err != nil {
-			a.close(context.Background())
+			n.close(context.Background())
 		}
 	}()
-	if a.db, err = openDB(ctx, cfg, log); err != nil {
+	if n.db, err = OpenDB(ctx, cfg, log); err != nil {
 		return nil, err
 	}
-	a.onClose(func(context.Context) error { return a.db.Close() })
+	n.onClose(func(context.Context) error { return n.db.Close() })
 	clock := engine.SystemClock{}
-	a.stores = newStores(a.db, clock)
+	n.stores = newStores(n.db, clock)
 	if cfg.SeedDemo {
-		if err := seedDemo(ctx, cfg, a.db, a.stores, log); err != nil {
+		if err := seedDemo(ctx, cfg, n.db, n.stores, log); err != nil {
 			return nil, fmt.Errorf("seed demo: %w", err)
 		}
 	}
-	a.metrics = prometheus.NewRegistry()
-	a.metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	n.metrics = prometheus.NewRegistry()
+	n.metrics.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	if a.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL,
-		Ended: store.NewEndedSessions(a.db, clock)}, a.stores.users, clock); err != nil {
+	if n.tokens, err = token.New(token.Config{Secret: []byte(cfg.JWTSecret), TTL: cfg.AccessTTL,
+		Ended: store.NewEndedSessions(n.db, clock)}, n.stores.users, clock); err != nil {
 		return nil, err
 	}
 	// Logouts recorded before a restart: their tokens are refused from the first request.
-	if _, err := a.tokens.Sync(ctx); err != nil {
+	if _, err := n.tokens.Sync(ctx); err != nil {
 		return nil, err
 	}
-	pairs, addresses, err := a.sharedState(ctx, clock)
+	pairs, addresses, err := n.sharedState(ctx, clock)
 	if err != nil {
 		return nil, err
 	}
-	if a.ai, err = a.aiDeps(); err != nil {
+	if n.ai, err = n.aiDeps(); err != nil {
 		return nil, err
 	}
-	if a.jobInserter, err = jobs.NewInserter(a.db); err != nil {
+	if n.jobInserter, err = jobs.NewInserter(n.db); err != nil {
 		return nil, err
 	}
-	if err := a.startLive(ctx); err != nil {
+	if err := n.startLive(ctx); err != nil {
 		return nil, err
 	}
-	l := a.live
-	groupBatches, err := a.newGroups(clock, log)
+	l := n.live
+	groupBatches, err := n.newGroups(clock, log)
 	if err != nil {
 		return nil, err
 	}
-	sched, err := schedule.New(a.db, schedule.Config{IDs: l.ids, Contacts: a.stores.contacts, Clock: clock,
-		Settings: a.stores.settings,
-		Sender: actors.ScheduleSender{Node: l.node, Guard: l.guard, Users: a.stores.users,
+	sched, err := schedule.New(n.db, schedule.Config{IDs: l.ids, Contacts: n.stores.contacts, Clock: clock,
+		Settings: n.stores.settings,
+		Sender: actors.ScheduleSender{Node: l.node, Guard: l.guard, Users: n.stores.users,
 			Connections: l.conns},
 		// The API exists before the timers start (below), so a fire always has it.
-		OnChange: func(sc engine.Schedule) { a.api.PublishSchedule(sc) },
-		Jobs:     a.jobInserter,
+		OnChange: func(sc engine.Schedule) { n.api.PublishSchedule(sc) },
+		Jobs:     n.jobInserter,
 		Log:      log.With().Str("component", "schedule").Logger()})
 	if err != nil {
 		return nil, err
 	}
-	apiLimiter, err := a.apiLimiter(cfg.Limits.APISendsPerMinute)
+	apiLimiter, err := n.apiLimiter(cfg.Limits.APISendsPerMinute)
 	if err != nil {
 		return nil, err
 	}
-	campaigns, err := a.newCampaigns(cfg, clock, log)
+	campaigns, err := n.newCampaigns(cfg, clock, log)
 	if err != nil {
 		return nil, err
 	}
-	a.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
+	n.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
-		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.metricsOffPublicPort(),
+		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.MetricsOffPublicPort(),
 		SignupCompany: cfg.SignupCompany, RefuseCommonPasswords: cfg.Production(),
 		TrustForwardedFor: cfg.Limits.TrustForwardedFor,
 		MapTileURL:        cfg.MapTileURL, MapTileAttribution: cfg.MapTileAttribution,
 		APISendsPerMinute: cfg.Limits.APISendsPerMinute},
 		httpapi.Deps{
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
-				IDs: l.ids, Media: l.media, Waiter: l.runner, VideoCalls: callInvites{live: l, app: a}},
+				IDs: l.ids, Media: l.media, Waiter: l.runner, VideoCalls: callInvites{live: l, node: n}},
 			Publisher: realtime.Bus{Journal: l.journal, Logger: log},
-			Users:     a.stores.users, Settings: rezoningSettings{SettingStore: a.stores.settings, rezoner: l.rezoner},
-			RefreshTokens: a.stores.refreshTokens,
-			RefDeps: httpapi.RefDeps{Contacts: a.stores.contacts, Queues: a.stores.queues,
-				Tags: a.stores.tags, QuickAnswers: a.stores.quickAnswers,
-				Announcements: store.NewAnnouncements(a.db, clock), Presence: a.presence,
-				Bookings: store.NewBookings(a.db, clock), Slots: a.stores.slots,
-				Catalog: store.NewCatalog(a.db, clock), Schedules: sched,
-				Dashboard: dashboard.NewQueries(a.db, l.dashboard.BucketZone(a.db)),
-				WaitPanel: l.queries, Locations: store.NewLocations(a.db), Bots: a.stores.bots,
-				CalendarFeeds: store.NewCalendarFeeds(a.db, clock), Campaigns: campaigns,
+			Users:     n.stores.users, Settings: rezoningSettings{SettingStore: n.stores.settings, rezoner: l.rezoner},
+			RefreshTokens: n.stores.refreshTokens,
+			RefDeps: httpapi.RefDeps{Contacts: n.stores.contacts, Queues: n.stores.queues,
+				Tags: n.stores.tags, QuickAnswers: n.stores.quickAnswers,
+				Announcements: store.NewAnnouncements(n.db, clock), Presence: n.presence,
+				Bookings: store.NewBookings(n.db, clock), Slots: n.stores.slots,
+				Catalog: store.NewCatalog(n.db, clock), Schedules: sched,
+				Dashboard: dashboard.NewQueries(n.db, l.dashboard.BucketZone(n.db)),
+				WaitPanel: l.queries, Locations: store.NewLocations(n.db), Bots: n.stores.bots,
+				CalendarFeeds: store.NewCalendarFeeds(n.db, clock), Campaigns: campaigns,
 				Groups: groupBatches},
-			ConnectionDeps: httpapi.ConnectionDeps{Connections: a.stores.connections,
+			ConnectionDeps: httpapi.ConnectionDeps{Connections: n.stores.connections,
 				Actors: actors.Connections{Node: l.node}},
-			TenantDeps: httpapi.TenantDeps{Tenants: a.stores.companies, Cluster: a.clusterView},
-			ChatDeps:   httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(a.db)},
-			MessagingDeps: httpapi.MessagingDeps{APITokens: store.NewAPITokens(a.db, clock),
-				APISender: actors.ScheduleSender{Node: l.node, Guard: l.guard, Users: a.stores.users,
+			TenantDeps: httpapi.TenantDeps{Tenants: n.stores.companies, Cluster: n.clusterView},
+			ChatDeps:   httpapi.ChatDeps{Chats: actors.Chats{Node: l.node}, ChatQueries: readmodel.NewChatQueries(n.db)},
+			MessagingDeps: httpapi.MessagingDeps{APITokens: store.NewAPITokens(n.db, clock),
+				APISender: actors.ScheduleSender{Node: l.node, Guard: l.guard, Users: n.stores.users,
 					Connections: l.conns},
 				APILimiter: apiLimiter},
-			AIDeps: a.ai,
-			Tokens: a.tokens, PairLimiter: pairs, AddressLimiter: addresses,
-			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: a.metrics,
-			Ready: a.readyCheck,
+			AIDeps: n.ai,
+			Tokens: n.tokens, PairLimiter: pairs, AddressLimiter: addresses,
+			Logger: log.With().Str("component", "http").Logger(), Clock: clock, Metrics: n.metrics,
+			Ready: n.readyCheck,
 		})
 	if err != nil {
 		return nil, err
 	}
-	a.api.Mount("/socket.io/", l.sockets)
-	a.api.Mount("/webchat/", l.webchat)
-	a.api.Mount("/media/", l.media)
-	a.api.Mount("/docs/", httpapi.DocsHandler(docs.FS())) // the Support page's docs link
-	l.channelRoutes(a.api)
-	a.flowRoutes()
+	n.api.Mount("/socket.io/", l.sockets)
+	n.api.Mount("/webchat/", l.webchat)
+	n.api.Mount("/media/", l.media)
+	n.api.Mount("/docs/", httpapi.DocsHandler(docs.FS())) // the Support page's docs link
+	l.channelRoutes(n.api)
+	n.flowRoutes()
 	bodiesCut := prometheus.NewCounter(prometheus.CounterOpts{Name: "atende_http_slow_bodies_cut_total",
 		Help: "Request bodies cut for arriving below HTTP_MIN_BODY_RATE (or beyond HTTP_READ_TIMEOUT)."})
-	a.metrics.MustRegister(bodiesCut)
-	a.http = cfg.Limits.httpServer(a.api.Handler(), bodiesCut.Inc)
+	n.metrics.MustRegister(bodiesCut)
+	n.http = cfg.Limits.httpServer(n.api.Handler(), bodiesCut.Inc)
 	// One River client per node works every kind of job (package jobs): River's
 	// leader, whichever node it is, then has a worker for every kind and rescues a
 	// dead node's running job of any kind rather than discarding it. It starts once
 	// the API exists (a job's progress always has a socket to go to) and, closed in
 	// reverse order, stops before the actors and the API its jobs call.
-	worker, err := jobs.New(a.db, jobs.Config{Kinds: []jobs.Kinds{sched.Kinds(), campaigns.Kinds(),
+	worker, err := jobs.New(n.db, jobs.Config{Kinds: []jobs.Kinds{sched.Kinds(), campaigns.Kinds(),
 		l.flows.timers.Kinds(), groupBatches.Kinds(), l.rezoner.kinds()}})
 	if err != nil {
 		return nil, err
@@ -238,34 +243,35 @@ func newApp(ctx context.Context, cfg Config, log zerolog.Logger) (_ *app, err er
 	if err := worker.Start(ctx); err != nil {
 		return nil, err
 	}
-	a.onClose(worker.Stop)
-	a.wakeFlows()
+	n.onClose(worker.Stop)
+	n.wakeFlows()
 	l.rezoner.catchUp(ctx)
-	a.catchUpGroups(ctx, groupBatches)
-	return a, nil
+	n.catchUpGroups(ctx, groupBatches)
+	return n, nil
 }
 
-func (a *app) onClose(fn func(context.Context) error) { a.closers = append(a.closers, fn) }
+func (n *Node) onClose(fn func(context.Context) error) { n.closers = append(n.closers, fn) }
 
-// run serves until ctx ends, then shuts down gracefully within the configured budget.
-func (a *app) run(ctx context.Context) error {
-	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
+// Run listens on cfg.HTTPAddr and serves until ctx ends, then shuts down gracefully
+// within cfg.ShutdownTimeout.
+func (n *Node) Run(ctx context.Context) error {
+	ln, err := net.Listen("tcp", n.cfg.HTTPAddr)
 	if err != nil {
-		a.close(context.Background())
+		n.close(context.Background())
 		return err
 	}
-	return a.serveOn(ctx, ln)
+	return n.ServeOn(ctx, ln)
 }
 
-// serveOn is run on a listener the caller opened.
-func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
-	if err := a.startMetrics(); err != nil {
+// ServeOn is Run on a listener the caller opened.
+func (n *Node) ServeOn(ctx context.Context, ln net.Listener) error {
+	if err := n.startMetrics(); err != nil {
 		_ = ln.Close()
-		a.close(context.Background())
+		n.close(context.Background())
 		return err
 	}
-	url, login := servingLine(a.cfg, ln.Addr())
-	ev := a.log.Info().Str("addr", ln.Addr().String()).Str("url", url).Str("version", version).Str("db", a.db.Desc)
+	url, login := servingLine(n.cfg, ln.Addr())
+	ev := n.log.Info().Str("addr", ln.Addr().String()).Str("url", url).Str("version", n.cfg.Version).Str("db", n.db.Desc)
 	msg := "serving " + url
 	if login != "" {
 		ev = ev.Str("demo_login", login)
@@ -273,51 +279,51 @@ func (a *app) serveOn(ctx context.Context, ln net.Listener) error {
 	}
 	ev.Msg(msg)
 	errc := make(chan error, 1)
-	goroutine.Go(func() { errc <- a.http.Serve(ln) })
+	goroutine.Go(func() { errc <- n.http.Serve(ln) })
 	keepCtx, stopKeeping := context.WithCancel(context.Background())
-	a.onClose(func(context.Context) error { stopKeeping(); return nil })
-	if a.cfg.Cluster {
-		a.live.routines.Go(func() { a.live.keepConnections(keepCtx, a.log, 2*time.Second) })
+	n.onClose(func(context.Context) error { stopKeeping(); return nil })
+	if n.cfg.Cluster {
+		n.live.routines.Go(func() { n.live.keepConnections(keepCtx, n.log, 2*time.Second) })
 	} else {
-		a.live.routines.Go(func() { a.live.activateConnections(keepCtx, a.log) })
+		n.live.routines.Go(func() { n.live.activateConnections(keepCtx, n.log) })
 	}
 	dbLost := make(chan time.Duration, 1)
-	if a.cfg.Cluster {
-		a.live.routines.Go(func() {
-			db.Watch(keepCtx, a.db.SQL, 500*time.Millisecond, a.cfg.DatabaseLostAfter, func(d time.Duration) { dbLost <- d })
+	if n.cfg.Cluster {
+		n.live.routines.Go(func() {
+			db.Watch(keepCtx, n.db.SQL, 500*time.Millisecond, n.cfg.DatabaseLostAfter, func(d time.Duration) { dbLost <- d })
 		})
 	}
 	var evicted error
 	select {
 	case err := <-errc:
-		a.close(context.Background())
+		n.close(context.Background())
 		return err
 	case <-ctx.Done():
-	case <-a.evicted():
+	case <-n.evicted():
 		// Declared dead while alive: the others never take this member id back.
 		// Drain like a SIGTERM and exit non-zero so the supervisor starts a fresh process.
 		evicted = errEvicted
-		a.log.Error().Msg("evicted from the cluster: shutting down to restart")
-	case <-a.live.journal.Fenced():
+		n.log.Error().Msg("evicted from the cluster: shutting down to restart")
+	case <-n.live.journal.Fenced():
 		evicted = errFenced
-		a.log.Error().Msg("fenced off the journal by the cluster: shutting down to restart")
+		n.log.Error().Msg("fenced off the journal by the cluster: shutting down to restart")
 	case d := <-dbLost:
 		// Leave first: the others take this node's actors at once, while the drain
 		// below (which needs the database for little) runs out its budget.
 		evicted = errDatabaseLost
-		a.log.Error().Dur("unreachable_for", d).Msg("PostgreSQL unreachable: leaving the cluster to restart")
-		if err := a.gossip.Leave(); err != nil {
-			a.log.Warn().Err(err).Msg("leave the cluster")
+		n.log.Error().Dur("unreachable_for", d).Msg("PostgreSQL unreachable: leaving the cluster to restart")
+		if err := n.gossip.Leave(); err != nil {
+			n.log.Warn().Err(err).Msg("leave the cluster")
 		}
 	}
-	a.log.Info().Msg("shutting down")
-	sctx, cancel := context.WithTimeout(context.Background(), a.cfg.ShutdownTimeout)
+	n.log.Info().Msg("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), n.cfg.ShutdownTimeout)
 	defer cancel()
-	err := a.http.Shutdown(sctx)
+	err := n.http.Shutdown(sctx)
 	if errors.Is(err, http.ErrServerClosed) {
 		err = nil
 	}
-	return errors.Join(evicted, err, a.close(sctx))
+	return errors.Join(evicted, err, n.close(sctx))
 }
 
 // servingLine is what the "serving" log line tells a person who just started the
@@ -345,11 +351,11 @@ func servingLine(cfg Config, addr net.Addr) (url, login string) {
 	return url, ""
 }
 
-func (a *app) close(ctx context.Context) error {
+func (n *Node) close(ctx context.Context) error {
 	var errs []error
-	for i := len(a.closers) - 1; i >= 0; i-- {
-		errs = append(errs, a.closers[i](ctx))
+	for i := len(n.closers) - 1; i >= 0; i-- {
+		errs = append(errs, n.closers[i](ctx))
 	}
-	a.closers = nil
+	n.closers = nil
 	return errors.Join(errs...)
 }

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"time"
@@ -11,25 +11,25 @@ import (
 )
 
 // newCampaigns builds the campaign and broadcast engine's store; its jobs are worked
-// by the node's River client (app.go), started after the API exists, so progress
+// by the node's River client (node.go), started after the API exists, so progress
 // always has a socket to go to. Sends go to the connection actors through the
 // cluster (actors.Connections.SendCampaign).
-func (a *app) newCampaigns(cfg Config, clock engine.Clock, log zerolog.Logger) (*campaign.Store, error) {
-	l := a.live
+func (n *Node) newCampaigns(cfg Config, clock engine.Clock, log zerolog.Logger) (*campaign.Store, error) {
+	l := n.live
 	interval := cfg.CampaignInterval
 	if interval == 0 {
 		interval = -1 // no pacing
 	}
 	// Up to 3 s of jitter, never more than the interval itself.
 	jitter := min(3*time.Second, max(interval, 0))
-	return campaign.New(a.db, campaign.Config{
-		Contacts: a.stores.contacts, Connections: a.stores.connections, Settings: a.stores.settings,
+	return campaign.New(n.db, campaign.Config{
+		Contacts: n.stores.contacts, Connections: n.stores.connections, Settings: n.stores.settings,
 		Sender: actors.Connections{Node: l.node}, Clock: clock, Interval: interval, Jitter: jitter,
 		OnChange: func(c engine.Campaign) {
-			if a.api != nil {
-				a.api.PublishCampaign(c)
+			if n.api != nil {
+				n.api.PublishCampaign(c)
 			}
 		},
-		Jobs: a.jobInserter, Log: log.With().Str("component", "campaign").Logger(),
+		Jobs: n.jobInserter, Log: log.With().Str("component", "campaign").Logger(),
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 )
 
 // Bizflow wiring (docs/flows.md): the flow store, the hint table of unfinished runs,
-// the wait timeouts and the sweep (worked by the node's River client, app.go), the
+// the wait timeouts and the sweep (worked by the node's River client, node.go), the
 // flow actor kind and the /flows routes.
 type liveFlows struct {
 	store  *flow.Store
@@ -36,18 +36,18 @@ func (w flowWaker) Wake(ctx context.Context, companyID, ticketID engine.ID) erro
 }
 
 // newFlows builds the flow collaborators and the flow actor kind. The timers' jobs
-// run once the node's River client starts (app.go).
-func (l *live) newFlows(a *app, log zerolog.Logger) (*cluster.Kind, error) {
-	s := flow.NewStore(a.db, nil)
+// run once the node's River client starts (node.go).
+func (l *live) newFlows(n *Node, log zerolog.Logger) (*cluster.Kind, error) {
+	s := flow.NewStore(n.db, nil)
 	f := &liveFlows{store: s, runs: flow.NewRuns(s)}
 	var err error
-	if f.timers, err = flow.NewTimers(a.db, f.runs, flowWaker{l: l}, flow.TimersConfig{Jobs: a.jobInserter}); err != nil {
+	if f.timers, err = flow.NewTimers(n.db, f.runs, flowWaker{l: l}, flow.TimersConfig{Jobs: n.jobInserter}); err != nil {
 		return nil, err
 	}
 	l.flows = f
 	var ai engine.FlowAI // nil: ai nodes take their error branch ("AI not configured")
-	if a.ai.AI != nil {
-		ai = flowAI{ai: a.ai.AI}
+	if n.ai.AI != nil {
+		ai = flowAI{ai: n.ai.AI}
 	}
 	return actors.FlowKind(actors.FlowConfig{Journal: l.journal, Flows: s, IDs: l.ids, Timers: f.timers, Runs: f.runs,
 		AI: ai, Logger: log.With().Str("component", "flow").Logger()}), nil
@@ -63,21 +63,21 @@ func (f flowAI) AskFlow(ctx context.Context, companyID engine.ID, instruction st
 }
 
 // flowRoutes serves the /flows routes; called before the API serves.
-func (a *app) flowRoutes() {
-	l := a.live
-	(&flowapi.Service{Flows: l.flows.store, Publisher: realtime.Bus{Journal: l.journal, Logger: a.log}}).Routes(a.api)
+func (n *Node) flowRoutes() {
+	l := n.live
+	(&flowapi.Service{Flows: l.flows.store, Publisher: realtime.Bus{Journal: l.journal, Logger: n.log}}).Routes(n.api)
 }
 
 // wakeFlows carries on, now rather than at the next sweep, the runs a crashed process
 // left mid-step; called once the node's River client works the flow jobs. The wake
 // is bounded; it ends on its own.
-func (a *app) wakeFlows() {
-	l := a.live
+func (n *Node) wakeFlows() {
+	l := n.live
 	goroutine.Go(func() {
 		wctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		if err := l.flows.timers.WakeRunning(wctx); err != nil {
-			a.log.Warn().Err(err).Msg("flows: wake running runs")
+			n.log.Warn().Err(err).Msg("flows: wake running runs")
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package main
+package node
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 // dashRezoner asks for a rebuild of a tenant's dashboard buckets after its timeZone
 // setting changed. The rebuild is a durable River job (dashboard.RezoneArgs) worked by
-// the node's River client (app.go): it survives a restart,
+// the node's River client (node.go): it survives a restart,
 // is retried with River's backoff when it fails, is worked by one node, and is unique
 // while waiting or running, so nodes asking at once insert one job. Every starting
 // node inserts the job of each tenant whose buckets are not in its configured zone (a
@@ -29,8 +29,8 @@ type dashRezoner struct {
 	jobs    *jobs.Client // inserts the jobs
 }
 
-func newDashRezoner(a *app, l *live) *dashRezoner {
-	return &dashRezoner{proj: l.dashboard, d: a.db, journal: l.journal, log: a.log, jobs: a.jobInserter}
+func newDashRezoner(n *Node, l *live) *dashRezoner {
+	return &dashRezoner{proj: l.dashboard, d: n.db, journal: l.journal, log: n.log, jobs: n.jobInserter}
 }
 
 // kinds is the rebuild's job kind, for the node's River client.
