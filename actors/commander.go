@@ -23,7 +23,7 @@ func (c Commander) Do(ctx context.Context, p engine.Principal, id engine.ID, cmd
 // Open implements engine.TicketCommander: the ticket is opened by the connection's
 // actor, the only place that may open tickets of that connection.
 func (c Commander) Open(ctx context.Context, p engine.Principal, in engine.OpenTicketInput) (engine.TicketState, int64, error) {
-	connID := in.WhatsappID
+	connID := in.ConnectionID
 	if connID == 0 {
 		var err error
 		if connID, err = c.Connections.DefaultID(ctx, p.CompanyID); err != nil {

@@ -76,7 +76,7 @@ func (l *journalLocator) ByProviderID(ctx context.Context, conn engine.ID, pid s
 		return 0, 0, false, err
 	}
 	for tid, st := range rec.states {
-		if mid, ok := st.ProviderIDs[pid]; ok && st.WhatsappID == conn {
+		if mid, ok := st.ProviderIDs[pid]; ok && st.ConnectionID == conn {
 			return tid, mid, true, nil
 		}
 	}
@@ -95,7 +95,7 @@ func (o journalOutbox) PendingOutbound(ctx context.Context, conn engine.ID, limi
 	for mid, p := range rec.sent {
 		st := rec.states[p.TicketID]
 		m := st.Messages[mid]
-		if st.WhatsappID == conn && st.Exists() && m.Ack == engine.AckPending && !m.Failed && !m.Deleted {
+		if st.ConnectionID == conn && st.Exists() && m.Ack == engine.AckPending && !m.Failed && !m.Deleted {
 			out = append(out, p)
 		}
 	}

@@ -171,7 +171,7 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 func newTicketCommand(tid, companyID, contactID, connID engine.ID, channel string, queueID, userID engine.ID,
 	status string, now time.Time) engine.OpenTicket {
 	return engine.OpenTicket{TicketID: tid, UUID: uuid.NewString(), CompanyID: companyID,
-		ContactID: contactID, WhatsappID: connID, Channel: channel, QueueID: queueID, UserID: userID,
+		ContactID: contactID, ConnectionID: connID, Channel: channel, QueueID: queueID, UserID: userID,
 		Status: status, Protocol: now.Format("20060102") + "-" + strconv.FormatInt(tid, 10)}
 }
 

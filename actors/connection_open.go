@@ -165,7 +165,7 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 		res, err := a.ticketRequest(in.system, in.connID, in.companyID, out.cur, nil, nil)
 		switch {
 		case err == nil && (res.Ticket.Status == engine.StatusOpen || res.Ticket.Status == engine.StatusPending) &&
-			res.Ticket.WhatsappID == in.connID:
+			res.Ticket.ConnectionID == in.connID:
 			out.err = engine.Wrap(engine.ErrOtherOpenTicket, fmt.Errorf("ticket %d", out.cur))
 			return out
 		case err != nil && engine.CodeOf(err) != engine.ErrNoTicketFound:

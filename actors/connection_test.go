@@ -93,7 +93,7 @@ func TestConnectionOpensOneTicketPerContactUnderConcurrency(t *testing.T) {
 				t.Fatalf("contact %d has two tickets", st.ContactID)
 			}
 			contacts[st.ContactID] = true
-			if st.Status != engine.StatusPending || st.WhatsappID != conn.ID || st.UnreadMessages != perCustomer {
+			if st.Status != engine.StatusPending || st.ConnectionID != conn.ID || st.UnreadMessages != perCustomer {
 				t.Fatalf("ticket %d: %+v", id, st)
 			}
 			if len(st.ProviderIDs) != perCustomer {

@@ -20,7 +20,7 @@ import (
 // when it starts (their ack stays 0).
 func DispatchToConnections(ctx actor.Context, st engine.TicketState, events []engine.TicketEvent) {
 	send := func(typ string, req DeliverRequest) {
-		pid := cluster.GetCluster(ctx.ActorSystem()).Get(strconv.FormatInt(st.WhatsappID, 10), KindConnection)
+		pid := cluster.GetCluster(ctx.ActorSystem()).Get(strconv.FormatInt(st.ConnectionID, 10), KindConnection)
 		if pid == nil {
 			return
 		}

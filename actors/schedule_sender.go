@@ -42,7 +42,7 @@ func (s ScheduleSender) DeliverScheduled(ctx context.Context, d engine.Scheduled
 	if !st.Exists() || st.CompanyID != d.CompanyID || st.Deleted {
 		return 0, engine.Wrap(engine.ErrNoTicketFound, fmt.Errorf("scheduled message %d: ticket %d", d.MessageID, d.TicketID))
 	}
-	_, err = tickets.Do(ctx, d.CompanyID, st.ID, nil, st.WhatsappID, engine.SendAutomaticMessage{
+	_, err = tickets.Do(ctx, d.CompanyID, st.ID, nil, st.ConnectionID, engine.SendAutomaticMessage{
 		MessageID: d.MessageID, Body: d.Body, MediaType: d.MediaType, MediaURL: d.MediaPath})
 	if err != nil {
 		return 0, err

@@ -44,7 +44,7 @@ func TestScheduleSenderDeliversOncePerMessageID(t *testing.T) {
 			t.Fatal(err)
 		}
 		// No ticket existed: one was opened, pending, on the default connection.
-		if st.Status != engine.StatusPending || st.WhatsappID != conn.ID || st.ContactID != contact.ID {
+		if st.Status != engine.StatusPending || st.ConnectionID != conn.ID || st.ContactID != contact.ID {
 			t.Fatalf("ticket %+v", st)
 		}
 		// A later message to the same customer goes out after the first in the

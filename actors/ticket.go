@@ -148,9 +148,9 @@ func (a *ticketActor) handle(actx actor.Context, cmd *wire.Command) *wire.Reply 
 	} else if _, isOpen := c.(engine.OpenTicket); !isOpen && !a.visibleTo(cmd.CompanyId) {
 		return ErrorReply(engine.E(engine.ErrNoTicketFound))
 	}
-	if req.Connection != 0 && a.state.Exists() && a.state.WhatsappID != req.Connection {
+	if req.Connection != 0 && a.state.Exists() && a.state.ConnectionID != req.Connection {
 		return ErrorReply(engine.Wrap(engine.ErrInvalidTransition,
-			fmt.Errorf("ticket %d moved to connection %d", a.id, a.state.WhatsappID)))
+			fmt.Errorf("ticket %d moved to connection %d", a.id, a.state.ConnectionID)))
 	}
 	// A stale stream (another activation appended meanwhile, e.g. during a split of
 	// membership) costs a reload and a second decision; more than that is a fault.

@@ -58,7 +58,7 @@ var (
 func openPending(ctx context.Context, t *testing.T, tk Tickets, id engine.ID) TicketReply {
 	t.Helper()
 	r, err := tk.Do(ctx, 1, id, nil, 0, engine.OpenTicket{
-		TicketID: id, UUID: "u", CompanyID: 1, ContactID: 5, WhatsappID: 3,
+		TicketID: id, UUID: "u", CompanyID: 1, ContactID: 5, ConnectionID: 3,
 		Channel: engine.ChannelSocket, QueueID: 10, Status: engine.StatusPending,
 	})
 	if err != nil {

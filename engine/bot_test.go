@@ -39,7 +39,7 @@ func botWalk(t *testing.T, now time.Time, answers ...string) (TicketState, []str
 		}
 		s = FoldTicket(s, evs)
 	}
-	apply(OpenTicket{TicketID: 1, UUID: "u", CompanyID: 1, ContactID: 2, WhatsappID: 3, Channel: "whatsapp",
+	apply(OpenTicket{TicketID: 1, UUID: "u", CompanyID: 1, ContactID: 2, ConnectionID: 3, Channel: "whatsapp",
 		Status: StatusPending})
 	var said []string
 	for i, a := range answers {

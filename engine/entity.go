@@ -73,7 +73,7 @@ type Ticket struct {
 	UnreadMessages int       `json:"unreadMessages"`
 	QueueID        ID        `json:"queueId,omitempty"`
 	Queue          *QueueRef `json:"queue,omitempty"`
-	WhatsappID     ID        `json:"whatsappId"`
+	ConnectionID   ID        `json:"whatsappId"`
 	// Whatsapp names the ticket's connection, as whaticket's ticket carries it
 	// (nil when the connection is gone).
 	Whatsapp *WhatsappRef `json:"whatsapp,omitempty"`
@@ -260,7 +260,7 @@ type User struct {
 	PasswordHash string    `json:"-"`
 	Profile      string    `json:"profile"`
 	Queues       []Queue   `json:"queues"`
-	WhatsappID   ID        `json:"whatsappId,omitempty"`
+	ConnectionID ID        `json:"whatsappId,omitempty"`
 	TokenVersion int       `json:"-"` // bumped to revoke every session of the user
 	CreatedAt    time.Time `json:"createdAt"`
 	UpdatedAt    time.Time `json:"updatedAt"`

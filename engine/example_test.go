@@ -22,7 +22,7 @@ func ExampleDecideTicket() {
 			fmt.Println(cmd.CommandName(), "->", ev.Type())
 		}
 	}
-	apply(engine.OpenTicket{TicketID: 1, UUID: "u-1", CompanyID: 1, ContactID: 2, WhatsappID: 3,
+	apply(engine.OpenTicket{TicketID: 1, UUID: "u-1", CompanyID: 1, ContactID: 2, ConnectionID: 3,
 		Channel: engine.ChannelWhatsApp, QueueID: 4, Status: engine.StatusPending})
 	apply(engine.ReceiveMessage{MessageID: 10, ProviderID: "wa-1", Body: "Oi!"})
 	apply(engine.ReceiveMessage{MessageID: 11, ProviderID: "wa-1", Body: "Oi!"}) // redelivery: nothing

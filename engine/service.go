@@ -16,9 +16,9 @@ type TicketCommander interface {
 
 // OpenTicketInput is POST /tickets.
 type OpenTicketInput struct {
-	ContactID  ID     `json:"contactId"`
-	UserID     ID     `json:"userId"`
-	Status     string `json:"status"`
-	QueueID    ID     `json:"queueId"`
-	WhatsappID ID     `json:"whatsappId"` // the connection; the tenant's default when 0
+	ContactID    ID     `json:"contactId"`
+	UserID       ID     `json:"userId"`
+	Status       string `json:"status"`
+	QueueID      ID     `json:"queueId"`
+	ConnectionID ID     `json:"whatsappId"` // the connection; the tenant's default when 0
 }

@@ -40,7 +40,7 @@ type NewUser struct {
 	PasswordHash string
 	Profile      string
 	QueueIDs     []ID // each must be a queue of the company, else ErrValidation{queueIds}
-	WhatsappID   ID
+	ConnectionID ID
 }
 
 // UserChange is an update of an existing user. Nil fields are left as they are.
@@ -52,7 +52,7 @@ type UserChange struct {
 	PasswordHash *string
 	Profile      *string
 	QueueIDs     *[]ID
-	WhatsappID   *ID
+	ConnectionID *ID
 	// BumpTokenVersion forces a token version bump even when nothing above asks for one.
 	BumpTokenVersion bool
 }

@@ -31,7 +31,7 @@ type TicketState struct {
 	Status         string    `json:"status"` // "" until opened
 	UserID         ID        `json:"userId,omitempty"`
 	QueueID        ID        `json:"queueId,omitempty"`
-	WhatsappID     ID        `json:"whatsappId"`
+	ConnectionID   ID        `json:"whatsappId"`
 	ContactID      ID        `json:"contactId"`
 	Channel        string    `json:"channel"`
 	IsGroup        bool      `json:"isGroup"`
@@ -126,7 +126,7 @@ func (s TicketState) Ticket() Ticket {
 		UnreadMessages: s.UnreadMessages,
 		QueueID:        s.QueueID,
 		Guests:         slices.Clone(s.Guests),
-		WhatsappID:     s.WhatsappID,
+		ConnectionID:   s.ConnectionID,
 		Channel:        s.Channel,
 		Tags:           tags,
 		LastMessage:    s.LastMessage,

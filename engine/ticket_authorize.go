@@ -101,7 +101,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 			return deny("needs %s", ActDeleteTicket)
 		}
 	case Transfer:
-		if c.WhatsappID != 0 && c.WhatsappID != t.WhatsappID && !p.Can(ActTransferWhatsapp) {
+		if c.ConnectionID != 0 && c.ConnectionID != t.ConnectionID && !p.Can(ActTransferWhatsapp) {
 			return deny("needs %s", ActTransferWhatsapp)
 		}
 	case Invite:

@@ -15,17 +15,17 @@ type TicketCommand interface {
 // required). The ticket and message ids, the uuid and the protocol are allocated by the
 // caller.
 type OpenTicket struct {
-	TicketID   ID
-	UUID       string
-	CompanyID  ID
-	ContactID  ID
-	WhatsappID ID
-	Channel    string
-	QueueID    ID // optional
-	UserID     ID // required when Status is open, zero when pending
-	Status     string
-	IsGroup    bool
-	Protocol   string // optional human-facing number
+	TicketID     ID
+	UUID         string
+	CompanyID    ID
+	ContactID    ID
+	ConnectionID ID
+	Channel      string
+	QueueID      ID // optional
+	UserID       ID // required when Status is open, zero when pending
+	Status       string
+	IsGroup      bool
+	Protocol     string // optional human-facing number
 }
 
 // Accept takes a pending ticket: it becomes open, assigned to UserID (the current user).
@@ -42,12 +42,12 @@ type Reopen struct{ UserID ID }
 
 // Transfer moves a pending or open ticket. With a user the ticket becomes open for that
 // user (in QueueID if given, else in its current queue); without one it becomes pending
-// with no user, in QueueID if given. WhatsappID, when given, moves it to another
+// with no user, in QueueID if given. ConnectionID, when given, moves it to another
 // connection. At least one of the three must be given.
 type Transfer struct {
-	UserID     ID
-	QueueID    ID
-	WhatsappID ID
+	UserID       ID
+	QueueID      ID
+	ConnectionID ID
 }
 
 // Delete removes the ticket. Afterwards every command answers ErrNoTicketFound.

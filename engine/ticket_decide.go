@@ -164,7 +164,7 @@ func decideOpen(s TicketState, c OpenTicket, at time.Time) ([]TicketEvent, error
 	f.id("ticketId", c.TicketID, true)
 	f.id("companyId", c.CompanyID, true)
 	f.id("contactId", c.ContactID, true)
-	f.id("whatsappId", c.WhatsappID, true)
+	f.id("whatsappId", c.ConnectionID, true)
 	f.id("queueId", c.QueueID, false)
 	f.id("userId", c.UserID, false)
 	switch {
@@ -203,7 +203,7 @@ func decideOpen(s TicketState, c OpenTicket, at time.Time) ([]TicketEvent, error
 	}
 	return one(TicketOpened{
 		TicketID: c.TicketID, UUID: c.UUID, CompanyID: c.CompanyID, ContactID: c.ContactID,
-		WhatsappID: c.WhatsappID, Channel: c.Channel, QueueID: c.QueueID, UserID: c.UserID,
+		ConnectionID: c.ConnectionID, Channel: c.Channel, QueueID: c.QueueID, UserID: c.UserID,
 		Status: c.Status, IsGroup: c.IsGroup, Protocol: c.Protocol, At: at,
 	})
 }
@@ -215,8 +215,8 @@ func decideTransfer(s TicketState, c Transfer, at time.Time) ([]TicketEvent, err
 	f := fieldErrors{}
 	f.id("userId", c.UserID, false)
 	f.id("queueId", c.QueueID, false)
-	f.id("whatsappId", c.WhatsappID, false)
-	if c.UserID == 0 && c.QueueID == 0 && c.WhatsappID == 0 {
+	f.id("whatsappId", c.ConnectionID, false)
+	if c.UserID == 0 && c.QueueID == 0 && c.ConnectionID == 0 {
 		f.add("userId", MsgRequired)
 		f.add("queueId", MsgRequired)
 	}
@@ -229,7 +229,7 @@ func decideTransfer(s TicketState, c Transfer, at time.Time) ([]TicketEvent, err
 	ev := TicketTransferred{
 		FromUserID: s.UserID, ToUserID: c.UserID,
 		FromQueueID: s.QueueID, ToQueueID: s.QueueID,
-		FromWhatsappID: s.WhatsappID, ToWhatsappID: s.WhatsappID,
+		FromConnectionID: s.ConnectionID, ToConnectionID: s.ConnectionID,
 		FromStatus: s.Status, ToStatus: StatusPending,
 		At: at,
 	}
@@ -239,11 +239,11 @@ func decideTransfer(s TicketState, c Transfer, at time.Time) ([]TicketEvent, err
 	if c.QueueID != 0 {
 		ev.ToQueueID = c.QueueID
 	}
-	if c.WhatsappID != 0 {
-		ev.ToWhatsappID = c.WhatsappID
+	if c.ConnectionID != 0 {
+		ev.ToConnectionID = c.ConnectionID
 	}
 	if ev.FromUserID == ev.ToUserID && ev.FromQueueID == ev.ToQueueID &&
-		ev.FromWhatsappID == ev.ToWhatsappID && ev.FromStatus == ev.ToStatus {
+		ev.FromConnectionID == ev.ToConnectionID && ev.FromStatus == ev.ToStatus {
 		return nil, nil // already there
 	}
 	return one(ev)

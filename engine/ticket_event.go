@@ -42,18 +42,18 @@ const (
 
 // TicketOpened: the ticket was created.
 type TicketOpened struct {
-	TicketID   ID        `json:"ticketId"`
-	UUID       string    `json:"uuid"`
-	CompanyID  ID        `json:"companyId"`
-	ContactID  ID        `json:"contactId"`
-	WhatsappID ID        `json:"whatsappId"`
-	Channel    string    `json:"channel"`
-	QueueID    ID        `json:"queueId"`
-	UserID     ID        `json:"userId"`
-	Status     string    `json:"status"`
-	IsGroup    bool      `json:"isGroup"`
-	Protocol   string    `json:"protocol"`
-	At         time.Time `json:"at"`
+	TicketID     ID        `json:"ticketId"`
+	UUID         string    `json:"uuid"`
+	CompanyID    ID        `json:"companyId"`
+	ContactID    ID        `json:"contactId"`
+	ConnectionID ID        `json:"whatsappId"`
+	Channel      string    `json:"channel"`
+	QueueID      ID        `json:"queueId"`
+	UserID       ID        `json:"userId"`
+	Status       string    `json:"status"`
+	IsGroup      bool      `json:"isGroup"`
+	Protocol     string    `json:"protocol"`
+	At           time.Time `json:"at"`
 }
 
 // TicketAccepted: a pending ticket became open for UserID. QueueID is the ticket's
@@ -88,15 +88,15 @@ type TicketReopened struct {
 
 // TicketTransferred: the ticket moved between users, queues and/or connections.
 type TicketTransferred struct {
-	FromUserID     ID        `json:"fromUserId"`
-	ToUserID       ID        `json:"toUserId"`
-	FromQueueID    ID        `json:"fromQueueId"`
-	ToQueueID      ID        `json:"toQueueId"`
-	FromWhatsappID ID        `json:"fromWhatsappId"`
-	ToWhatsappID   ID        `json:"toWhatsappId"`
-	FromStatus     string    `json:"fromStatus"`
-	ToStatus       string    `json:"toStatus"`
-	At             time.Time `json:"at"`
+	FromUserID       ID        `json:"fromUserId"`
+	ToUserID         ID        `json:"toUserId"`
+	FromQueueID      ID        `json:"fromQueueId"`
+	ToQueueID        ID        `json:"toQueueId"`
+	FromConnectionID ID        `json:"fromWhatsappId"`
+	ToConnectionID   ID        `json:"toWhatsappId"`
+	FromStatus       string    `json:"fromStatus"`
+	ToStatus         string    `json:"toStatus"`
+	At               time.Time `json:"at"`
 }
 
 // TicketDeleted: the ticket was deleted while held by UserID in QueueID.

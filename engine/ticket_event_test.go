@@ -16,14 +16,14 @@ var goldenAt = time.Date(2026, 11, 22, 13, 45, 6, 123456000, time.UTC)
 func sampleTicketEvents() []TicketEvent {
 	return []TicketEvent{
 		TicketOpened{TicketID: 10, UUID: "3f0c6a52-5d0e-4c47-9b62-0f1a1b2c3d4e", CompanyID: 1, ContactID: 20,
-			WhatsappID: 30, Channel: ChannelWhatsApp, QueueID: 40, UserID: 7, Status: StatusOpen,
+			ConnectionID: 30, Channel: ChannelWhatsApp, QueueID: 40, UserID: 7, Status: StatusOpen,
 			IsGroup: false, Protocol: "20261122-000010", At: goldenAt},
 		TicketAccepted{UserID: 7, QueueID: 40, At: goldenAt},
 		TicketResolved{UserID: 7, QueueID: 40, At: goldenAt},
 		TicketReturned{FromUserID: 7, QueueID: 40, At: goldenAt},
 		TicketReopened{FromUserID: 7, ToUserID: 8, QueueID: 40, At: goldenAt},
-		TicketTransferred{FromUserID: 7, ToUserID: 8, FromQueueID: 40, ToQueueID: 41, FromWhatsappID: 30,
-			ToWhatsappID: 31, FromStatus: StatusOpen, ToStatus: StatusOpen, At: goldenAt},
+		TicketTransferred{FromUserID: 7, ToUserID: 8, FromQueueID: 40, ToQueueID: 41, FromConnectionID: 30,
+			ToConnectionID: 31, FromStatus: StatusOpen, ToStatus: StatusOpen, At: goldenAt},
 		TicketDeleted{UserID: 7, QueueID: 40, At: goldenAt},
 		TicketMessageReceived{MessageID: 100, ProviderID: "3EB0C767D26A1D2E", Body: "Olá, tudo bem? 😀",
 			MediaType: MediaImage, MediaURL: "/public/100.jpg", QuotedID: 99, At: goldenAt},

@@ -18,7 +18,7 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 	case TicketOpened:
 		s = TicketState{
 			ID: e.TicketID, CompanyID: e.CompanyID, UUID: e.UUID, Status: e.Status,
-			UserID: e.UserID, QueueID: e.QueueID, WhatsappID: e.WhatsappID,
+			UserID: e.UserID, QueueID: e.QueueID, ConnectionID: e.ConnectionID,
 			ContactID: e.ContactID, Channel: e.Channel, IsGroup: e.IsGroup,
 			Protocol: e.Protocol, CreatedAt: e.At, UpdatedAt: e.At,
 			Version: s.Version,
@@ -34,7 +34,7 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		s.Status, s.UserID, s.UpdatedAt = StatusOpen, e.ToUserID, e.At
 		s.RatingAsked = false // the question of the closing no longer stands
 	case TicketTransferred:
-		s.Status, s.UserID, s.QueueID, s.WhatsappID = e.ToStatus, e.ToUserID, e.ToQueueID, e.ToWhatsappID
+		s.Status, s.UserID, s.QueueID, s.ConnectionID = e.ToStatus, e.ToUserID, e.ToQueueID, e.ToConnectionID
 		s.UpdatedAt = e.At
 	case TicketDeleted:
 		s.Deleted, s.UpdatedAt = true, e.At

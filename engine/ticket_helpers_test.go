@@ -10,7 +10,7 @@ var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
 // baseOpen is the OpenTicket every fixture starts from: open, held by user 7, queue 40.
 var baseOpen = OpenTicket{
-	TicketID: 10, UUID: "uuid-10", CompanyID: 1, ContactID: 20, WhatsappID: 30,
+	TicketID: 10, UUID: "uuid-10", CompanyID: 1, ContactID: 20, ConnectionID: 30,
 	Channel: ChannelWhatsApp, QueueID: 40, UserID: 7, Status: StatusOpen, Protocol: "20261122-000010",
 }
 

@@ -39,7 +39,7 @@ func randomTicketCommand(r *rand.Rand) TicketCommand {
 	case 4:
 		return Reopen{UserID: user()}
 	case 5:
-		return Transfer{UserID: user(), QueueID: queue(), WhatsappID: ID(r.IntN(3)) * 30}
+		return Transfer{UserID: user(), QueueID: queue(), ConnectionID: ID(r.IntN(3)) * 30}
 	case 6:
 		if r.IntN(40) == 0 { // deletion ends the ticket: keep it rare
 			return Delete{}

@@ -147,10 +147,10 @@ func TestTransfer(t *testing.T) {
 		{"open to its own queue goes pending", StatusOpen, Transfer{QueueID: 40}, &want{StatusPending, 0, 40, 30}, "", nil},
 		{"pending to a user opens it", StatusPending, Transfer{UserID: 9}, &want{StatusOpen, 9, 40, 30}, "", nil},
 		{"pending to a queue", StatusPending, Transfer{QueueID: 41}, &want{StatusPending, 0, 41, 30}, "", nil},
-		{"pending to another connection", StatusPending, Transfer{WhatsappID: 31}, &want{StatusPending, 0, 40, 31}, "", nil},
-		{"open to another connection without user goes pending", StatusOpen, Transfer{WhatsappID: 31}, &want{StatusPending, 0, 40, 31}, "", nil},
-		{"everything at once", StatusOpen, Transfer{UserID: 8, QueueID: 41, WhatsappID: 31}, &want{StatusOpen, 8, 41, 31}, "", nil},
-		{"to where it already is", StatusOpen, Transfer{UserID: 7, QueueID: 40, WhatsappID: 30}, nil, "", nil},
+		{"pending to another connection", StatusPending, Transfer{ConnectionID: 31}, &want{StatusPending, 0, 40, 31}, "", nil},
+		{"open to another connection without user goes pending", StatusOpen, Transfer{ConnectionID: 31}, &want{StatusPending, 0, 40, 31}, "", nil},
+		{"everything at once", StatusOpen, Transfer{UserID: 8, QueueID: 41, ConnectionID: 31}, &want{StatusOpen, 8, 41, 31}, "", nil},
+		{"to where it already is", StatusOpen, Transfer{UserID: 7, QueueID: 40, ConnectionID: 30}, nil, "", nil},
 		{"pending to its own queue", StatusPending, Transfer{QueueID: 40}, nil, "", nil},
 		{"nothing chosen", StatusOpen, Transfer{}, nil, ErrValidation,
 			map[string]string{"userId": MsgRequired, "queueId": MsgRequired}},
@@ -177,11 +177,11 @@ func TestTransfer(t *testing.T) {
 				t.Fatalf("events %v", evs)
 			}
 			ev := evs[0].(TicketTransferred)
-			if ev.FromUserID != s.UserID || ev.FromQueueID != s.QueueID || ev.FromWhatsappID != s.WhatsappID || ev.FromStatus != s.Status {
+			if ev.FromUserID != s.UserID || ev.FromQueueID != s.QueueID || ev.FromConnectionID != s.ConnectionID || ev.FromStatus != s.Status {
 				t.Errorf("from side %+v does not match state %+v", ev, s)
 			}
 			s = FoldTicket(s, evs)
-			got := want{s.Status, s.UserID, s.QueueID, s.WhatsappID}
+			got := want{s.Status, s.UserID, s.QueueID, s.ConnectionID}
 			if got != *tt.want {
 				t.Errorf("got %+v, want %+v", got, *tt.want)
 			}

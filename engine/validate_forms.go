@@ -168,12 +168,12 @@ func ValidateContact(in ContactInput) (ContactInput, error) {
 
 // UserInput is the user form (POST/PUT /users).
 type UserInput struct {
-	Name       string `json:"name"`
-	Email      string `json:"email"`
-	Password   string `json:"password"`
-	Profile    string `json:"profile"`
-	QueueIDs   []ID   `json:"queueIds"`
-	WhatsappID ID     `json:"whatsappId"`
+	Name         string `json:"name"`
+	Email        string `json:"email"`
+	Password     string `json:"password"`
+	Profile      string `json:"profile"`
+	QueueIDs     []ID   `json:"queueIds"`
+	ConnectionID ID     `json:"whatsappId"`
 }
 
 // ValidateUser: name required 2 to 50; email required and valid; password 5 to 50
@@ -210,7 +210,7 @@ func ValidateUser(in UserInput, creating bool) (UserInput, error) {
 		f.add("profile", MsgInvalidValue)
 	}
 	out.QueueIDs = checkIDs(f, "queueIds", in.QueueIDs)
-	f.id("whatsappId", in.WhatsappID, false)
+	f.id("whatsappId", in.ConnectionID, false)
 	return finish(in, out, f)
 }
 

@@ -167,7 +167,7 @@ func TestValidateUser(t *testing.T) {
 		{"bad email", with(func(u *UserInput) { u.Email = "ana.example.com" }), true, map[string]string{"email": MsgInvalidEmail}, nil},
 		{"unknown profile", with(func(u *UserInput) { u.Profile = "root" }), true, map[string]string{"profile": MsgInvalidValue}, nil},
 		{"profile is case sensitive", with(func(u *UserInput) { u.Profile = "Admin" }), false, map[string]string{"profile": MsgInvalidValue}, nil},
-		{"bad ids", with(func(u *UserInput) { u.QueueIDs, u.WhatsappID = []ID{-1}, -1 }), true,
+		{"bad ids", with(func(u *UserInput) { u.QueueIDs, u.ConnectionID = []ID{-1}, -1 }), true,
 			map[string]string{"queueIds": MsgInvalidValue, "whatsappId": MsgInvalidValue}, nil},
 	}
 	for _, tt := range tests {

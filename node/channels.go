@@ -151,5 +151,5 @@ func (t ticketTargets) TicketTarget(ctx context.Context, p engine.Principal, tic
 	if err != nil {
 		return 0, "", err
 	}
-	return st.WhatsappID, contact.Number, nil
+	return st.ConnectionID, contact.Number, nil
 }

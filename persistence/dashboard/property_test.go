@@ -35,7 +35,7 @@ func randomCommand(r *rand.Rand, next func() engine.ID) engine.TicketCommand {
 	case 4:
 		return engine.Reopen{UserID: 1 + engine.ID(r.IntN(3))}
 	case 5:
-		return engine.Transfer{UserID: user, QueueID: engine.ID(r.IntN(3)), WhatsappID: 30}
+		return engine.Transfer{UserID: user, QueueID: engine.ID(r.IntN(3)), ConnectionID: 30}
 	case 6:
 		if r.IntN(15) == 0 {
 			return engine.Delete{}
@@ -83,7 +83,7 @@ func writeRandomJournal(t *testing.T, j *journal.Store, r *rand.Rand, company en
 		var cmd engine.TicketCommand
 		if l.s.Status == "" {
 			cmd = engine.OpenTicket{TicketID: engine.ID(first + i + 1), UUID: fmt.Sprintf("u-%d", first+i+1), CompanyID: company,
-				ContactID: company*100 + engine.ID(i%7), WhatsappID: 30, Channel: []string{engine.ChannelWhatsApp, engine.ChannelTelegram, engine.ChannelSocket}[r.IntN(3)],
+				ContactID: company*100 + engine.ID(i%7), ConnectionID: 30, Channel: []string{engine.ChannelWhatsApp, engine.ChannelTelegram, engine.ChannelSocket}[r.IntN(3)],
 				QueueID: engine.ID(r.IntN(3)), UserID: engine.ID(r.IntN(3)), Status: []string{engine.StatusOpen, engine.StatusPending, engine.StatusClosed}[r.IntN(3)],
 				Protocol: "p"}
 			if c := cmd.(engine.OpenTicket); c.Status == engine.StatusOpen && c.UserID == 0 {

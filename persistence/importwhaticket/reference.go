@@ -195,7 +195,7 @@ func (im *importer) importUsers(ctx context.Context) error {
 			whatsapp, _ = im.m.get("whatsapp", u.WhatsappID)
 		}
 		created, err := im.users.Create(ctx, engine.NewUser{CompanyID: im.company, Name: in.Name, Email: in.Email,
-			PasswordHash: u.Hash, Profile: profile, QueueIDs: im.mapped("queue", queues[u.ID]), WhatsappID: whatsapp})
+			PasswordHash: u.Hash, Profile: profile, QueueIDs: im.mapped("queue", queues[u.ID]), ConnectionID: whatsapp})
 		if engine.CodeOf(err) == engine.ErrEmailAlreadyExists {
 			// The same login already exists: this tenant's user is the one (left as
 			// it is); another tenant's keeps its login.

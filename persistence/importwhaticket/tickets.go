@@ -336,7 +336,7 @@ func (w *ticketWriter) decide(d *decider, j *ticketJob) error {
 		}
 		queue, _ := im.m.get("queue", t.QueueID)
 		if err := d.do(engine.OpenTicket{TicketID: d.ticketID(), UUID: uuid.NewString(), CompanyID: im.company,
-			ContactID: j.contact, WhatsappID: j.conn, Channel: engine.ChannelWhatsApp, QueueID: queue,
+			ContactID: j.contact, ConnectionID: j.conn, Channel: engine.ChannelWhatsApp, QueueID: queue,
 			UserID: holder, Status: status, IsGroup: t.IsGroup,
 			Protocol: opened.UTC().Format("20060102") + "-" + strconv.FormatInt(d.ticketID(), 10)}, opened); err != nil {
 			return fmt.Errorf("open ticket %d: %s", t.ID, describe(err))

@@ -152,7 +152,7 @@ func (w *world) open(company, id, contact, queue, user engine.ID, protocol strin
 		status = engine.StatusOpen
 	}
 	w.do(id, engine.OpenTicket{TicketID: id, UUID: fmt.Sprintf("uuid-%d", id), CompanyID: company, ContactID: contact,
-		WhatsappID: 1, Channel: engine.ChannelWhatsApp, QueueID: queue, UserID: user, Status: status, Protocol: protocol})
+		ConnectionID: 1, Channel: engine.ChannelWhatsApp, QueueID: queue, UserID: user, Status: status, Protocol: protocol})
 }
 
 // receive records an inbound message and returns its id.

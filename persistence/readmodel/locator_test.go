@@ -29,7 +29,7 @@ func TestLocatorFindsMessagesByProviderID(t *testing.T) {
 		gone := w.receive(11, "apagado depois")
 		w.do(11, engine.Delete{})
 		// Another connection's ticket with the same provider id is not this one's.
-		w.do(12, engine.OpenTicket{TicketID: 12, UUID: "uuid-12", CompanyID: 1, ContactID: 5, WhatsappID: 2,
+		w.do(12, engine.OpenTicket{TicketID: 12, UUID: "uuid-12", CompanyID: 1, ContactID: 5, ConnectionID: 2,
 			Channel: engine.ChannelWhatsApp, UserID: 7, Status: engine.StatusOpen})
 		w.do(12, engine.ReceiveMessage{MessageID: 5000, ProviderID: "3EB0OUT", Body: "x"})
 

@@ -19,7 +19,7 @@ func bulkOpen(w *world, first engine.ID, n int) {
 	for i := range n {
 		id := first + engine.ID(i)
 		evs = append(evs, w.decide(id, engine.OpenTicket{TicketID: id, UUID: fmt.Sprint(id), CompanyID: 1, ContactID: 100,
-			WhatsappID: 1, Channel: engine.ChannelWhatsApp, QueueID: engine.ID(10 + i%2), Status: engine.StatusPending})...)
+			ConnectionID: 1, Channel: engine.ChannelWhatsApp, QueueID: engine.ID(10 + i%2), Status: engine.StatusPending})...)
 		if i%3 == 0 {
 			evs = append(evs, w.decide(id, engine.SetTags{TagIDs: []engine.ID{20}})...)
 		}

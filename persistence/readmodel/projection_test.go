@@ -61,7 +61,7 @@ func TestProjectionFoldsEveryEvent(t *testing.T) {
 		if got.Status != engine.StatusPending || got.Status != want.Status || got.UserID != want.UserID ||
 			got.QueueID != 11 || got.UnreadMessages != 1 || got.LastMessage != "Alô?" || got.Protocol != "20261122-000001" ||
 			!got.CreatedAt.Equal(want.CreatedAt) || !got.UpdatedAt.Equal(want.UpdatedAt) || got.UUID != want.UUID ||
-			got.WhatsappID != want.WhatsappID || got.Channel != want.Channel {
+			got.ConnectionID != want.ConnectionID || got.Channel != want.Channel {
 			t.Fatalf("ticket = %+v\nwant   %+v", got, want)
 		}
 		if got.Contact == nil || got.Contact.Name != "João da Silva" || got.Contact.Number != "5565999990001" ||

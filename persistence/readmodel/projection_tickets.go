@@ -25,7 +25,7 @@ func loadTickets(ctx context.Context, q querier, d db.Dialect, ids []engine.ID) 
 		for rs.Next() {
 			var s engine.TicketState
 			row := &ticketRow{}
-			if err := rs.Scan(&s.ID, &s.CompanyID, &s.UUID, &s.Status, &s.UserID, &s.QueueID, &s.WhatsappID,
+			if err := rs.Scan(&s.ID, &s.CompanyID, &s.UUID, &s.Status, &s.UserID, &s.QueueID, &s.ConnectionID,
 				&s.ContactID, &s.Channel, &s.IsGroup, &s.UnreadMessages, &s.LastMessage, &s.Protocol,
 				timeCol{&s.CreatedAt}, timeCol{&s.UpdatedAt}, &s.Deleted, &s.Version, timeCol{&row.pendingSince}); err != nil {
 				rs.Close()
@@ -66,7 +66,7 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, rows map[engine.
 	for _, id := range ids {
 		r := rows[id]
 		s := r.state
-		values = append(values, []any{s.ID, s.CompanyID, s.UUID, s.Status, s.UserID, s.QueueID, s.WhatsappID,
+		values = append(values, []any{s.ID, s.CompanyID, s.UUID, s.Status, s.UserID, s.QueueID, s.ConnectionID,
 			s.ContactID, s.Channel, s.IsGroup, s.UnreadMessages, s.LastMessage, s.Protocol,
 			tsArg(d, s.CreatedAt), tsArg(d, s.UpdatedAt), s.Deleted, s.Version, pendingArg(d, r.pendingSince)})
 		after, counts := r.cell()

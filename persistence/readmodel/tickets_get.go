@@ -108,7 +108,7 @@ func scanTicket(rs *sql.Rows) (engine.Ticket, error) {
 		cCreated, cUpdated     time.Time
 	)
 	err := rs.Scan(&t.ID, &t.UUID, &t.CompanyID, &t.Status, &t.UserID, &t.ContactID, &t.IsGroup,
-		&t.UnreadMessages, &t.QueueID, &t.WhatsappID, &t.Channel, &t.LastMessage, &t.Protocol,
+		&t.UnreadMessages, &t.QueueID, &t.ConnectionID, &t.Channel, &t.LastMessage, &t.Protocol,
 		timeCol{&t.CreatedAt}, timeCol{&t.UpdatedAt},
 		&cID, &cName, &cNumber, &cEmail, &cPic, &cDisplay, &cType, &cGroup, &cSum, &cCount,
 		timeCol{&cCreated}, timeCol{&cUpdated}, &uName, &qName, &qColor, &wName)
@@ -130,7 +130,7 @@ func scanTicket(rs *sql.Rows) (engine.Ticket, error) {
 		t.User = &engine.UserRef{ID: t.UserID, Name: uName.String}
 	}
 	if wName.Valid {
-		t.Whatsapp = &engine.WhatsappRef{ID: t.WhatsappID, Name: wName.String}
+		t.Whatsapp = &engine.WhatsappRef{ID: t.ConnectionID, Name: wName.String}
 	}
 	if t.QueueID != 0 {
 		t.Queue = &engine.QueueRef{ID: t.QueueID, Name: qName.String, Color: qColor.String}

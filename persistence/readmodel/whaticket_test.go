@@ -20,7 +20,7 @@ func TestWhaticketTicketCarriesConnectionNameAndContactCreatedAt(t *testing.T) {
 			VALUES (1, 1, 'Comercial', 'whatsapp', 'tok-1', 0, 0)`)
 		w.open(1, 1, 100, 11, 0, "20261122-000001")
 		w.contact(1, 101, "Maria", "5565999990002", "")
-		w.do(2, engine.OpenTicket{TicketID: 2, UUID: "uuid-2", CompanyID: 1, ContactID: 101, WhatsappID: 99,
+		w.do(2, engine.OpenTicket{TicketID: 2, UUID: "uuid-2", CompanyID: 1, ContactID: 101, ConnectionID: 99,
 			Channel: engine.ChannelWhatsApp, QueueID: 11, Status: engine.StatusPending, Protocol: "20261122-000002"})
 
 		got, err := w.q.GetTicket(context.Background(), 1, 1)

@@ -41,7 +41,7 @@ func TestThroughJournalAndRunner(t *testing.T) {
 		var state engine.TicketState
 		var last engine.AppendResult
 		for _, cmd := range []engine.TicketCommand{
-			engine.OpenTicket{TicketID: 7, UUID: "u7", CompanyID: 1, ContactID: 100, WhatsappID: 1,
+			engine.OpenTicket{TicketID: 7, UUID: "u7", CompanyID: 1, ContactID: 100, ConnectionID: 1,
 				Channel: engine.ChannelWhatsApp, QueueID: 10, Status: engine.StatusPending},
 			engine.ReceiveMessage{MessageID: 70, Body: "quero o boleto"},
 			engine.Accept{UserID: 2},

@@ -260,7 +260,7 @@ func writeConversation(ctx context.Context, d Deps, conn engine.Connection, conv
 
 	t := &ticketWriter{ctx: ctx, ids: cd.IDs, at: now.Add(-start)}
 	t.do(engine.OpenTicket{TicketID: tid, UUID: uuid.NewString(), CompanyID: DemoCompanyID, ContactID: contact.ID,
-		WhatsappID: conn.ID, Channel: conn.Channel, QueueID: queueID, Status: engine.StatusPending,
+		ConnectionID: conn.ID, Channel: conn.Channel, QueueID: queueID, Status: engine.StatusPending,
 		Protocol: t.at.Format("20060102") + "-" + strconv.FormatInt(tid, 10)})
 	accepted := false
 	for i, l := range conv.lines {

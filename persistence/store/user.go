@@ -40,7 +40,7 @@ func scanUser(row refScanner) (engine.User, error) {
 	var wid sql.NullInt64
 	err := row.Scan(&u.ID, &u.CompanyID, &u.Name, &u.Email, &u.PasswordHash, &u.Profile, &wid, &u.TokenVersion,
 		refTime{&u.CreatedAt}, refTime{&u.UpdatedAt})
-	u.WhatsappID = wid.Int64
+	u.ConnectionID = wid.Int64
 	u.Queues = []engine.Queue{}
 	return u, err
 }
@@ -77,7 +77,7 @@ func (s *Users) create(ctx context.Context, tx *sql.Tx, u engine.NewUser) (engin
 		profile, whatsapp_id, token_version, created_at, updated_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $9) RETURNING id`,
 		u.CompanyID, u.Name, refFold(u.Name), userSearch(u.Name, u.Email), u.Email, u.PasswordHash, u.Profile,
-		nullID(u.WhatsappID), s.ts(now)).Scan(&id)
+		nullID(u.ConnectionID), s.ts(now)).Scan(&id)
 	if db.IsUniqueViolation(err) {
 		return engine.User{}, engine.Wrap(engine.ErrEmailAlreadyExists, err)
 	}
@@ -124,8 +124,8 @@ func (s *Users) Update(ctx context.Context, companyID, id engine.ID, ch engine.U
 		if ch.Profile != nil {
 			add("profile", *ch.Profile)
 		}
-		if ch.WhatsappID != nil {
-			add("whatsapp_id", nullID(*ch.WhatsappID))
+		if ch.ConnectionID != nil {
+			add("whatsapp_id", nullID(*ch.ConnectionID))
 		}
 		add("updated_at", s.ts(now))
 		if ch.PasswordHash != nil || ch.Profile != nil || ch.QueueIDs != nil || ch.BumpTokenVersion {

@@ -42,14 +42,14 @@ func TestUserCreateGet(t *testing.T) {
 		ctx := context.Background()
 		s := usrFixture(t, d)
 		nu := usrNew(refA, "Ana Souza", "ana@example.com", 11, 12, 13)
-		nu.WhatsappID = 7
+		nu.ConnectionID = 7
 		nu.Profile = engine.ProfileSuperv
 		u, err := s.Create(ctx, nu)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if u.ID <= 0 || u.CompanyID != refA || u.Name != "Ana Souza" || u.Email != "ana@example.com" ||
-			u.Profile != engine.ProfileSuperv || u.WhatsappID != 7 || u.TokenVersion != 0 || u.PasswordHash != "$2a$04$hash" {
+			u.Profile != engine.ProfileSuperv || u.ConnectionID != 7 || u.TokenVersion != 0 || u.PasswordHash != "$2a$04$hash" {
 			t.Fatalf("created %+v", u)
 		}
 		// Queues come sorted by folded name: Ágil, Suporte, Vendas.
@@ -144,8 +144,8 @@ func TestUserUpdate(t *testing.T) {
 					t.Fatalf("%+v", u)
 				}
 			}},
-			{"whatsapp keeps the version", engine.UserChange{WhatsappID: id(5)}, 0, func(t *testing.T, u engine.User) {
-				if u.WhatsappID != 5 {
+			{"whatsapp keeps the version", engine.UserChange{ConnectionID: id(5)}, 0, func(t *testing.T, u engine.User) {
+				if u.ConnectionID != 5 {
 					t.Fatalf("%+v", u)
 				}
 			}},
@@ -164,8 +164,8 @@ func TestUserUpdate(t *testing.T) {
 					t.Fatalf("%+v", u)
 				}
 			}},
-			{"clear whatsapp and queues", engine.UserChange{WhatsappID: id(0), QueueIDs: ids()}, 4, func(t *testing.T, u engine.User) {
-				if u.WhatsappID != 0 || len(u.Queues) != 0 {
+			{"clear whatsapp and queues", engine.UserChange{ConnectionID: id(0), QueueIDs: ids()}, 4, func(t *testing.T, u engine.User) {
+				if u.ConnectionID != 0 || len(u.Queues) != 0 {
 					t.Fatalf("%+v", u)
 				}
 			}},

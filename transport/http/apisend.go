@@ -30,9 +30,9 @@ type apiSendInput struct {
 // apiSendJSON is the JSON form of the send. number may be a JSON string or number;
 // whatsappId (the connection) a number, a numeric string, null or "".
 type apiSendJSON struct {
-	Number     json.RawMessage `json:"number"`
-	Body       string          `json:"body"`
-	WhatsappID idField         `json:"whatsappId"`
+	Number       json.RawMessage `json:"number"`
+	Body         string          `json:"body"`
+	ConnectionID idField         `json:"whatsappId"`
 }
 
 // saveFunc stores one uploaded file (the media store's Save for the request's tenant).
@@ -50,14 +50,14 @@ func readAPISend(r *http.Request, maxJSON int64, save saveFunc) (apiSendInput, e
 		if err := decodeJSONLimit(r, &j, maxJSON); err != nil {
 			return in, err
 		}
-		if j.WhatsappID.Bad {
+		if j.ConnectionID.Bad {
 			return in, fieldError("whatsappId", engine.MsgInvalidValue)
 		}
 		number, ok := jsonNumberField(j.Number)
 		if !ok {
 			return in, engine.E(engine.ErrWappInvalidContact)
 		}
-		return apiSendInput{Number: number, Body: j.Body, ConnectionID: j.WhatsappID.ID}, nil
+		return apiSendInput{Number: number, Body: j.Body, ConnectionID: j.ConnectionID.ID}, nil
 	}
 	var in apiSendInput
 	mr, err := r.MultipartReader()

@@ -33,13 +33,13 @@ func TestLogin(t *testing.T) {
 			var body struct {
 				Token string `json:"token"`
 				User  struct {
-					ID         engine.ID  `json:"id"`
-					Name       string     `json:"name"`
-					Email      string     `json:"email"`
-					Profile    string     `json:"profile"`
-					CompanyID  engine.ID  `json:"companyId"`
-					WhatsappID *engine.ID `json:"whatsappId"`
-					Queues     []struct {
+					ID           engine.ID  `json:"id"`
+					Name         string     `json:"name"`
+					Email        string     `json:"email"`
+					Profile      string     `json:"profile"`
+					CompanyID    engine.ID  `json:"companyId"`
+					ConnectionID *engine.ID `json:"whatsappId"`
+					Queues       []struct {
 						ID    engine.ID `json:"id"`
 						Name  string    `json:"name"`
 						Color string    `json:"color"`
@@ -49,7 +49,7 @@ func TestLogin(t *testing.T) {
 			r.json(t, &body)
 			u := body.User
 			if u.ID != e.ids["admin"] || u.Name != "Alice Admin" || u.Email != "admin@example.com" || u.Profile != "admin" ||
-				u.CompanyID != co1 || u.WhatsappID != nil || len(u.Queues) != 2 || u.Queues[0].Name != "Suporte" ||
+				u.CompanyID != co1 || u.ConnectionID != nil || len(u.Queues) != 2 || u.Queues[0].Name != "Suporte" ||
 				u.Queues[0].Color != "#0000ff" {
 				t.Fatalf("user %+v", u)
 			}

@@ -27,7 +27,7 @@ func TestTicketCarriesTheContactLists(t *testing.T) {
 		r.json(t, &c)
 		const ticketID engine.ID = 150
 		e.w.system(t, ticketID, engine.OpenTicket{TicketID: ticketID, UUID: "uuid-150", CompanyID: co1, ContactID: c.ID,
-			WhatsappID: 1, Channel: engine.ChannelWhatsApp, QueueID: 11, UserID: e.ids["ana"], Status: engine.StatusOpen})
+			ConnectionID: 1, Channel: engine.ChannelWhatsApp, QueueID: 11, UserID: e.ids["ana"], Status: engine.StatusOpen})
 		e.w.takeCalls()
 
 		check := func(t *testing.T, tk *engine.Ticket, body []byte) {

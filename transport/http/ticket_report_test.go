@@ -117,7 +117,7 @@ func TestTicketReport(t *testing.T) {
 			// The ticket's lifecycle in the journal, for the history section.
 			var data []engine.EventData
 			for _, ev := range []engine.TicketEvent{
-				engine.TicketOpened{TicketID: tOpenAna, UUID: "u", CompanyID: co1, ContactID: 602, WhatsappID: 1, Channel: "whatsapp", QueueID: 11, Status: "pending", At: at.Add(-time.Hour)},
+				engine.TicketOpened{TicketID: tOpenAna, UUID: "u", CompanyID: co1, ContactID: 602, ConnectionID: 1, Channel: "whatsapp", QueueID: 11, Status: "pending", At: at.Add(-time.Hour)},
 				engine.TicketAccepted{UserID: e.ids["ana"], QueueID: 11, At: at.Add(-30 * time.Minute)},
 			} {
 				typ, b, err := engine.EncodeTicketEvent(ev)

@@ -10,10 +10,10 @@ import (
 // ticketUpdate is the body of PUT /tickets/{id}. userId, queueId and whatsappId may be
 // numbers, numeric strings, or null / "" / 0 for "none".
 type ticketUpdate struct {
-	Status     string  `json:"status"`
-	UserID     idField `json:"userId"`
-	QueueID    idField `json:"queueId"`
-	WhatsappID idField `json:"whatsappId"`
+	Status       string  `json:"status"`
+	UserID       idField `json:"userId"`
+	QueueID      idField `json:"queueId"`
+	ConnectionID idField `json:"whatsappId"`
 }
 
 // updateTicket: PUT /tickets/{id} {status?, userId?, queueId?, whatsappId?} → the
@@ -96,12 +96,12 @@ func (s *Server) doTicket(w http.ResponseWriter, r *http.Request, p engine.Princ
 //	closed  any        new queue or connection       ERR_VALIDATION (not at once)
 //	pending any        a userId                      ERR_VALIDATION {userId} (a pending
 //	                                                 ticket has no user)
-//	pending any        new queue and/or connection   Transfer{QueueID, WhatsappID}:
+//	pending any        new queue and/or connection   Transfer{QueueID, ConnectionID}:
 //	                                                 pending, no user (spec section 4)
 //	pending pending    nothing new                   none
 //	pending open…      nothing new                   Return
 //	open    pending    user = caller, nothing new    Accept{caller}
-//	open    pending    another user or new q / conn  Transfer{UserID, QueueID, WhatsappID}
+//	open    pending    another user or new q / conn  Transfer{UserID, QueueID, ConnectionID}
 //	open    open       same user, nothing new        none
 //	open    open       another user or new q / conn  Transfer{UserID, …} (open for them)
 //	open    closed     nothing new                   Reopen{UserID}
@@ -114,11 +114,11 @@ func (s *Server) doTicket(w http.ResponseWriter, r *http.Request, p engine.Princ
 // behind the actor may make the plan stale; the actor then refuses it with
 // ERR_INVALID_TRANSITION and the client, which got the newer ticket by socket, retries.
 func planUpdate(p engine.Principal, cur engine.Ticket, u ticketUpdate) (engine.TicketCommand, error) {
-	if err := checkIDFields(map[string]idField{"userId": u.UserID, "queueId": u.QueueID, "whatsappId": u.WhatsappID}); err != nil {
+	if err := checkIDFields(map[string]idField{"userId": u.UserID, "queueId": u.QueueID, "whatsappId": u.ConnectionID}); err != nil {
 		return nil, err
 	}
 	queue := changedID(u.QueueID, cur.QueueID)
-	conn := changedID(u.WhatsappID, cur.WhatsappID)
+	conn := changedID(u.ConnectionID, cur.ConnectionID)
 	moves := queue != 0 || conn != 0
 	status := u.Status
 	if status == "" {
@@ -152,7 +152,7 @@ func planUpdate(p engine.Principal, cur engine.Ticket, u ticketUpdate) (engine.T
 			return nil, fieldError("userId", engine.MsgInvalidValue)
 		}
 		if moves {
-			return engine.Transfer{QueueID: queue, WhatsappID: conn}, nil
+			return engine.Transfer{QueueID: queue, ConnectionID: conn}, nil
 		}
 		if cur.Status == engine.StatusPending {
 			return nil, nil
@@ -173,12 +173,12 @@ func planUpdate(p engine.Principal, cur engine.Ticket, u ticketUpdate) (engine.T
 			if user == p.UserID && !moves {
 				return engine.Accept{UserID: p.UserID}, nil
 			}
-			return engine.Transfer{UserID: user, QueueID: queue, WhatsappID: conn}, nil
+			return engine.Transfer{UserID: user, QueueID: queue, ConnectionID: conn}, nil
 		default:
 			if user == cur.UserID && !moves {
 				return nil, nil
 			}
-			return engine.Transfer{UserID: user, QueueID: queue, WhatsappID: conn}, nil
+			return engine.Transfer{UserID: user, QueueID: queue, ConnectionID: conn}, nil
 		}
 	default:
 		return nil, fieldError("status", engine.MsgInvalidValue)
@@ -212,11 +212,11 @@ func (s *Server) checkTargets(r *http.Request, p engine.Principal, cmd engine.Ti
 
 // openBody is the body of POST /tickets.
 type openBody struct {
-	ContactID  idField `json:"contactId"`
-	UserID     idField `json:"userId"`
-	Status     string  `json:"status"`
-	QueueID    idField `json:"queueId"`
-	WhatsappID idField `json:"whatsappId"`
+	ContactID    idField `json:"contactId"`
+	UserID       idField `json:"userId"`
+	Status       string  `json:"status"`
+	QueueID      idField `json:"queueId"`
+	ConnectionID idField `json:"whatsappId"`
 }
 
 // createTicket: POST /tickets {contactId, userId, status, queueId?, whatsappId?} → 201
@@ -231,14 +231,14 @@ func (s *Server) createTicket(w http.ResponseWriter, r *http.Request, p engine.P
 		return err
 	}
 	if err := checkIDFields(map[string]idField{"contactId": body.ContactID, "userId": body.UserID,
-		"queueId": body.QueueID, "whatsappId": body.WhatsappID}); err != nil {
+		"queueId": body.QueueID, "whatsappId": body.ConnectionID}); err != nil {
 		return err
 	}
 	if body.ContactID.ID == 0 {
 		return fieldError("contactId", engine.MsgRequired)
 	}
 	in := engine.OpenTicketInput{ContactID: body.ContactID.ID, UserID: body.UserID.ID, Status: body.Status,
-		QueueID: body.QueueID.ID, WhatsappID: body.WhatsappID.ID}
+		QueueID: body.QueueID.ID, ConnectionID: body.ConnectionID.ID}
 	switch in.Status {
 	case "", engine.StatusOpen:
 		in.Status = engine.StatusOpen

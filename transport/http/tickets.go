@@ -315,7 +315,7 @@ func (s *Server) overlayState(ctx context.Context, t engine.Ticket, st engine.Ti
 	if !st.Exists() || st.ID != t.ID {
 		return t
 	}
-	t.Status, t.WhatsappID, t.UnreadMessages = st.Status, st.WhatsappID, st.UnreadMessages
+	t.Status, t.ConnectionID, t.UnreadMessages = st.Status, st.ConnectionID, st.UnreadMessages
 	t.LastMessage, t.UpdatedAt = st.LastMessage, st.UpdatedAt
 	t.Guests = slices.Clone(st.Guests)
 	if t.UserID != st.UserID || (st.UserID != 0 && t.User == nil) {

@@ -212,7 +212,7 @@ func TestUpdateTicketCommands(t *testing.T) {
 			{"transfer to a queue only", "ana", tOpenAna, map[string]any{"status": "pending", "userId": nil, "queueId": 12},
 				engine.Transfer{QueueID: 12}, "pending"},
 			{"transfer to a queue, status left out", "ana", tOpenAna, map[string]any{"queueId": 12}, engine.Transfer{QueueID: 12}, "pending"},
-			{"transfer to a connection", "ana", tPending, map[string]any{"whatsappId": 7}, engine.Transfer{WhatsappID: 7}, "pending"},
+			{"transfer to a connection", "ana", tPending, map[string]any{"whatsappId": 7}, engine.Transfer{ConnectionID: 7}, "pending"},
 			{"supervisor takes over", "superv", tOpenAna, map[string]any{"status": "open", "userId": superv}, engine.Transfer{UserID: superv}, "open"},
 			{"already closed", "ana", tClosed, map[string]any{"status": "closed"}, nil, "closed"},
 			{"already pending", "ana", tPending, map[string]any{"status": "pending", "userId": nil}, nil, "pending"},
@@ -390,7 +390,7 @@ func TestCreateTicket(t *testing.T) {
 			{"status and user default to open for the caller", "ana", map[string]any{"contactId": "78"},
 				engine.OpenTicketInput{ContactID: 78, UserID: ana, Status: "open"}},
 			{"pending in a queue on a connection", "ana", map[string]any{"contactId": 79, "status": "pending", "userId": nil, "queueId": 11, "whatsappId": 1},
-				engine.OpenTicketInput{ContactID: 79, Status: "pending", QueueID: 11, WhatsappID: 1}},
+				engine.OpenTicketInput{ContactID: 79, Status: "pending", QueueID: 11, ConnectionID: 1}},
 			{"a supervisor opens for another", "superv", map[string]any{"contactId": 80, "userId": bruno, "status": "open"},
 				engine.OpenTicketInput{ContactID: 80, UserID: bruno, Status: "open"}},
 		}
@@ -458,20 +458,20 @@ func TestTicketHistory(t *testing.T) {
 			}
 		}
 		appendEvents(301, co1,
-			engine.TicketOpened{TicketID: 301, UUID: "u", CompanyID: co1, ContactID: 9, WhatsappID: 1, Channel: "whatsapp", QueueID: 11, Status: "pending", At: at},
+			engine.TicketOpened{TicketID: 301, UUID: "u", CompanyID: co1, ContactID: 9, ConnectionID: 1, Channel: "whatsapp", QueueID: 11, Status: "pending", At: at},
 			engine.TicketMessageReceived{MessageID: 1, ProviderID: "x", Body: "oi", At: at.Add(time.Minute)},
 			engine.TicketAccepted{UserID: ana, QueueID: 11, At: at.Add(2 * time.Minute)},
-			engine.TicketTransferred{FromUserID: ana, ToUserID: bruno, FromQueueID: 11, ToQueueID: 12, FromWhatsappID: 1, ToWhatsappID: 1,
+			engine.TicketTransferred{FromUserID: ana, ToUserID: bruno, FromQueueID: 11, ToQueueID: 12, FromConnectionID: 1, ToConnectionID: 1,
 				FromStatus: "open", ToStatus: "open", At: at.Add(3 * time.Minute)},
 			engine.TicketTagsSet{TagIDs: []engine.ID{1}, At: at.Add(4 * time.Minute)},
 			engine.TicketResolved{UserID: bruno, QueueID: 12, At: at.Add(5 * time.Minute)},
 		)
 		appendEvents(302, co1,
-			engine.TicketOpened{TicketID: 302, UUID: "v", CompanyID: co1, ContactID: 9, WhatsappID: 1, Channel: "whatsapp", Status: "pending", At: at},
+			engine.TicketOpened{TicketID: 302, UUID: "v", CompanyID: co1, ContactID: 9, ConnectionID: 1, Channel: "whatsapp", Status: "pending", At: at},
 			engine.TicketDeleted{At: at.Add(time.Minute)},
 		)
 		appendEvents(303, co2,
-			engine.TicketOpened{TicketID: 303, UUID: "w", CompanyID: co2, ContactID: 9, WhatsappID: 2, Channel: "whatsapp", Status: "pending", At: at},
+			engine.TicketOpened{TicketID: 303, UUID: "w", CompanyID: co2, ContactID: 9, ConnectionID: 2, Channel: "whatsapp", Status: "pending", At: at},
 		)
 
 		r := e.post(e.tok("bruno"), "/tickets/301", nil)

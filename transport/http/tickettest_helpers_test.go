@@ -113,7 +113,7 @@ func (w *world) openTicket(t *testing.T, id, company, queue, user engine.ID) {
 		status = engine.StatusOpen
 	}
 	w.system(t, id, engine.OpenTicket{TicketID: id, UUID: fmt.Sprintf("uuid-%d", id), CompanyID: company,
-		ContactID: 500 + id, WhatsappID: 1, Channel: engine.ChannelWhatsApp, QueueID: queue, UserID: user, Status: status})
+		ContactID: 500 + id, ConnectionID: 1, Channel: engine.ChannelWhatsApp, QueueID: queue, UserID: user, Status: status})
 }
 
 // apply decides and evolves cmd on ticket id; called with mu held.
@@ -220,19 +220,19 @@ func (w *world) Open(ctx context.Context, p engine.Principal, in engine.OpenTick
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.opens = append(w.opens, in)
-	conn := in.WhatsappID
+	conn := in.ConnectionID
 	if conn == 0 {
 		conn = 1
 	}
 	for _, st := range w.states {
-		if st.CompanyID == p.CompanyID && st.ContactID == in.ContactID && st.WhatsappID == conn &&
+		if st.CompanyID == p.CompanyID && st.ContactID == in.ContactID && st.ConnectionID == conn &&
 			!st.Deleted && st.Status != engine.StatusClosed {
 			return engine.TicketState{}, 0, engine.E(engine.ErrOtherOpenTicket)
 		}
 	}
 	w.nextID++
 	cmd := engine.OpenTicket{TicketID: w.nextID, UUID: fmt.Sprintf("uuid-%d", w.nextID), CompanyID: p.CompanyID,
-		ContactID: in.ContactID, WhatsappID: conn, Channel: engine.ChannelWhatsApp, QueueID: in.QueueID,
+		ContactID: in.ContactID, ConnectionID: conn, Channel: engine.ChannelWhatsApp, QueueID: in.QueueID,
 		UserID: in.UserID, Status: in.Status}
 	if err := engine.AuthorizeTicket(p, engine.TicketState{}, cmd); err != nil {
 		return engine.TicketState{}, 0, err

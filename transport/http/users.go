@@ -20,15 +20,15 @@ const (
 
 // userView is the wire shape of a user (spec section 3): never the password hash.
 type userView struct {
-	ID         engine.ID         `json:"id"`
-	Name       string            `json:"name"`
-	Email      string            `json:"email"`
-	Profile    string            `json:"profile"`
-	CompanyID  engine.ID         `json:"companyId"`
-	Queues     []engine.QueueRef `json:"queues"`
-	WhatsappID *engine.ID        `json:"whatsappId"` // null when the user has no default connection
-	CreatedAt  time.Time         `json:"createdAt,omitzero"`
-	UpdatedAt  time.Time         `json:"updatedAt,omitzero"`
+	ID           engine.ID         `json:"id"`
+	Name         string            `json:"name"`
+	Email        string            `json:"email"`
+	Profile      string            `json:"profile"`
+	CompanyID    engine.ID         `json:"companyId"`
+	Queues       []engine.QueueRef `json:"queues"`
+	ConnectionID *engine.ID        `json:"whatsappId"` // null when the user has no default connection
+	CreatedAt    time.Time         `json:"createdAt,omitzero"`
+	UpdatedAt    time.Time         `json:"updatedAt,omitzero"`
 }
 
 func viewUser(u engine.User) userView {
@@ -45,9 +45,9 @@ func viewUser(u engine.User) userView {
 	for i, q := range u.Queues {
 		v.Queues[i] = engine.QueueRef{ID: q.ID, Name: q.Name, Color: q.Color}
 	}
-	if u.WhatsappID != 0 {
-		w := u.WhatsappID
-		v.WhatsappID = &w
+	if u.ConnectionID != 0 {
+		w := u.ConnectionID
+		v.ConnectionID = &w
 	}
 	return v
 }
@@ -141,17 +141,17 @@ type userBody struct {
 	CurrentPassword string   `json:"currentPassword"`
 	Profile         *string  `json:"profile"`
 	QueueIDs        *[]int64 `json:"queueIds"`
-	WhatsappID      idField  `json:"whatsappId"`
+	ConnectionID    idField  `json:"whatsappId"`
 }
 
 // check refuses a whatsappId that is no id (whaticket's own false, "" and null
 // mean none; see idField).
 func (b userBody) check() error {
-	return checkIDFields(map[string]idField{"whatsappId": b.WhatsappID})
+	return checkIDFields(map[string]idField{"whatsappId": b.ConnectionID})
 }
 
 func (b userBody) input() engine.UserInput {
-	in := engine.UserInput{Name: b.Name, Email: b.Email, Password: b.Password, WhatsappID: b.WhatsappID.ID}
+	in := engine.UserInput{Name: b.Name, Email: b.Email, Password: b.Password, ConnectionID: b.ConnectionID.ID}
 	if b.Profile != nil {
 		in.Profile = *b.Profile
 	}
@@ -204,7 +204,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 	if !mayHandle(p, in.Profile) || (in.Profile != engine.ProfileUser && !p.Can(engine.ActEditUserProfile)) {
 		return engine.E(engine.ErrNoPermission)
 	}
-	if (len(in.QueueIDs) > 0 || in.WhatsappID != 0) && !p.Can(engine.ActEditUserQueues) {
+	if (len(in.QueueIDs) > 0 || in.ConnectionID != 0) && !p.Can(engine.ActEditUserQueues) {
 		return engine.E(engine.ErrNoPermission)
 	}
 	hash, err := s.newPasswordHash(in.Password)
@@ -218,7 +218,7 @@ func (s *Server) createUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 		PasswordHash: hash,
 		Profile:      in.Profile,
 		QueueIDs:     in.QueueIDs,
-		WhatsappID:   in.WhatsappID,
+		ConnectionID: in.ConnectionID,
 	})
 	if err != nil {
 		return err
@@ -293,11 +293,11 @@ func (s *Server) updateUser(w http.ResponseWriter, r *http.Request, p engine.Pri
 		q := in.QueueIDs
 		ch.QueueIDs = &q
 	}
-	if body.WhatsappID.Set && in.WhatsappID != cur.WhatsappID {
+	if body.ConnectionID.Set && in.ConnectionID != cur.ConnectionID {
 		if !p.Can(engine.ActEditUserQueues) {
 			return engine.E(engine.ErrNoPermission)
 		}
-		ch.WhatsappID = &in.WhatsappID
+		ch.ConnectionID = &in.ConnectionID
 	}
 	if in.Password != "" {
 		hash, err := s.newPasswordHash(in.Password)

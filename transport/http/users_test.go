@@ -14,13 +14,13 @@ import (
 
 // userJSON is a user as the API answers it.
 type userJSON struct {
-	ID         engine.ID  `json:"id"`
-	Name       string     `json:"name"`
-	Email      string     `json:"email"`
-	Profile    string     `json:"profile"`
-	CompanyID  engine.ID  `json:"companyId"`
-	WhatsappID *engine.ID `json:"whatsappId"`
-	Queues     []struct {
+	ID           engine.ID  `json:"id"`
+	Name         string     `json:"name"`
+	Email        string     `json:"email"`
+	Profile      string     `json:"profile"`
+	CompanyID    engine.ID  `json:"companyId"`
+	ConnectionID *engine.ID `json:"whatsappId"`
+	Queues       []struct {
 		ID    engine.ID `json:"id"`
 		Name  string    `json:"name"`
 		Color string    `json:"color"`
@@ -181,7 +181,7 @@ func TestCreateUser(t *testing.T) {
 			var u userJSON
 			r.json(t, &u)
 			if u.ID <= 0 || u.Name != "Nova Pessoa" || u.Email != "nova@example.com" || u.CompanyID != co1 ||
-				u.WhatsappID == nil || *u.WhatsappID != 3 || len(u.Queues) != 2 {
+				u.ConnectionID == nil || *u.ConnectionID != 3 || len(u.Queues) != 2 {
 				t.Fatalf("%+v", u)
 			}
 			ev := e.pub.take()
@@ -309,7 +309,7 @@ func TestUpdateUser(t *testing.T) {
 			var u userJSON
 			e.get(e.tok("super"), path(local)).json(t, &u)
 			b := map[string]any{"name": u.Name, "email": u.Email, "profile": u.Profile, "queueIds": u.queueIDs(),
-				"whatsappId": u.WhatsappID, "password": ""}
+				"whatsappId": u.ConnectionID, "password": ""}
 			// What the web app sends back besides the form: ignored.
 			b["id"], b["companyId"], b["queues"] = u.ID, 99, u.Queues
 			for k, v := range over {
@@ -386,7 +386,7 @@ func TestUpdateUser(t *testing.T) {
 			r := e.put(e.tok("admin"), path("ana"), form("ana", map[string]any{"queueIds": []int{12, 11}, "whatsappId": 9}))
 			r.wantStatus(t, 200)
 			r.json(t, &u)
-			if len(u.Queues) != 2 || u.WhatsappID == nil || *u.WhatsappID != 9 {
+			if len(u.Queues) != 2 || u.ConnectionID == nil || *u.ConnectionID != 9 {
 				t.Fatalf("%+v", u)
 			}
 			e.get(old, "/users/list").wantErr(t, 403, engine.ErrInvalidToken)
@@ -396,14 +396,14 @@ func TestUpdateUser(t *testing.T) {
 			body := strings.NewReplacer(" ", "").Replace(string(r.Body))
 			u = userJSON{}
 			r.json(t, &u)
-			if len(u.Queues) != 2 || u.WhatsappID == nil {
+			if len(u.Queues) != 2 || u.ConnectionID == nil {
 				t.Fatalf("absent fields changed the user: %s", body)
 			}
 			r = e.put(e.tok("admin"), path("ana"), `{"name":"Ana User","email":"ana@example.com","whatsappId":null}`)
 			r.wantStatus(t, 200)
 			u = userJSON{}
 			r.json(t, &u)
-			if u.WhatsappID != nil || len(u.Queues) != 2 {
+			if u.ConnectionID != nil || len(u.Queues) != 2 {
 				t.Fatalf("null did not clear the connection: %s", r.Body)
 			}
 		})

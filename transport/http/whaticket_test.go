@@ -57,21 +57,21 @@ func TestWhaticketUserFormSendsWhatsappIdFalse(t *testing.T) {
 		r := e.post(e.tok("admin"), "/users", form("wt1@example.com", false))
 		r.wantStatus(t, http.StatusCreated)
 		r.json(t, &u)
-		if u.WhatsappID != nil {
-			t.Fatalf("whatsappId false created a user with connection %v", *u.WhatsappID)
+		if u.ConnectionID != nil {
+			t.Fatalf("whatsappId false created a user with connection %v", *u.ConnectionID)
 		}
 		path := "/users/" + id(u.ID)
 		r = e.put(e.tok("admin"), path, form("wt1@example.com", "3"))
 		r.wantStatus(t, http.StatusOK)
 		r.json(t, &u)
-		if u.WhatsappID == nil || *u.WhatsappID != 3 {
+		if u.ConnectionID == nil || *u.ConnectionID != 3 {
 			t.Fatalf("whatsappId \"3\": %s", r.Body)
 		}
 		r = e.put(e.tok("admin"), path, form("wt1@example.com", false))
 		r.wantStatus(t, http.StatusOK)
 		r.json(t, &u)
-		if u.WhatsappID != nil {
-			t.Fatalf("whatsappId false kept connection %v", *u.WhatsappID)
+		if u.ConnectionID != nil {
+			t.Fatalf("whatsappId false kept connection %v", *u.ConnectionID)
 		}
 		for _, bad := range []any{true, map[string]any{"id": 3}, "three", -1} {
 			b := e.put(e.tok("admin"), path, form("wt1@example.com", bad)).wantErr(t, http.StatusBadRequest, engine.ErrValidation)
@@ -139,7 +139,7 @@ func TestWhaticketSignupAnswersDisabled(t *testing.T) {
 			r.wantStatus(t, http.StatusCreated)
 			var u userJSON
 			r.json(t, &u)
-			if u.ID <= 0 || u.CompanyID != co1 || u.Profile != "user" || len(u.Queues) != 0 || u.WhatsappID != nil ||
+			if u.ID <= 0 || u.CompanyID != co1 || u.Profile != "user" || len(u.Queues) != 0 || u.ConnectionID != nil ||
 				u.Email != "visit@example.com" {
 				t.Fatalf("signed up %s", r.Body)
 			}

@@ -325,7 +325,7 @@ func (s *Server) deleteConnection(w http.ResponseWriter, r *http.Request, p engi
 		}
 	}
 	s.discardFiles(r, p, files)
-	s.publish(p.CompanyID, "whatsapp", whatsappEvent{Action: "delete", WhatsappID: id})
+	s.publish(p.CompanyID, "whatsapp", whatsappEvent{Action: "delete", ConnectionID: id})
 	writeJSON(w, http.StatusNoContent, nil)
 	return nil
 }

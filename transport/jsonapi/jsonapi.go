@@ -94,9 +94,9 @@ func jsonError(err error) error {
 
 // ConnectionEvent is the payload of the realtime "whatsapp" event.
 type ConnectionEvent struct {
-	Action     string             `json:"action"` // update (also on create, as whaticket) | delete
-	Whatsapp   *engine.Connection `json:"whatsapp,omitempty"`
-	WhatsappID engine.ID          `json:"whatsappId,omitempty"`
+	Action       string             `json:"action"` // update (also on create, as whaticket) | delete
+	Whatsapp     *engine.Connection `json:"whatsapp,omitempty"`
+	ConnectionID engine.ID          `json:"whatsappId,omitempty"`
 }
 
 // ConnectionCreated is the payload of the "whatsapp" event of a connection made
