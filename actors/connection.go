@@ -143,7 +143,7 @@ type ConnectionConfig struct {
 	// run where flows start on the connection (connection_flow.go). Nil: no flows.
 	Flows FlowStarts
 
-	// afterClaim, in tests, runs between a staff open's guard claim and its opening
+	// afterClaim, in tests, runs between a ticket's guard claim and its opening
 	// in the journal, to hold that window open.
 	afterClaim func(contactID engine.ID)
 }

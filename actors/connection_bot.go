@@ -159,13 +159,3 @@ func (a *connActor) automate(ctx actor.Context, st engine.TicketState, m engine.
 		done(nil)
 	})
 }
-
-// greeting is the text greeting a new ticket the connection opens itself: the
-// connection's greeting message followed by the queue menu when the connection has
-// several queues.
-func (a *connActor) greeting() string {
-	if len(a.conn.Queues) < 2 {
-		return a.conn.GreetingMessage
-	}
-	return engine.JoinTexts(a.conn.GreetingMessage, engine.BotMenuText(engine.QueueMenuLevels(a.conn.Queues), false))
-}

@@ -93,7 +93,7 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		}
 	}
 	if tid == 0 {
-		if tid, err = a.openTicket(ctx, job.contactID, 0, nil, 0, 0, engine.StatusPending, false); err != nil {
+		if tid, err = a.openTicket(ctx, job.contactID, 0); err != nil {
 			a.answer(ctx, err)
 			return
 		}
@@ -172,7 +172,7 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 					a.answer(ctx, nil)
 					return
 				}
-				next, err := a.openTicket(ctx, job.contactID, tid, nil, 0, 0, engine.StatusPending, false)
+				next, err := a.openTicket(ctx, job.contactID, tid)
 				if err != nil {
 					a.answer(ctx, err)
 					return
@@ -225,41 +225,24 @@ func (a *connActor) nextID(name string) (engine.ID, error) {
 	return id, nil
 }
 
-// openTicket claims the guard for a new ticket (from prev), then opens it. Claim
-// first: a ticket opened without the claim could stand beside another activation's.
-// If the open fails after the claim, the guard names a ticket that never opened; the
-// next message finds it refusing and opens another. greet sends the connection's
-// greeting to a ticket the customer opened.
-func (a *connActor) openTicket(ctx actor.Context, contactID, prev engine.ID, p *engine.Principal,
-	userID, queueID engine.ID, status string, greet bool) (engine.ID, error) {
-	tid, err := a.nextID("ticket")
-	if err != nil {
-		return 0, err
-	}
-	cctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
+// openTicket opens a pending ticket for a customer whose message found no ticket
+// or a refusing one (prev; 0: none), through claimAndOpen, waiting for it in the
+// actor (only for these rare paths; a newcomer's opens outside it).
+func (a *connActor) openTicket(ctx actor.Context, contactID, prev engine.ID) (engine.ID, error) {
+	cctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
 	defer cancel()
-	ok, now, err := a.cfg.Guard.Swap(cctx, a.conn.CompanyID, a.id, contactID, prev, tid)
+	o, err := a.claimAndOpen(cctx, ctx.ActorSystem(), openSpec{companyID: a.conn.CompanyID, connID: a.id,
+		channel: a.conn.Channel, contactID: contactID, prev: prev, queueID: a.singleQueue(), status: engine.StatusPending})
+	if o.ticket != 0 {
+		a.tickets[contactID] = o.ticket
+	}
+	if o.claimed {
+		a.since[contactID] = opened{ticket: o.ticket, at: o.at}
+	}
 	if err != nil {
-		return 0, engine.Wrap(engine.ErrUnavailable, err)
-	}
-	if !ok {
-		// Another activation of this connection moved first: use its ticket.
-		a.tickets[contactID] = now
-		return now, nil
-	}
-	a.tickets[contactID] = tid
-	a.since[contactID] = opened{ticket: tid, at: a.cfg.Clock.Now()}
-	if queueID == 0 {
-		queueID = a.singleQueue()
-	}
-	open := newTicketCommand(tid, a.conn.CompanyID, contactID, a.id, a.conn.Channel, queueID, userID, status, a.cfg.Clock.Now())
-	if _, err := a.ticketCall(ctx, tid, p, open); err != nil {
 		return 0, err
 	}
-	if greet {
-		a.sendAutomatic(ctx, tid, a.greeting(), a.conn.GreetingMedia)
-	}
-	return tid, nil
+	return o.ticket, nil
 }
 
 // sendAutomatic records a greeting or farewell on the ticket; the ticket's dispatch
@@ -307,16 +290,6 @@ func (a *connActor) ticketFutureAs(ctx actor.Context, tid engine.ID, p *engine.P
 		return nil, err
 	}
 	return ctx.RequestFuture(pid, w, a.cfg.CallTimeout), nil
-}
-
-// ticketCall is ticketFutureAs waited for: only for rare paths (opening tickets).
-func (a *connActor) ticketCall(ctx actor.Context, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (TicketReply, error) {
-	f, err := a.ticketFutureAs(ctx, tid, p, cmd)
-	if err != nil {
-		return TicketReply{}, err
-	}
-	res, ferr := f.Result()
-	return ticketResult(res, ferr)
 }
 
 func ticketResult(res any, ferr error) (TicketReply, error) {

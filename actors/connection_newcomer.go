@@ -105,7 +105,7 @@ func (a *connActor) settleNewcomer(ctx actor.Context, msg *inboundMsg, out newco
 // resolveNewcomer runs outside the actor: the contact (created on its first
 // message), its current ticket by the guard, whether the message is stored already,
 // and — when the contact has no ticket and the message is new — a pending ticket,
-// claimed in the guard and opened in the journal, as openTicket does.
+// claimed in the guard and opened in the journal (claimAndOpen).
 func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
 	defer cancel()
@@ -138,31 +138,19 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 	if out.ticket != 0 || out.where.found {
 		return out // the actor routes it, or acknowledges a redelivery
 	}
-	tid, err := a.cfg.IDs.Next(ctx, "ticket")
+	o, err := a.claimAndOpen(ctx, in.system, openSpec{companyID: in.companyID, connID: in.connID, channel: in.channel,
+		contactID: c.ID, queueID: in.queueID, status: engine.StatusPending})
 	if err != nil {
-		out.err = engine.Wrap(engine.ErrUnavailable, err)
-		return out
-	}
-	ok, now, err := a.cfg.Guard.Swap(ctx, in.companyID, in.connID, c.ID, 0, tid)
-	switch {
-	case err != nil:
-		out.err = engine.Wrap(engine.ErrUnavailable, err)
-		return out
-	case !ok: // another activation, or a person, opened one first: use it
-		out.ticket = now
-		return out
-	}
-	open := newTicketCommand(tid, in.companyID, c.ID, in.connID, in.channel, in.queueID, 0, engine.StatusPending, a.cfg.Clock.Now())
-	r, err := a.ticketRequest(in.system, in.connID, in.companyID, tid, nil, open)
-	if err != nil {
-		// The guard names a ticket that never opened: the next message finds it
-		// refusing and opens another (as after openTicket's failure).
 		out.err = err
 		return out
 	}
-	out.ticket, out.opened, out.openedAt = tid, true, r.Ticket.CreatedAt
+	out.ticket = o.ticket
+	if !o.claimed { // another activation, or a person, opened one first: use it
+		return out
+	}
+	out.opened, out.openedAt = true, o.reply.Ticket.CreatedAt
 	if out.openedAt.IsZero() {
-		out.openedAt = a.cfg.Clock.Now()
+		out.openedAt = o.at
 	}
 	return out
 }

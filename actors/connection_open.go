@@ -173,37 +173,15 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 			return out
 		}
 	}
-	tid, err := a.cfg.IDs.Next(ctx, "ticket")
+	p := in.req.Principal
+	o, err := a.claimAndOpen(ctx, in.system, openSpec{companyID: in.companyID, connID: in.connID, channel: in.channel,
+		contactID: in.req.ContactID, prev: out.cur, queueID: in.queueID, userID: in.req.UserID, status: in.req.Status, by: &p})
+	out.claimed, out.at = o.claimed, o.at
 	if err != nil {
-		out.err = engine.Wrap(engine.ErrUnavailable, err)
+		out.ticket, out.err = o.ticket, err
 		return out
 	}
-	ok, now, err := a.cfg.Guard.Swap(ctx, in.companyID, in.connID, in.req.ContactID, out.cur, tid)
-	if err != nil {
-		out.err = engine.Wrap(engine.ErrUnavailable, err)
-		return out
-	}
-	var pos int64
-	if !ok {
-		// Another activation of this connection moved first: use its ticket.
-		tid = now
-	} else {
-		out.claimed, out.at = true, a.cfg.Clock.Now()
-		if a.cfg.afterClaim != nil {
-			a.cfg.afterClaim(in.req.ContactID)
-		}
-		open := newTicketCommand(tid, in.companyID, in.req.ContactID, in.connID, in.channel, in.queueID,
-			in.req.UserID, in.req.Status, out.at)
-		p := in.req.Principal
-		res, err := a.ticketRequest(in.system, in.connID, in.companyID, tid, &p, open)
-		if err != nil {
-			// The guard names a ticket that never opened: the next message finds it
-			// refusing and opens another (as after openTicket's failure).
-			out.ticket, out.err = tid, err
-			return out
-		}
-		pos = res.Position
-	}
+	tid, pos := o.ticket, o.reply.Position
 	out.ticket = tid
 	res, err := a.ticketRequest(in.system, in.connID, in.companyID, tid, nil, nil)
 	if err != nil {
@@ -213,6 +191,61 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 	res.Position = pos
 	out.reply = res
 	return out
+}
+
+// openSpec is a ticket to open for a contact of a connection: the queue (0: none),
+// the user (0: nobody, as pending), the status, on behalf of by (nil: the system),
+// replacing prev, the contact's ticket in the guard as last known (0: none).
+type openSpec struct {
+	companyID, connID engine.ID
+	channel           string
+	contactID         engine.ID
+	prev              engine.ID
+	queueID, userID   engine.ID
+	status            string
+	by                *engine.Principal
+}
+
+// opening is what claimAndOpen did: ticket is the contact's ticket now — opened here
+// when claimed (at the claim's time, with the opening's reply), else another
+// activation's or person's, who claimed first.
+type opening struct {
+	ticket  engine.ID
+	claimed bool
+	at      time.Time
+	reply   TicketReply
+}
+
+// claimAndOpen is the one way a connection opens a ticket, for a newcomer's first
+// message, a customer whose ticket refused a message, a staff member or a due
+// schedule: a new ticket id, the guard's claim for it (from s.prev), then the opening
+// in the journal through the ticket actor. Claim first: a ticket opened without the
+// claim could stand beside another activation's. A lost claim answers the ticket that
+// won, unopened here. If the opening fails after the claim, the guard names a ticket
+// that never opened (ticket is set, with the error): the next message finds it
+// refusing and opens another. It makes store round trips and waits for the ticket
+// actor, so it runs outside the connection actor but for rare paths.
+func (a *connActor) claimAndOpen(ctx context.Context, system *actor.ActorSystem, s openSpec) (opening, error) {
+	var o opening
+	tid, err := a.cfg.IDs.Next(ctx, "ticket")
+	if err != nil {
+		return o, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	ok, now, err := a.cfg.Guard.Swap(ctx, s.companyID, s.connID, s.contactID, s.prev, tid)
+	if err != nil {
+		return o, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	if !ok {
+		o.ticket = now
+		return o, nil
+	}
+	o.ticket, o.claimed, o.at = tid, true, a.cfg.Clock.Now()
+	if a.cfg.afterClaim != nil {
+		a.cfg.afterClaim(s.contactID)
+	}
+	open := newTicketCommand(tid, s.companyID, s.contactID, s.connID, s.channel, s.queueID, s.userID, s.status, o.at)
+	o.reply, err = a.ticketRequest(system, s.connID, s.companyID, tid, s.by, open)
+	return o, err
 }
 
 // ticketRequest sends a command (or, with cmd nil, a state query) to ticket tid from
