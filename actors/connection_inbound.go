@@ -93,11 +93,8 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 		}
 	}
 	if tid == 0 {
-		if tid, err = a.openTicket(ctx, job.contactID, 0); err != nil {
-			a.answer(ctx, err)
-			return
-		}
-		job.opened = tid
+		a.openThenRoute(ctx, job, 0)
+		return
 	}
 	var cmd engine.TicketCommand = engine.ReceiveMessage{MessageID: job.messageID, ProviderID: m.ProviderID,
 		Body: m.Body, MediaType: m.MediaType, MediaURL: m.MediaPath, QuotedID: a.quotedID(m.QuotedProviderID)}
@@ -172,12 +169,8 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 					a.answer(ctx, nil)
 					return
 				}
-				next, err := a.openTicket(ctx, job.contactID, tid)
-				if err != nil {
-					a.answer(ctx, err)
-					return
-				}
-				job.opened = next
+				a.openThenRoute(ctx, job, tid)
+				return
 			}
 			a.route(ctx, job)
 			return
@@ -225,24 +218,59 @@ func (a *connActor) nextID(name string) (engine.ID, error) {
 	return id, nil
 }
 
-// openTicket opens a pending ticket for a customer whose message found no ticket
-// or a refusing one (prev; 0: none), through claimAndOpen, waiting for it in the
-// actor (only for these rare paths; a newcomer's opens outside it).
-func (a *connActor) openTicket(ctx actor.Context, contactID, prev engine.ID) (engine.ID, error) {
-	cctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
-	defer cancel()
-	o, err := a.claimAndOpen(cctx, ctx.ActorSystem(), openSpec{companyID: a.conn.CompanyID, connID: a.id,
-		channel: a.conn.Channel, contactID: contactID, prev: prev, queueID: a.singleQueue(), status: engine.StatusPending})
-	if o.ticket != 0 {
-		a.tickets[contactID] = o.ticket
+// openThenRoute opens a pending ticket for job's customer, whose message found no
+// ticket or a refusing one (prev; 0: none), then routes job to it. The opening
+// (claimAndOpen) runs outside the actor; meanwhile the number is resolving, so its
+// later messages, and a person's open for the contact, wait for it and keep their
+// order. An open or a resolution of the number already in flight is waited for
+// first: it may bring the ticket.
+func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engine.ID) {
+	num := job.m.From.Number
+	if f := a.resolving[num]; f != nil {
+		ctx.ReenterAfter(f, func(any, error) { a.route(ctx, job) })
+		return
 	}
-	if o.claimed {
-		a.since[contactID] = opened{ticket: o.ticket, at: o.at}
+	spec := openSpec{companyID: a.conn.CompanyID, connID: a.id, channel: a.conn.Channel, contactID: job.contactID,
+		prev: prev, queueID: a.singleQueue(), status: engine.StatusPending}
+	system, timeout := ctx.ActorSystem(), a.cfg.CallTimeout
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, 3*timeout, func() openedOff {
+		c, cancel := context.WithTimeout(context.Background(), 2*timeout)
+		defer cancel()
+		o, err := a.claimAndOpen(c, system, spec)
+		return openedOff{o, err}
+	}, func(r openedOff, err error) {
+		if a.resolving[num] == f {
+			delete(a.resolving, num)
+		}
+		if r.o.ticket != 0 {
+			a.tickets[job.contactID] = r.o.ticket
+		}
+		if r.o.claimed {
+			a.since[job.contactID] = opened{ticket: r.o.ticket, at: r.o.at}
+		}
+		if err == nil {
+			err = r.err
+		}
+		if err == nil && r.o.ticket == 0 {
+			err = engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no ticket for contact %d after a claim", job.contactID))
+		}
+		if err != nil {
+			a.answer(ctx, err)
+			return
+		}
+		job.opened = r.o.ticket
+		a.route(ctx, job)
+	})
+	if f != nil {
+		a.resolving[num] = f
 	}
-	if err != nil {
-		return 0, err
-	}
-	return o.ticket, nil
+}
+
+// openedOff carries claimAndOpen's answer back into the actor.
+type openedOff struct {
+	o   opening
+	err error
 }
 
 // sendAutomatic records a greeting or farewell on the ticket; the ticket's dispatch

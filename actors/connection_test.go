@@ -315,29 +315,7 @@ func TestConnectionNewcomerDoesNotHoldOthersBack(t *testing.T) {
 	<-stall.entered
 	go func() { slow <- ch.sink.Inbound(ctx, inbound("webchat:slow", "s2", "segunda")) }()
 
-	known := make(chan error, 1)
-	go func() {
-		for i := 1; i <= 5; i++ {
-			if err := ch.sink.Inbound(ctx, inbound("webchat:known", fmt.Sprintf("k%d", i), "mais")); err != nil {
-				known <- err
-				return
-			}
-		}
-		known <- nil
-	}()
-	select {
-	case err := <-known:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("a known customer's messages waited for a newcomer's lookup")
-	}
-	select {
-	case err := <-slow:
-		t.Fatalf("the newcomer's message was answered (%v) before its contact was known", err)
-	default:
-	}
+	othersGoOn(t, ch, "webchat:known", "k", 1, 5, slow, 30*time.Second)
 	free()
 	for range 2 {
 		if err := <-slow; err != nil {
@@ -495,5 +473,112 @@ func TestConnectionRetryKeepsItsPlaceInTheLane(t *testing.T) {
 	eventually(t, "both replies sent", func() bool { return len(ch.sentTo(num)) == 2 })
 	if sent := ch.sentTo(num); sent[0].Body != "r1" || sent[1].Body != "r2" || !failed.Load() {
 		t.Fatalf("sent %q then %q (first attempt failed: %v), want r1 then r2", sent[0].Body, sent[1].Body, failed.Load())
+	}
+}
+
+// A returning customer — their ticket resolved — gets a new ticket opened outside the
+// actor: while that opening is held between its guard claim and its opening in the
+// journal, another customer's messages are recorded; the returning customer's
+// messages then go in, in the order they arrived, on one new ticket.
+func TestConnectionReturningCustomerDoesNotHoldOthersBack(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		var (
+			held    atomic.Int64 // the contact whose claims wait for release; 0: none
+			entered = make(chan struct{}, 1)
+			release = make(chan struct{})
+			once    sync.Once
+		)
+		free := func() { once.Do(func() { close(release) }) }
+		t.Cleanup(free) // a failure must not leave the opening held (the rig waits for it)
+		r := newLiveRig(t, d, func(c *ConnectionConfig) {
+			c.afterClaim = func(contactID engine.ID) {
+				if contactID == held.Load() {
+					entered <- struct{}{}
+					<-release
+				}
+			}
+		})
+		_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		ctx := context.Background()
+		for _, m := range []engine.InboundMessage{inbound("webchat:back", "b1", "oi"), inbound("webchat:other", "o1", "oi")} {
+			if err := ch.sink.Inbound(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var first engine.TicketState
+		for _, st := range r.ticketStates(t) {
+			if _, ok := st.ProviderIDs["b1"]; ok {
+				first = st
+			}
+		}
+		if first.ID == 0 {
+			t.Fatal("no ticket holds b1")
+		}
+		r.do(t, first.ID, engine.Accept{UserID: 1})
+		r.do(t, first.ID, engine.Resolve{})
+		held.Store(first.ContactID)
+
+		back := make(chan error, 2)
+		go func() { back <- ch.sink.Inbound(ctx, inbound("webchat:back", "b2", "voltei")) }()
+		<-entered
+		go func() { back <- ch.sink.Inbound(ctx, inbound("webchat:back", "b3", "de novo")) }()
+		othersGoOn(t, ch, "webchat:other", "o", 2, 4, back, 30*time.Second)
+		free()
+		for range 2 {
+			if err := <-back; err != nil {
+				t.Fatal(err)
+			}
+		}
+		var order []string
+		for _, pid := range r.receivedOrder(t) {
+			if strings.HasPrefix(pid, "b") {
+				order = append(order, pid)
+			}
+		}
+		if len(order) != 3 || order[0] != "b1" || order[1] != "b2" || order[2] != "b3" {
+			t.Fatalf("returning customer's messages stored as %v, want [b1 b2 b3]", order)
+		}
+		states := r.ticketStates(t)
+		if len(states) != 3 {
+			t.Fatalf("%d tickets, want 3 (the resolved one, its successor, the other customer's)", len(states))
+		}
+		for id, st := range states {
+			if _, ok := st.ProviderIDs["b2"]; ok {
+				if _, ok := st.ProviderIDs["b3"]; !ok || id == first.ID || st.Status != engine.StatusPending {
+					t.Fatalf("b2 on ticket %d (%s), b3 not beside it, or on the resolved ticket %d", id, st.Status, first.ID)
+				}
+			}
+		}
+	})
+}
+
+// othersGoOn sends messages prefix+first … prefix+last from customer num and fails t
+// unless they are all recorded within within while the held customer's messages stay
+// unanswered (nothing on held): the connection actor goes on with other customers
+// while one customer's work is held outside it.
+func othersGoOn(t *testing.T, ch *recChannel, num, prefix string, first, last int, held <-chan error, within time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		for i := first; i <= last; i++ {
+			if err := ch.sink.Inbound(context.Background(), inbound(num, fmt.Sprintf("%s%d", prefix, i), "mais")); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(within):
+		t.Fatalf("%s's messages waited for another customer's held work", num)
+	}
+	select {
+	case err := <-held:
+		t.Fatalf("the held customer's message was answered (%v) while held", err)
+	default:
 	}
 }
