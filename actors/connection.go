@@ -199,15 +199,12 @@ type connActor struct {
 	contacts map[string]engine.ID    // channel number -> contact id
 	numbers  map[engine.ID]string    // contact id -> channel number
 	tickets  map[engine.ID]engine.ID // contact id -> ticket id (cache of the guard)
-	sent     map[engine.ID]bool      // message ids handed to the channel (in flight or done)
-	outbound *outboundIndex          // provider id -> message, for receipts and quotes
+	out      outbound                // what this activation handed to the channel (outbound.go)
 	since    map[engine.ID]opened    // contact id -> its current ticket's opening, as far as known
 	// resolving: numbers being looked up (welcome) or having a ticket opened
 	// (openForNumber) outside the actor -> that work's future, which their later
 	// messages and opens wait on.
 	resolving map[string]*actor.Future
-	// lanes: recipients with a send in flight -> the sends waiting behind it.
-	lanes map[string][]queuedSend
 	// flowHere: whether flows start on this connection, as read at flowCheckedAt
 	// (connection_flow.go).
 	flowHere      bool
@@ -257,11 +254,9 @@ func (a *connActor) init(ctx actor.Context) {
 	a.contacts = map[string]engine.ID{}
 	a.numbers = map[engine.ID]string{}
 	a.tickets = map[engine.ID]engine.ID{}
-	a.sent = map[engine.ID]bool{}
-	a.outbound = newOutboundIndex(100_000)
+	a.out = newOutbound(outboundIndexSize)
 	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
-	a.lanes = map[string][]queuedSend{}
 	a.campaignSent = map[engine.ID]string{}
 	a.campaignBusy = map[engine.ID]bool{}
 	a.startChannel(ctx)
@@ -530,8 +525,7 @@ func (a *connActor) resendPending(ctx actor.Context) {
 		req := DeliverRequest{TicketID: p.TicketID, MessageID: p.MessageID, ContactID: p.ContactID,
 			Body: p.Body, MediaType: p.MediaType, MediaURL: p.MediaURL, QuotedID: p.QuotedID}
 		if attempted[p.MessageID] {
-			if !a.sent[p.MessageID] {
-				a.sent[p.MessageID] = true
+			if a.out.admit(p.MessageID) {
 				a.log.Warn().Int64("ticket_id", p.TicketID).Int64("message_id", p.MessageID).
 					Msg("send attempted before a restart, outcome unknown: message failed, not sent again")
 				a.recordFailure(ctx, req, engine.E(engine.ErrChannelOutcomeUnknown))

@@ -77,7 +77,7 @@ func (a *connActor) quotedID(pid string) engine.ID {
 	if pid == "" {
 		return 0
 	}
-	if id := a.outbound.messageOf(pid); id != 0 {
+	if id := a.out.index.messageOf(pid); id != 0 {
 		return id
 	}
 	ref, found, err := a.locate(pid)
@@ -90,7 +90,7 @@ func (a *connActor) quotedID(pid string) engine.ID {
 	}
 	// Kept in memory, as a receipt's lookup is: a message quoted once is often
 	// quoted again.
-	a.outbound.add(pid, ref)
+	a.out.index.add(pid, ref)
 	return ref.message
 }
 
@@ -105,7 +105,7 @@ func (a *connActor) onRevoke(ctx actor.Context, m engine.InboundMessage) {
 		return
 	}
 	var first engine.ID
-	if ref, ok := a.outbound.get(cmd.ProviderID); ok {
+	if ref, ok := a.out.index.get(cmd.ProviderID); ok {
 		first = ref.ticket
 	} else if cid, ok := a.contacts[m.From.Number]; ok {
 		first = a.tickets[cid]

@@ -21,12 +21,6 @@ type sendResult struct {
 	err        error
 }
 
-// queuedSend is a send waiting in its recipient's lane.
-type queuedSend struct {
-	req     DeliverRequest
-	attempt int
-}
-
 type retryDeliver struct {
 	req     DeliverRequest
 	attempt int
@@ -40,11 +34,8 @@ type retryDeliver struct {
 // not even while that message waits to be retried after a temporary failure (it
 // keeps the lane until it is sent, refused for good or given up).
 func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) {
-	if attempt == 0 {
-		if a.sent[req.MessageID] {
-			return
-		}
-		a.sent[req.MessageID] = true
+	if attempt == 0 && !a.out.admit(req.MessageID) {
+		return
 	}
 	if a.channel == nil {
 		a.scheduleRetry(ctx, req, attempt, errors.New("channel not running"))
@@ -55,24 +46,18 @@ func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) 
 		a.scheduleRetry(ctx, req, attempt, err)
 		return
 	}
-	if waiting, busy := a.lanes[to]; busy {
-		a.lanes[to] = append(waiting, queuedSend{req: req, attempt: attempt})
-		return
+	if a.out.enter(to, queuedSend{req: req, attempt: attempt}) {
+		a.launch(ctx, req, attempt, to)
 	}
-	a.lanes[to] = nil
-	a.launch(ctx, req, attempt, to)
 }
 
 // nextInLane starts the send waiting first in recipient to's lane, or frees the lane.
 func (a *connActor) nextInLane(ctx actor.Context, to string) {
 	for {
-		waiting := a.lanes[to]
-		if len(waiting) == 0 {
-			delete(a.lanes, to)
+		next, ok := a.out.next(to)
+		if !ok {
 			return
 		}
-		next := waiting[0]
-		a.lanes[to] = waiting[1:]
 		if a.channel != nil {
 			a.launch(ctx, next.req, next.attempt, to)
 			return
@@ -84,7 +69,7 @@ func (a *connActor) nextInLane(ctx actor.Context, to string) {
 // launch runs one send in a tracked goroutine; its result comes back as a sendResult.
 func (a *connActor) launch(ctx actor.Context, req DeliverRequest, attempt int, to string) {
 	out := engine.OutboundMessage{MessageID: req.MessageID, To: to, Body: req.Body, MediaType: req.MediaType,
-		MediaPath: req.MediaURL, QuotedProviderID: a.outbound.providerOf(req.QuotedID)}
+		MediaPath: req.MediaURL, QuotedProviderID: a.out.index.providerOf(req.QuotedID)}
 	ch, gen, self, system, timeout := a.channel, a.gen, ctx.Self(), ctx.ActorSystem(), a.cfg.CallTimeout
 	// On a channel that cannot de-duplicate a re-send the attempt is durable before
 	// Send is called, so a later activation knows the outcome may have been lost.
@@ -160,7 +145,7 @@ func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
 		return
 	}
 	a.nextInLane(ctx, r.to)
-	a.outbound.add(r.providerID, outRef{ticket: r.req.TicketID, message: r.req.MessageID})
+	a.out.index.add(r.providerID, outRef{ticket: r.req.TicketID, message: r.req.MessageID})
 	f, err := a.ticketFuture(ctx, r.req.TicketID, engine.AckMessage{MessageID: r.req.MessageID, Ack: engine.AckSent,
 		ProviderID: r.providerID})
 	if err != nil {
@@ -186,7 +171,7 @@ func (a *connActor) retryInLane(ctx actor.Context, req DeliverRequest, attempt i
 	log := a.log.With().Int64("ticket_id", req.TicketID).Int64("message_id", req.MessageID).Int("attempt", attempt).Logger()
 	if attempt > a.cfg.SendAttempts {
 		log.Error().Err(cause).Msg("send failed: giving up until the connection restarts")
-		delete(a.sent, req.MessageID)
+		a.out.forget(req.MessageID)
 		if to != "" {
 			a.nextInLane(ctx, to)
 		}
@@ -235,7 +220,7 @@ func failReason(err error) string {
 }
 
 func (a *connActor) onReceipt(ctx actor.Context, r engine.Receipt) error {
-	ref, ok := a.outbound.get(r.ProviderID)
+	ref, ok := a.out.index.get(r.ProviderID)
 	if !ok {
 		// A receipt of a message this activation did not send (the previous one did,
 		// before a restart or a hand-over): ask the durable record.
@@ -246,7 +231,7 @@ func (a *connActor) onReceipt(ctx actor.Context, r engine.Receipt) error {
 		if !ok {
 			return nil // not ours, or not recorded yet: nothing to move
 		}
-		a.outbound.add(r.ProviderID, ref)
+		a.out.index.add(r.ProviderID, ref)
 	}
 	f, err := a.ticketFuture(ctx, ref.ticket, engine.AckMessage{MessageID: ref.message, Ack: r.Ack})
 	if err != nil {
@@ -264,55 +249,6 @@ type statusMsg struct{ s engine.StatusChange }
 
 // outRef names one message of one ticket.
 type outRef struct{ ticket, message engine.ID }
-
-// outboundIndex maps provider ids of sent messages to our messages (for receipts
-// and quoted replies) and back, keeping the newest max entries.
-type outboundIndex struct {
-	max    int
-	byProv map[string]outRef
-	byMsg  map[engine.ID]string
-	order  []string
-}
-
-func newOutboundIndex(max int) *outboundIndex {
-	return &outboundIndex{max: max, byProv: map[string]outRef{}, byMsg: map[engine.ID]string{}}
-}
-
-func (x *outboundIndex) add(providerID string, ref outRef) {
-	if providerID == "" {
-		return
-	}
-	if _, ok := x.byProv[providerID]; !ok {
-		x.order = append(x.order, providerID)
-	}
-	x.byProv[providerID] = ref
-	x.byMsg[ref.message] = providerID
-	for len(x.order) > x.max {
-		old := x.order[0]
-		x.order = x.order[1:]
-		delete(x.byMsg, x.byProv[old].message)
-		delete(x.byProv, old)
-	}
-}
-
-func (x *outboundIndex) get(providerID string) (outRef, bool) {
-	r, ok := x.byProv[providerID]
-	return r, ok
-}
-
-func (x *outboundIndex) messageOf(providerID string) engine.ID {
-	if providerID == "" {
-		return 0
-	}
-	return x.byProv[providerID].message
-}
-
-func (x *outboundIndex) providerOf(messageID engine.ID) string {
-	if messageID == 0 {
-		return ""
-	}
-	return x.byMsg[messageID]
-}
 
 // actorSink is the ChannelSink a connection actor gives its channel: each call is a
 // request to the actor, answered once the input is recorded.

@@ -1,0 +1,120 @@
+package actors
+
+import "atende/engine"
+
+// outbound is a connection activation's record of what it hands to its channel,
+// kept apart from the actor's effects (goroutines, timers, ticket commands) so that
+// its rules hold, and are tested, on their own:
+//
+//   - each message id is handed over once per activation (admit), unless a send gives
+//     up, after which a later delivery may try it again (forget);
+//   - sends to one recipient go one at a time, in the order they were handed over:
+//     the recipient's lane (enter, next). A reply never overtakes the message before
+//     it, not even while that message waits to be retried;
+//   - provider ids of sent messages map to our messages and back (index), for
+//     receipts, revokes and quoted replies.
+type outbound struct {
+	sent  map[engine.ID]bool      // message ids handed over (in flight or done)
+	lanes map[string][]queuedSend // recipients with a send in flight -> the sends waiting behind it
+	index *outboundIndex
+}
+
+// queuedSend is a send waiting in its recipient's lane.
+type queuedSend struct {
+	req     DeliverRequest
+	attempt int
+}
+
+// outboundIndexSize is how many sent messages' provider ids an activation keeps in
+// memory; older ones are found through the locator.
+const outboundIndexSize = 100_000
+
+func newOutbound(indexSize int) outbound {
+	return outbound{sent: map[engine.ID]bool{}, lanes: map[string][]queuedSend{}, index: newOutboundIndex(indexSize)}
+}
+
+// admit reports whether message id may be handed over now: false when this
+// activation already did (in flight or done).
+func (o outbound) admit(id engine.ID) bool {
+	if o.sent[id] {
+		return false
+	}
+	o.sent[id] = true
+	return true
+}
+
+// forget lets message id be handed over again: its send gave up.
+func (o outbound) forget(id engine.ID) { delete(o.sent, id) }
+
+// enter puts s in recipient to's lane and reports whether it may start now: true
+// when the lane was free (s now holds it), false when s waits behind the send in
+// flight.
+func (o outbound) enter(to string, s queuedSend) bool {
+	if waiting, busy := o.lanes[to]; busy {
+		o.lanes[to] = append(waiting, s)
+		return false
+	}
+	o.lanes[to] = nil
+	return true
+}
+
+// next is called when the send holding recipient to's lane is done: it hands the
+// lane to the send waiting first, or frees the lane (ok false).
+func (o outbound) next(to string) (s queuedSend, ok bool) {
+	waiting := o.lanes[to]
+	if len(waiting) == 0 {
+		delete(o.lanes, to)
+		return queuedSend{}, false
+	}
+	o.lanes[to] = waiting[1:]
+	return waiting[0], true
+}
+
+// outboundIndex maps provider ids of sent messages to our messages (for receipts
+// and quoted replies) and back, keeping the newest max entries.
+type outboundIndex struct {
+	max    int
+	byProv map[string]outRef
+	byMsg  map[engine.ID]string
+	order  []string
+}
+
+func newOutboundIndex(max int) *outboundIndex {
+	return &outboundIndex{max: max, byProv: map[string]outRef{}, byMsg: map[engine.ID]string{}}
+}
+
+func (x *outboundIndex) add(providerID string, ref outRef) {
+	if providerID == "" {
+		return
+	}
+	if _, ok := x.byProv[providerID]; !ok {
+		x.order = append(x.order, providerID)
+	}
+	x.byProv[providerID] = ref
+	x.byMsg[ref.message] = providerID
+	for len(x.order) > x.max {
+		old := x.order[0]
+		x.order = x.order[1:]
+		delete(x.byMsg, x.byProv[old].message)
+		delete(x.byProv, old)
+	}
+}
+
+func (x *outboundIndex) get(providerID string) (outRef, bool) {
+	r, ok := x.byProv[providerID]
+	return r, ok
+}
+
+func (x *outboundIndex) messageOf(providerID string) engine.ID {
+	if providerID == "" {
+		return 0
+	}
+	return x.byProv[providerID].message
+}
+
+func (x *outboundIndex) providerOf(messageID engine.ID) string {
+	if messageID == 0 {
+		return ""
+	}
+	return x.byMsg[messageID]
+}

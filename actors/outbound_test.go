@@ -1,0 +1,86 @@
+package actors
+
+import (
+	"testing"
+
+	"atende/engine"
+)
+
+func TestOutboundAdmitsEachMessageOnceUntilForgotten(t *testing.T) {
+	o := newOutbound(10)
+	if !o.admit(7) {
+		t.Fatal("first hand-over of message 7 refused")
+	}
+	if o.admit(7) {
+		t.Fatal("message 7 admitted twice in one activation")
+	}
+	if !o.admit(8) {
+		t.Fatal("another message refused")
+	}
+	o.forget(7)
+	if !o.admit(7) {
+		t.Fatal("message 7 refused after its send gave up")
+	}
+}
+
+// Sends to one recipient go one at a time in the order they were handed over; other
+// recipients' lanes are independent; a lane emptied is free again.
+func TestOutboundLanesKeepEachRecipientsOrder(t *testing.T) {
+	o := newOutbound(10)
+	send := func(id engine.ID) queuedSend { return queuedSend{req: DeliverRequest{MessageID: id}} }
+	if !o.enter("ana", send(1)) {
+		t.Fatal("the first send to a free lane must start")
+	}
+	for _, id := range []engine.ID{2, 3} {
+		if o.enter("ana", send(id)) {
+			t.Fatalf("send %d started beside the one in flight", id)
+		}
+	}
+	if !o.enter("bia", send(10)) {
+		t.Fatal("another recipient's send waited for ana's lane")
+	}
+	var order []engine.ID
+	for {
+		next, ok := o.next("ana")
+		if !ok {
+			break
+		}
+		order = append(order, next.req.MessageID)
+	}
+	if len(order) != 2 || order[0] != 2 || order[1] != 3 {
+		t.Fatalf("ana's lane handed over %v, want [2 3]", order)
+	}
+	if _, busy := o.lanes["ana"]; busy {
+		t.Fatal("ana's emptied lane is still held")
+	}
+	if !o.enter("ana", send(4)) {
+		t.Fatal("a send to a freed lane must start")
+	}
+	if _, ok := o.next("bia"); ok {
+		t.Fatal("bia's lane had nothing waiting")
+	}
+	if _, busy := o.lanes["bia"]; busy {
+		t.Fatal("bia's lane is still held after its only send")
+	}
+}
+
+func TestOutboundIndexKeepsTheNewest(t *testing.T) {
+	x := newOutboundIndex(2)
+	x.add("", outRef{ticket: 1, message: 99}) // no provider id: nothing to index
+	x.add("p1", outRef{ticket: 1, message: 11})
+	x.add("p2", outRef{ticket: 1, message: 12})
+	x.add("p1", outRef{ticket: 1, message: 11}) // again: still one entry
+	x.add("p3", outRef{ticket: 2, message: 13})
+	if _, ok := x.get("p1"); ok || x.providerOf(11) != "" {
+		t.Fatal("the oldest entry survived past the bound")
+	}
+	if r, ok := x.get("p3"); !ok || r.ticket != 2 || r.message != 13 {
+		t.Fatalf("p3 -> %+v, %v", r, ok)
+	}
+	if x.messageOf("p2") != 12 || x.providerOf(12) != "p2" || x.providerOf(99) != "" {
+		t.Fatal("the index does not map both ways")
+	}
+	if x.messageOf("") != 0 || x.providerOf(0) != "" {
+		t.Fatal("empty ids must map to nothing")
+	}
+}
