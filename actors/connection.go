@@ -205,6 +205,9 @@ type connActor struct {
 	// (openForNumber) outside the actor -> that work's future, which their later
 	// messages and opens wait on.
 	resolving map[string]*actor.Future
+	// learning: contacts whose number is being read for a delivery (learnNumber) ->
+	// that read's future, which later deliveries to them wait on.
+	learning map[engine.ID]*actor.Future
 	// flowHere: whether flows start on this connection, as read at flowCheckedAt
 	// (connection_flow.go).
 	flowHere      bool
@@ -257,6 +260,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.out = newOutbound(outboundIndexSize)
 	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
+	a.learning = map[engine.ID]*actor.Future{}
 	a.campaignSent = map[engine.ID]string{}
 	a.campaignBusy = map[engine.ID]bool{}
 	a.startChannel(ctx)

@@ -37,17 +37,69 @@ func (a *connActor) deliver(ctx actor.Context, req DeliverRequest, attempt int) 
 	if attempt == 0 && !a.out.admit(req.MessageID) {
 		return
 	}
+	a.send(ctx, req, attempt)
+}
+
+// send puts an admitted message in its recipient's lane, once the channel runs and
+// the recipient's number is known.
+func (a *connActor) send(ctx actor.Context, req DeliverRequest, attempt int) {
 	if a.channel == nil {
 		a.scheduleRetry(ctx, req, attempt, errors.New("channel not running"))
 		return
 	}
-	to, err := a.numberOf(req.ContactID)
-	if err != nil {
-		a.scheduleRetry(ctx, req, attempt, err)
+	to, known := a.numbers[req.ContactID]
+	if !known {
+		a.learnNumber(ctx, req.ContactID, func(err error) {
+			if err != nil {
+				a.scheduleRetry(ctx, req, attempt, err)
+				return
+			}
+			a.send(ctx, req, attempt)
+		})
 		return
 	}
 	if a.out.enter(to, queuedSend{req: req, attempt: attempt}) {
 		a.launch(ctx, req, attempt, to)
+	}
+}
+
+// learnNumber reads the number of a contact the actor does not know (a reply after
+// an activation, a message from the outbox) outside the actor, then runs then inside
+// it. Deliveries to the same contact meanwhile wait for the same read, and so enter
+// the recipient's lane in the order they were handed over.
+func (a *connActor) learnNumber(ctx actor.Context, contactID engine.ID, then func(error)) {
+	if f := a.learning[contactID]; f != nil {
+		ctx.ReenterAfter(f, func(any, error) {
+			if _, known := a.numbers[contactID]; known {
+				then(nil)
+				return
+			}
+			a.learnNumber(ctx, contactID, then)
+		})
+		return
+	}
+	contacts, companyID, timeout := a.cfg.Contacts, a.conn.CompanyID, a.cfg.CallTimeout
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, 2*timeout, func() contactNumber {
+		c, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		contact, err := contacts.Get(c, companyID, contactID)
+		return contactNumber{number: contact.Number, err: err}
+	}, func(r contactNumber, err error) {
+		if a.learning[contactID] == f {
+			delete(a.learning, contactID)
+		}
+		if err == nil {
+			err = r.err
+		}
+		if err == nil {
+			a.numbers[contactID] = r.number
+			a.contacts[r.number] = contactID
+		}
+		then(err)
+	})
+	if f != nil {
+		a.learning[contactID] = f
 	}
 }
 
@@ -113,21 +165,6 @@ func (a *connActor) relaunch(ctx actor.Context, req DeliverRequest, attempt int,
 		return
 	}
 	a.launch(ctx, req, attempt, to)
-}
-
-func (a *connActor) numberOf(contactID engine.ID) (string, error) {
-	if n, ok := a.numbers[contactID]; ok {
-		return n, nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-	defer cancel()
-	c, err := a.cfg.Contacts.Get(ctx, a.conn.CompanyID, contactID)
-	if err != nil {
-		return "", err
-	}
-	a.numbers[contactID] = c.Number
-	a.contacts[c.Number] = contactID
-	return c.Number, nil
 }
 
 func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {

@@ -582,3 +582,68 @@ func othersGoOn(t *testing.T, ch *recChannel, num, prefix string, first, last in
 	default:
 	}
 }
+
+// stallingGets holds Contacts.Get of one contact (when set) until released.
+type stallingGets struct {
+	engine.ContactStore
+	held    atomic.Int64
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (s *stallingGets) Get(ctx context.Context, companyID, id engine.ID) (engine.Contact, error) {
+	if id == s.held.Load() {
+		s.entered <- struct{}{}
+		<-s.release
+	}
+	return s.ContactStore.Get(ctx, companyID, id)
+}
+
+// Replies to a customer whose number a fresh activation does not know yet wait for
+// that number outside the actor: while the read is held, another customer's
+// messages are recorded; the replies then go out in the order they were written.
+func TestConnectionReplyToUnknownNumberDoesNotHoldOthersBack(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		stall := &stallingGets{entered: make(chan struct{}, 1), release: make(chan struct{})}
+		var once sync.Once
+		free := func() { once.Do(func() { close(stall.release) }) }
+		t.Cleanup(free) // a failure must not leave the read held (the rig waits for it)
+		r := newLiveRig(t, d, func(c *ConnectionConfig) {
+			stall.ContactStore = c.Contacts
+			c.Contacts = stall
+		})
+		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		ctx := context.Background()
+		const num = "webchat:reply"
+		for _, m := range []engine.InboundMessage{inbound(num, "r1", "oi"), inbound("webchat:other", "o1", "oi")} {
+			if err := ch.sink.Inbound(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var st engine.TicketState
+		for _, s := range r.ticketStates(t) {
+			if _, ok := s.ProviderIDs["r1"]; ok {
+				st = s
+			}
+		}
+		if st.ID == 0 {
+			t.Fatal("no ticket holds r1")
+		}
+		r.do(t, st.ID, engine.Accept{UserID: 1})
+		ch = r.restartActor(t, conn)
+		stall.held.Store(st.ContactID)
+		r.do(t, st.ID, engine.SendMessage{MessageID: 880101, SenderID: 1, Body: "primeira"})
+		r.do(t, st.ID, engine.SendMessage{MessageID: 880102, SenderID: 1, Body: "segunda"})
+		<-stall.entered
+		othersGoOn(t, ch, "webchat:other", "o", 2, 4, nil, 30*time.Second)
+		if sent := ch.sentTo(num); len(sent) != 0 {
+			t.Fatalf("sent %+v before the number was known", sent)
+		}
+		free()
+		eventually(t, "both replies sent", func() bool { return len(ch.sentTo(num)) >= 2 })
+		sent := ch.sentTo(num)
+		if len(sent) != 2 || sent[0].Body != "primeira" || sent[1].Body != "segunda" {
+			t.Fatalf("sent %+v, want primeira then segunda", sent)
+		}
+	})
+}
