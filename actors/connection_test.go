@@ -500,20 +500,7 @@ func TestConnectionReturningCustomerDoesNotHoldOthersBack(t *testing.T) {
 		})
 		_, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
 		ctx := context.Background()
-		for _, m := range []engine.InboundMessage{inbound("webchat:back", "b1", "oi"), inbound("webchat:other", "o1", "oi")} {
-			if err := ch.sink.Inbound(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var first engine.TicketState
-		for _, st := range r.ticketStates(t) {
-			if _, ok := st.ProviderIDs["b1"]; ok {
-				first = st
-			}
-		}
-		if first.ID == 0 {
-			t.Fatal("no ticket holds b1")
-		}
+		first := twoCustomersWrite(t, r, ch, "webchat:back", "b1")
 		r.do(t, first.ID, engine.Accept{UserID: 1})
 		r.do(t, first.ID, engine.Resolve{})
 		held.Store(first.ContactID)
@@ -613,22 +600,8 @@ func TestConnectionReplyToUnknownNumberDoesNotHoldOthersBack(t *testing.T) {
 			c.Contacts = stall
 		})
 		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
-		ctx := context.Background()
 		const num = "webchat:reply"
-		for _, m := range []engine.InboundMessage{inbound(num, "r1", "oi"), inbound("webchat:other", "o1", "oi")} {
-			if err := ch.sink.Inbound(ctx, m); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var st engine.TicketState
-		for _, s := range r.ticketStates(t) {
-			if _, ok := s.ProviderIDs["r1"]; ok {
-				st = s
-			}
-		}
-		if st.ID == 0 {
-			t.Fatal("no ticket holds r1")
-		}
+		st := twoCustomersWrite(t, r, ch, num, "r1")
 		r.do(t, st.ID, engine.Accept{UserID: 1})
 		ch = r.restartActor(t, conn)
 		stall.held.Store(st.ContactID)
@@ -646,4 +619,22 @@ func TestConnectionReplyToUnknownNumberDoesNotHoldOthersBack(t *testing.T) {
 			t.Fatalf("sent %+v, want primeira then segunda", sent)
 		}
 	})
+}
+
+// twoCustomersWrite has customer num write message pid and webchat:other write o1,
+// and answers the ticket that holds pid.
+func twoCustomersWrite(t *testing.T, r *liveRig, ch *recChannel, num, pid string) engine.TicketState {
+	t.Helper()
+	for _, m := range []engine.InboundMessage{inbound(num, pid, "oi"), inbound("webchat:other", "o1", "oi")} {
+		if err := ch.sink.Inbound(context.Background(), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, st := range r.ticketStates(t) {
+		if _, ok := st.ProviderIDs[pid]; ok {
+			return st
+		}
+	}
+	t.Fatalf("no ticket holds %s", pid)
+	return engine.TicketState{}
 }
