@@ -45,7 +45,7 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 		return
 	}
 	// A number being resolved keeps its order even when another path (a reply's
-	// numberOf) learned the contact meanwhile: it waits on the same lookup.
+	// learnNumber) learned the contact meanwhile: it waits on the same lookup.
 	if _, known := a.contacts[m.From.Number]; !known || a.resolving[m.From.Number] != nil {
 		a.welcome(ctx, msg)
 		return

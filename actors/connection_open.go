@@ -146,8 +146,8 @@ func (a *connActor) settlePersonOpen(ctx actor.Context, req OpenTicketRequest, i
 // openForPerson runs outside the actor: a contact whose current ticket is open or
 // pending on this connection is refused with ERR_OTHER_OPEN_TICKET; otherwise a new
 // ticket is claimed in the guard (from the current one) and opened in the journal on
-// behalf of the requester. A claim lost to another activation answers that one's
-// ticket, as openTicket does.
+// behalf of the requester (claimAndOpen). A claim lost to another activation
+// answers that one's ticket.
 func (a *connActor) openForPerson(in personOpenInput) personOpen {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*a.cfg.CallTimeout)
 	defer cancel()
@@ -224,7 +224,7 @@ type opening struct {
 // won, unopened here. If the opening fails after the claim, the guard names a ticket
 // that never opened (ticket is set, with the error): the next message finds it
 // refusing and opens another. It makes store round trips and waits for the ticket
-// actor, so it runs outside the connection actor but for rare paths.
+// actor, so it always runs outside the connection actor, in an offActor goroutine.
 func (a *connActor) claimAndOpen(ctx context.Context, system *actor.ActorSystem, s openSpec) (opening, error) {
 	var o opening
 	tid, err := a.cfg.IDs.Next(ctx, "ticket")
