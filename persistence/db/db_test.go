@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
@@ -118,6 +119,50 @@ func TestIsUniqueViolation(t *testing.T) {
 		}
 		if db.IsUniqueViolation(nil) {
 			t.Fatal("nil is not a violation")
+		}
+	})
+}
+
+// The allocator reserves a name's next block while half of the current one is left,
+// so the hot path does not wait for the database when a block runs out: after the
+// reservation ahead came back, ids follow on with a context that can no longer reach
+// the database.
+func TestIDsReserveTheNextBlockAhead(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		ids := db.NewIDs(d, 10)
+		var got []int64
+		take := func(ctx context.Context, n int) {
+			t.Helper()
+			for range n {
+				id, err := ids.Next(ctx, "message")
+				if err != nil {
+					t.Fatalf("id %d: %v", len(got)+1, err)
+				}
+				got = append(got, id)
+			}
+		}
+		take(ctx, 10) // 1..10: the fifth leaves half the block, and the next is reserved
+		cancelled, cancel := context.WithCancel(ctx)
+		cancel()
+		// The 11th comes from the block reserved ahead, so a context that cannot
+		// reach the database gets it once that reservation is back (until then
+		// Next waits for it and gives up with the context).
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			id, err := ids.Next(cancelled, "message")
+			if err == nil {
+				got = append(got, id)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("11th id without the database: %v", err)
+			}
+		}
+		take(cancelled, 9) // 12..20: the rest of the block reserved ahead
+		for i, id := range got {
+			if id != int64(i+1) {
+				t.Fatalf("ids %v, want 1..20 in order", got)
+			}
 		}
 	})
 }
