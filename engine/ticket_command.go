@@ -26,6 +26,10 @@ type OpenTicket struct {
 	Status       string
 	IsGroup      bool
 	Protocol     string // optional human-facing number
+	// First is the customer's message that made the connection open the ticket:
+	// recorded with the opening, in the same append, so that a customer's first
+	// message reaches its ticket in one command. Only the channel side sets it.
+	First *ReceiveMessage `json:",omitempty"`
 }
 
 // Accept takes a pending ticket: it becomes open, assigned to UserID (the current user).

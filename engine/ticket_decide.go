@@ -201,11 +201,21 @@ func decideOpen(s TicketState, c OpenTicket, at time.Time) ([]TicketEvent, error
 	if err := f.err(); err != nil {
 		return nil, err
 	}
-	return one(TicketOpened{
+	opened := TicketOpened{
 		TicketID: c.TicketID, UUID: c.UUID, CompanyID: c.CompanyID, ContactID: c.ContactID,
 		ConnectionID: c.ConnectionID, Channel: c.Channel, QueueID: c.QueueID, UserID: c.UserID,
 		Status: c.Status, IsGroup: c.IsGroup, Protocol: c.Protocol, At: at,
-	})
+	}
+	if c.First == nil {
+		return one(opened)
+	}
+	// The first message is judged on the ticket as just opened; an invalid one
+	// refuses the whole opening, so nothing is half-written.
+	received, err := decideReceive(EvolveTicket(s, opened), *c.First, at)
+	if err != nil {
+		return nil, err
+	}
+	return append([]TicketEvent{opened}, received...), nil
 }
 
 // decideTransfer: with a user the ticket becomes open for that user; without one it
@@ -292,12 +302,19 @@ func seen(s TicketState, id ID, providerID string) bool {
 	return ok
 }
 
-func decideReceive(s TicketState, c ReceiveMessage, at time.Time) ([]TicketEvent, error) {
+// Validate reports what DecideTicket would refuse in the message itself, whatever
+// the ticket: the connection checks a customer's first message before it claims a
+// ticket for it.
+func (c ReceiveMessage) Validate() error {
 	f := fieldErrors{}
 	checkMessage(f, c.MessageID, c.Body, c.MediaType, c.MediaURL, inboundMediaTypes)
 	checkProviderID(f, c.ProviderID)
 	f.id("quotedId", c.QuotedID, false)
-	if err := f.err(); err != nil {
+	return f.err()
+}
+
+func decideReceive(s TicketState, c ReceiveMessage, at time.Time) ([]TicketEvent, error) {
+	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	if seen(s, c.MessageID, c.ProviderID) {
