@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/rs/zerolog"
 
 	"atende/engine"
 )
@@ -40,52 +41,71 @@ func (a *connActor) chooseAutomation(st engine.TicketState) automation {
 	return autoMenu
 }
 
-// botLevels reads the tenant's bot levels (none without a store).
-func (a *connActor) botLevels(companyID engine.ID) ([]engine.BotLevel, error) {
-	if a.cfg.Bots == nil {
+// botReads are the stores the reception bot reads, with the connection's own copy of
+// its queues: copied out of the actor, so that the reads run outside it.
+type botReads struct {
+	bots     engine.BotStore
+	queues   engine.QueueStore
+	settings engine.SettingStore
+	own      []engine.Queue
+	log      zerolog.Logger
+}
+
+func (a *connActor) botReads() botReads {
+	return botReads{bots: a.cfg.Bots, queues: a.cfg.Queues, settings: a.cfg.Settings, own: a.conn.Queues, log: a.log}
+}
+
+// levels reads the tenant's bot levels (none without a store).
+func (r botReads) levels(ctx context.Context, companyID engine.ID) ([]engine.BotLevel, error) {
+	if r.bots == nil {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-	defer cancel()
-	levels, err := a.cfg.Bots.List(ctx, companyID)
+	levels, err := r.bots.List(ctx, companyID)
 	if err != nil {
 		return nil, engine.Wrap(engine.ErrUnavailable, err)
 	}
 	return levels, nil
 }
 
-// singleQueue is the queue a ticket the connection opens itself starts in: the
-// connection's only queue — unless the tenant has a reception menu, which then routes
-// the customer (0: no queue yet). A failed read of the levels keeps the only queue, so
-// that the customer still reaches attendants.
-func (a *connActor) singleQueue() engine.ID {
+// onlyQueue is the connection's only queue (0: none, or several).
+func (a *connActor) onlyQueue() engine.ID {
 	if len(a.conn.Queues) != 1 {
-		return 0
-	}
-	if levels, err := a.botLevels(a.conn.CompanyID); err != nil {
-		a.log.Warn().Err(err).Msg("bot: read levels")
-	} else if len(levels) > 0 {
 		return 0
 	}
 	return a.conn.Queues[0].ID
 }
 
-// botQueue reads a queue for its greeting, hours and absence message: from the
-// store when there is one, else the connection's own copy of its queues.
-func (a *connActor) botQueue(companyID, id engine.ID) (engine.Queue, bool) {
-	if a.cfg.Queues != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-		defer cancel()
-		q, err := a.cfg.Queues.Get(ctx, companyID, id)
+// startQueue is the queue a ticket the connection opens itself starts in: only, the
+// connection's only queue — unless the tenant has a reception menu, which then routes
+// the customer (0: no queue yet). A failed read of the levels keeps the only queue, so
+// that the customer still reaches attendants. It reads the store: it runs outside the
+// actor.
+func (r botReads) startQueue(ctx context.Context, companyID, only engine.ID) engine.ID {
+	if only == 0 {
+		return 0
+	}
+	if levels, err := r.levels(ctx, companyID); err != nil {
+		r.log.Warn().Err(err).Msg("bot: read levels")
+	} else if len(levels) > 0 {
+		return 0
+	}
+	return only
+}
+
+// queue reads a queue for its greeting, hours and absence message: from the store
+// when there is one, else the connection's own copy of its queues.
+func (r botReads) queue(ctx context.Context, companyID, id engine.ID) (engine.Queue, bool) {
+	if r.queues != nil {
+		q, err := r.queues.Get(ctx, companyID, id)
 		if err == nil {
 			return q, true
 		}
 		if engine.CodeOf(err) != engine.ErrNoQueueFound {
-			a.log.Warn().Err(err).Int64("queue_id", id).Msg("bot: read queue")
+			r.log.Warn().Err(err).Int64("queue_id", id).Msg("bot: read queue")
 		}
 		return engine.Queue{}, false
 	}
-	for _, q := range a.conn.Queues {
+	for _, q := range r.own {
 		if q.ID == id {
 			return q, true
 		}
@@ -93,61 +113,84 @@ func (a *connActor) botQueue(companyID, id engine.ID) (engine.Queue, bool) {
 	return engine.Queue{}, false
 }
 
-// botZone is the tenant's time zone, for business hours.
-func (a *connActor) botZone(companyID engine.ID) *time.Location {
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-	defer cancel()
-	loc, err := engine.TenantZone(ctx, a.cfg.Settings, companyID)
+// zone is the tenant's time zone, for business hours.
+func (r botReads) zone(ctx context.Context, companyID engine.ID) *time.Location {
+	loc, err := engine.TenantZone(ctx, r.settings, companyID)
 	if err != nil {
-		a.log.Warn().Err(err).Msg("bot: tenant zone")
+		r.log.Warn().Err(err).Msg("bot: tenant zone")
 		return engine.LoadZone(engine.TenantTimeZone)
 	}
 	return loc
 }
 
+// botDecision is the bot's step for a customer message, decided outside the actor.
+type botDecision struct {
+	step engine.BotStep
+	ok   bool // there is a step to record
+	err  error
+}
+
 // automate answers customer message m, recorded on ticket st, with what
 // chooseAutomation picks, then calls done with the outcome (nil when there was
-// nothing to say or the answer is durable).
+// nothing to say or the answer is durable). The bot's reads (its levels, the tenant's
+// zone, the queues) and its decision run outside the actor; a step decided on a
+// state a later message has overtaken is a no-op for the ticket (engine.BotStep).
 func (a *connActor) automate(ctx actor.Context, st engine.TicketState, m engine.InboundMessage, done func(error)) {
 	if a.chooseAutomation(st) != autoMenu {
 		done(nil)
 		return
 	}
-	levels, err := a.botLevels(st.CompanyID)
-	if err != nil {
-		done(err)
-		return
-	}
 	in := engine.BotInput{Ticket: st, ProviderID: m.ProviderID, Body: m.Body, MediaType: m.MediaType,
-		First: st.BotReplyTo == "", Levels: levels, QueueMenu: engine.QueueMenuLevels(a.conn.Queues),
-		Greeting: a.conn.GreetingMessage, Now: a.cfg.Clock.Now(),
-		QueueOf: func(id engine.ID) (engine.Queue, bool) { return a.botQueue(st.CompanyID, id) }}
-	in.Zone = a.botZone(st.CompanyID)
+		First: st.BotReplyTo == "", QueueMenu: engine.QueueMenuLevels(a.conn.Queues),
+		Greeting: a.conn.GreetingMessage, Now: a.cfg.Clock.Now()}
 	// Tickets do not record that they are a group's; the channel's sender does.
 	in.Ticket.IsGroup = st.IsGroup || m.From.IsGroup
-	step, ok := engine.DecideBot(in)
-	if !ok {
-		done(nil)
-		return
-	}
-	if in.First && step.Level == 0 && a.conn.GreetingMedia != "" {
-		// The connection's greeting image carries the greeting (and menu) as caption.
-		step.MediaType, step.MediaURL = engine.MediaImage, a.conn.GreetingMedia
-	}
-	if step.Body != "" || step.MediaURL != "" {
-		if step.MessageID, err = a.nextID("message"); err != nil {
+	reads, ids, media, timeout := a.botReads(), a.cfg.IDs, a.conn.GreetingMedia, a.cfg.CallTimeout
+	offActor(ctx, a.cfg.Routines, 2*timeout, func() botDecision {
+		c, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		var err error
+		if in.Levels, err = reads.levels(c, st.CompanyID); err != nil {
+			return botDecision{err: err}
+		}
+		in.Zone = reads.zone(c, st.CompanyID)
+		in.QueueOf = func(id engine.ID) (engine.Queue, bool) { return reads.queue(c, st.CompanyID, id) }
+		step, ok := engine.DecideBot(in)
+		if !ok {
+			return botDecision{}
+		}
+		if in.First && step.Level == 0 && media != "" {
+			// The connection's greeting image carries the greeting (and menu) as caption.
+			step.MediaType, step.MediaURL = engine.MediaImage, media
+		}
+		if step.Body != "" || step.MediaURL != "" {
+			if step.MessageID, err = ids.Next(c, "message"); err != nil {
+				return botDecision{err: engine.Wrap(engine.ErrUnavailable, err)}
+			}
+		}
+		return botDecision{step: step, ok: true}
+	}, func(d botDecision, err error) {
+		if err == nil {
+			err = d.err
+		}
+		if err != nil || !d.ok {
 			done(err)
 			return
 		}
-	}
-	f, err := a.ticketFuture(ctx, st.ID, step)
+		a.recordBotStep(ctx, st.ID, d.step, done)
+	})
+}
+
+// recordBotStep hands the bot's step to ticket tid, then calls done.
+func (a *connActor) recordBotStep(ctx actor.Context, tid engine.ID, step engine.BotStep, done func(error)) {
+	f, err := a.ticketFuture(ctx, tid, step)
 	if err != nil {
 		done(err)
 		return
 	}
 	ctx.ReenterAfter(f, func(res any, ferr error) {
 		if _, err := ticketResult(res, ferr); err != nil {
-			a.log.Warn().Err(err).Int64("ticket_id", st.ID).Msg("bot step refused")
+			a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("bot step refused")
 			if engine.CodeOf(err) == engine.ErrUnavailable {
 				// Worth a redelivery: the step is decided again from the same state.
 				done(err)

@@ -705,28 +705,3 @@ func TestConnectionRefusedRouteAsksLocatorOnce(t *testing.T) {
 		}
 	})
 }
-
-// The opening time is kept per contact, for its current ticket only: a newer ticket
-// replaces the entry, and a ticket the entry does not name is of unknown age.
-func TestMayBeLateKeepsCurrentTicketOnly(t *testing.T) {
-	a := &connActor{cfg: ConnectionConfig{Locator: &journalLocator{}}, since: map[engine.ID]opened{}}
-	t1 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	a.since[5] = opened{ticket: 101, at: t1.Add(time.Hour)} // ticket 100 came before it
-	for _, tc := range []struct {
-		tid  engine.ID
-		at   time.Time
-		want bool
-	}{
-		{101, t1.Add(2 * time.Hour), false}, // newer than the current ticket
-		{101, t1, true},                     // older than it
-		{100, t1.Add(2 * time.Hour), true},  // not the ticket the entry names
-		{101, time.Time{}, false},           // no time: never asked
-	} {
-		if got := a.mayBeLate(5, tc.tid, tc.at); got != tc.want {
-			t.Errorf("mayBeLate(5, %d, %v) = %v, want %v", tc.tid, tc.at, got, tc.want)
-		}
-	}
-	if !a.mayBeLate(6, 200, t1) {
-		t.Error("a contact without an entry: its ticket's age is unknown")
-	}
-}

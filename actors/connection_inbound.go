@@ -20,14 +20,17 @@ import (
 // answers the sink (nil or an error) once the message is durable in its ticket.
 type inboundMsg struct{ m engine.InboundMessage }
 
-// inboundJob is one inbound message on its way to a ticket.
+// inboundJob is one inbound message on its way to a ticket: what engine.RouteInbound
+// needs to know of it besides the connection's memory.
 type inboundJob struct {
 	m         engine.InboundMessage
 	contactID engine.ID
 	messageID engine.ID
-	attempt   int
-	opened    engine.ID // the ticket this job opened: greeted once the message is in
-	where     stored    // the locator's answer, when already asked (welcome)
+	opened    engine.ID     // the ticket this job opened: greeted once the message is in
+	where     engine.Stored // the durable record's answer, once asked
+	refused   engine.ID     // the ticket that refused the message last (0: none)
+	refusals  int
+	refusal   error // that refusal, answered to the channel when it stands
 }
 
 func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
@@ -63,41 +66,101 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 	a.route(ctx, &inboundJob{m: m, contactID: contactID, messageID: mid})
 }
 
-// route sends the job to the contact's current ticket, opening one when there is
-// none, and answers the sink when the ticket has recorded it. A ticket that refuses
-// (resolved, deleted, moved to another connection) makes way for a new ticket.
+// route carries out engine.RouteInbound's next step for job: it asks the durable
+// record, acknowledges a redelivery, opens the customer's ticket, or delivers the
+// message to it; the sink is answered once the message is durable in its ticket (or
+// known to be stored already). A contact whose current ticket the actor does not
+// know has it read from the guard first.
 func (a *connActor) route(ctx actor.Context, job *inboundJob) {
-	tid, err := a.currentTicket(job.contactID)
-	if err != nil {
-		a.answer(ctx, err)
+	tid, known := a.tickets[job.contactID]
+	if !known {
+		contactID, guard, connID := job.contactID, a.cfg.Guard, a.id
+		a.readThenRoute(ctx, job, func(c context.Context) (func(), error) {
+			tid, err := guard.Current(c, connID, contactID)
+			if err != nil {
+				return nil, engine.Wrap(engine.ErrUnavailable, err)
+			}
+			return func() {
+				if _, meanwhile := a.tickets[contactID]; !meanwhile {
+					a.tickets[contactID] = tid
+				}
+			}, nil
+		})
 		return
 	}
-	m := job.m
-	// A message the provider delivers again after its ticket closed or was deleted
-	// (or after the contact's next ticket opened) is not stored twice: before opening a
-	// ticket, and for a message older than the current ticket, the durable record is
-	// asked whether it already holds the provider id.
-	// The answer is kept for this path: if the ticket refuses, it tells, without
-	// asking again, whether the message is stored on any ticket.
-	where := job.where
-	if tid == 0 || (job.opened != tid && a.mayBeLate(job.contactID, tid, m.At)) {
-		if !where.asked {
-			if where, err = a.storedAt(m.ProviderID); err != nil {
-				a.answer(ctx, err)
-				return
-			}
+	since := a.since[job.contactID]
+	d := engine.RouteInbound(engine.InboundRoute{Ticket: tid, Opened: job.opened, At: job.m.At,
+		SinceTicket: since.ticket, Since: since.at, Locator: a.cfg.Locator != nil, Stored: job.where,
+		Refused: job.refused, Refusals: job.refusals})
+	switch d.Effect {
+	case engine.RouteAskStored:
+		locator, connID, pid := a.cfg.Locator, a.id, job.m.ProviderID
+		a.readThenRoute(ctx, job, func(c context.Context) (func(), error) {
+			where, err := storedAt(c, locator, connID, pid)
+			return func() { job.where = where }, err
+		})
+	case engine.RouteAcknowledge:
+		a.log.Info().Str("provider_id", job.m.ProviderID).Int64("ticket_id", d.Ticket).
+			Msg("redelivered message already stored: acknowledged")
+		a.answer(ctx, nil)
+	case engine.RouteOpen:
+		a.openThenRoute(ctx, job, d.Prev)
+	case engine.RouteDeliver:
+		a.deliverInbound(ctx, job, d.Ticket)
+	default: // engine.RouteGiveUp
+		a.answer(ctx, job.refusal)
+	}
+}
+
+// readResult carries a read made for the routing back into the actor: apply records
+// what it learned.
+type readResult struct {
+	apply func()
+	err   error
+}
+
+// readThenRoute makes a store read the routing of job needs (the guard, the durable
+// record) outside the actor, then routes job again. Meanwhile the number is
+// resolving, so its later messages wait behind job and keep their order; a read or
+// an open of that number already in flight is waited for first. read's apply runs in
+// the actor.
+func (a *connActor) readThenRoute(ctx actor.Context, job *inboundJob, read func(context.Context) (func(), error)) {
+	num := job.m.From.Number
+	if f := a.resolving[num]; f != nil {
+		ctx.ReenterAfter(f, func(any, error) { a.route(ctx, job) })
+		return
+	}
+	timeout := a.cfg.CallTimeout
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, 2*timeout, func() readResult {
+		c, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		apply, err := read(c)
+		return readResult{apply: apply, err: err}
+	}, func(r readResult, err error) {
+		if a.resolving[num] == f {
+			delete(a.resolving, num)
 		}
-		if a.elsewhere(m.ProviderID, where, tid) {
-			a.answer(ctx, nil)
+		if err == nil {
+			err = r.err
+		}
+		if err != nil {
+			a.answer(ctx, err)
 			return
 		}
+		r.apply()
+		a.route(ctx, job)
+	})
+	if f != nil {
+		a.resolving[num] = f
 	}
-	if tid == 0 {
-		a.openThenRoute(ctx, job, 0)
-		return
-	}
-	var cmd engine.TicketCommand = engine.ReceiveMessage{MessageID: job.messageID, ProviderID: m.ProviderID,
-		Body: m.Body, MediaType: m.MediaType, MediaURL: m.MediaPath, QuotedID: a.quotedID(m.QuotedProviderID)}
+}
+
+// deliverInbound hands job's message to ticket tid. A refusal (the ticket was
+// resolved, deleted or moved) goes back to the routing, which opens the successor.
+func (a *connActor) deliverInbound(ctx actor.Context, job *inboundJob, tid engine.ID) {
+	m := job.m
+	var cmd engine.TicketCommand = a.receiveCommand(job)
 	if m.FromMe {
 		cmd = engine.SendAutomaticMessage{MessageID: job.messageID, ProviderID: m.ProviderID, Body: m.Body,
 			MediaType: m.MediaType, MediaURL: m.MediaPath}
@@ -110,68 +173,12 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 	ctx.ReenterAfter(f, func(res any, ferr error) {
 		r, err := ticketResult(res, ferr)
 		if err == nil {
-			if !r.Ticket.CreatedAt.IsZero() && a.tickets[job.contactID] == tid {
-				a.since[job.contactID] = opened{ticket: tid, at: r.Ticket.CreatedAt}
-			}
-			switch {
-			case m.FromMe:
-			case r.Events > 0 && r.Ticket.Status == engine.StatusClosed && r.Ticket.Rated:
-				// A closed ticket takes a message only as the answer to its rating.
-				a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
-			default:
-				// menuAfter answers with the reception menu once the message is already
-				// acknowledged (after a flow or the intent router declined): its failure
-				// is logged.
-				menuAfter := func() {
-					a.automate(ctx, r.Ticket, m, func(err error) {
-						if err != nil {
-							a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("reception menu after a flow or intent declined")
-						}
-					})
-				}
-				if a.flowMayRun(r.Ticket, m) {
-					// A Bizflow flow of the connection or queue takes the message first
-					// (docs/flows.md); it journals its own steps, so the sink hears back
-					// at once. Without a flow to start or feed, the reception menu answers.
-					a.answer(ctx, nil)
-					a.withFlow(ctx, r.Ticket, m, job.opened == tid, menuAfter)
-					return
-				}
-				if job.opened == tid && a.routeByIntent(ctx, r.Ticket, m, menuAfter) {
-					// The intent router picks the queue and greets once it has decided
-					// (connection_intent.go); the message is stored, so the sink hears now.
-					a.answer(ctx, nil)
-					return
-				}
-				// The greeting, menu or absence message answers the customer's message
-				// (a redelivered one too, if its answer was never recorded); the sink
-				// hears back once that answer is durable.
-				a.automate(ctx, r.Ticket, m, func(err error) { a.answer(ctx, err) })
-				return
-			}
-			a.answer(ctx, nil)
+			a.received(ctx, job, tid, r)
 			return
 		}
-		code := engine.CodeOf(err)
-		if (code == engine.ErrInvalidTransition || code == engine.ErrNoTicketFound) && job.attempt < 2 {
-			job.attempt++
-			// Only the first refusal of a ticket opens its successor; later ones find
-			// the cache already moved on.
-			if a.tickets[job.contactID] == tid {
-				if !where.asked {
-					var err error
-					if where, err = a.storedAt(m.ProviderID); err != nil {
-						a.answer(ctx, err)
-						return
-					}
-				}
-				if a.elsewhere(m.ProviderID, where, 0) {
-					a.answer(ctx, nil)
-					return
-				}
-				a.openThenRoute(ctx, job, tid)
-				return
-			}
+		if code := engine.CodeOf(err); code == engine.ErrInvalidTransition || code == engine.ErrNoTicketFound {
+			job.refused, job.refusal = tid, err
+			job.refusals++
 			a.route(ctx, job)
 			return
 		}
@@ -179,18 +186,59 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 	})
 }
 
-func (a *connActor) currentTicket(contactID engine.ID) (engine.ID, error) {
-	if tid, ok := a.tickets[contactID]; ok {
-		return tid, nil
+// receiveCommand is the ReceiveMessage of job's message.
+func (a *connActor) receiveCommand(job *inboundJob) engine.ReceiveMessage {
+	m := job.m
+	return engine.ReceiveMessage{MessageID: job.messageID, ProviderID: m.ProviderID, Body: m.Body,
+		MediaType: m.MediaType, MediaURL: m.MediaPath, QuotedID: a.quotedID(m.QuotedProviderID)}
+}
+
+// received follows job's message once ticket tid recorded it (r: the ticket's
+// answer): the answer to a rating is thanked; otherwise a flow, the intent router or
+// the reception menu may answer the customer. The sink hears back once the message
+// — and the greeting or menu that answers it, when there is one — is durable.
+func (a *connActor) received(ctx actor.Context, job *inboundJob, tid engine.ID, r TicketReply) {
+	m := job.m
+	if !r.Ticket.CreatedAt.IsZero() && a.tickets[job.contactID] == tid {
+		a.since[job.contactID] = opened{ticket: tid, at: r.Ticket.CreatedAt}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-	defer cancel()
-	tid, err := a.cfg.Guard.Current(ctx, a.id, contactID)
-	if err != nil {
-		return 0, engine.Wrap(engine.ErrUnavailable, err)
+	switch {
+	case m.FromMe:
+	case r.Events > 0 && r.Ticket.Status == engine.StatusClosed && r.Ticket.Rated:
+		// A closed ticket takes a message only as the answer to its rating.
+		a.thankRating(ctx, tid, r.Ticket.CompanyID, r.Ticket.QueueID)
+	default:
+		// menuAfter answers with the reception menu once the message is already
+		// acknowledged (after a flow or the intent router declined): its failure
+		// is logged.
+		menuAfter := func() {
+			a.automate(ctx, r.Ticket, m, func(err error) {
+				if err != nil {
+					a.log.Warn().Err(err).Int64("ticket_id", tid).Msg("reception menu after a flow or intent declined")
+				}
+			})
+		}
+		if a.flowMayRun(r.Ticket, m) {
+			// A Bizflow flow of the connection or queue takes the message first
+			// (docs/flows.md); it journals its own steps, so the sink hears back
+			// at once. Without a flow to start or feed, the reception menu answers.
+			a.answer(ctx, nil)
+			a.withFlow(ctx, r.Ticket, m, job.opened == tid, menuAfter)
+			return
+		}
+		if job.opened == tid && a.routeByIntent(ctx, r.Ticket, m, menuAfter) {
+			// The intent router picks the queue and greets once it has decided
+			// (connection_intent.go); the message is stored, so the sink hears now.
+			a.answer(ctx, nil)
+			return
+		}
+		// The greeting, menu or absence message answers the customer's message
+		// (a redelivered one too, if its answer was never recorded); the sink
+		// hears back once that answer is durable.
+		a.automate(ctx, r.Ticket, m, func(err error) { a.answer(ctx, err) })
+		return
 	}
-	a.tickets[contactID] = tid
-	return tid, nil
+	a.answer(ctx, nil)
 }
 
 func (a *connActor) contactFor(from engine.ChannelContact) (engine.ID, error) {
@@ -223,7 +271,9 @@ func (a *connActor) nextID(name string) (engine.ID, error) {
 // (claimAndOpen) runs outside the actor; meanwhile the number is resolving, so its
 // later messages, and a person's open for the contact, wait for it and keep their
 // order. An open or a resolution of the number already in flight is waited for
-// first: it may bring the ticket.
+// first: it may bring the ticket. A customer's message is recorded by the opening
+// itself (engine.OpenTicket.First); a message from the connection's own phone is
+// routed to the new ticket after it.
 func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engine.ID) {
 	num := job.m.From.Number
 	if f := a.resolving[num]; f != nil {
@@ -231,7 +281,16 @@ func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engin
 		return
 	}
 	spec := openSpec{companyID: a.conn.CompanyID, connID: a.id, channel: a.conn.Channel, contactID: job.contactID,
-		prev: prev, queueID: a.singleQueue(), status: engine.StatusPending}
+		prev: prev, queueID: a.onlyQueue(), onlyQueue: true, status: engine.StatusPending}
+	if !job.m.FromMe {
+		// The customer's message travels with the opening: one command, one append.
+		first := a.receiveCommand(job)
+		if err := first.Validate(); err != nil {
+			a.answer(ctx, err) // refused before anything is claimed
+			return
+		}
+		spec.first = &first
+	}
 	system, timeout := ctx.ActorSystem(), a.cfg.CallTimeout
 	var f *actor.Future
 	f = offActor(ctx, a.cfg.Routines, 3*timeout, func() openedOff {
@@ -259,7 +318,11 @@ func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engin
 			a.answer(ctx, err)
 			return
 		}
-		job.opened = r.o.ticket
+		job.opened, job.refused = r.o.ticket, 0
+		if r.o.claimed && spec.first != nil {
+			a.received(ctx, job, r.o.ticket, r.o.reply) // the opening recorded the message
+			return
+		}
 		a.route(ctx, job)
 	})
 	if f != nil {

@@ -24,43 +24,18 @@ func (a *connActor) locate(pid string) (outRef, bool, error) {
 	return outRef{ticket: tid, message: mid}, found, nil
 }
 
-// storedAt asks the durable record where an inbound message with provider id pid is
-// already stored on a ticket of this connection.
-func (a *connActor) storedAt(pid string) (stored, error) {
-	ref, found, err := a.locate(pid)
-	if err != nil || !found {
-		return stored{asked: true}, err
+// storedAt asks the durable record (locator; nil: none, nothing is found) where an
+// inbound message of connection connID with provider id pid is already stored on a
+// ticket. It makes a store round trip: the routing calls it outside the actor.
+func storedAt(ctx context.Context, locator engine.ProviderLocator, connID engine.ID, pid string) (engine.Stored, error) {
+	if locator == nil || pid == "" {
+		return engine.Stored{Asked: true}, nil
 	}
-	return stored{asked: true, found: true, ticket: ref.ticket}, nil
-}
-
-// stored is the locator's answer for an inbound message's provider id: asked when it
-// was asked; found, on ticket, when the message is already stored.
-type stored struct {
-	asked, found bool
-	ticket       engine.ID
-}
-
-// elsewhere reports whether the message s describes is stored on a ticket other than
-// except (0: any ticket): a provider's late redelivery, to acknowledge without storing
-// it again.
-func (a *connActor) elsewhere(pid string, s stored, except engine.ID) bool {
-	if !s.found || s.ticket == except {
-		return false // not stored, or the ticket itself de-duplicates it
+	tid, _, found, err := locator.ByProviderID(ctx, connID, pid)
+	if err != nil {
+		return engine.Stored{}, engine.Wrap(engine.ErrUnavailable, err)
 	}
-	a.log.Info().Str("provider_id", pid).Int64("ticket_id", s.ticket).Msg("redelivered message already stored: acknowledged")
-	return true
-}
-
-// mayBeLate reports whether a message sent at could predate ticket tid, the current
-// ticket of contactID — or the actor does not know when tid opened — so that it may
-// be a redelivery of a message stored in an earlier ticket.
-func (a *connActor) mayBeLate(contactID, tid engine.ID, at time.Time) bool {
-	if a.cfg.Locator == nil || at.IsZero() {
-		return false
-	}
-	o, ok := a.since[contactID]
-	return !ok || o.ticket != tid || at.Before(o.at)
+	return engine.Stored{Asked: true, Found: found, Ticket: tid}, nil
 }
 
 // opened is when a contact's ticket opened, as far as the actor knows.

@@ -29,8 +29,10 @@ type newcomer struct {
 	ticket    engine.ID // the contact's current ticket (opened here when opened is set)
 	opened    bool
 	openedAt  time.Time
-	where     stored // the locator's answer for the first message's provider id
+	where     engine.Stored // the durable record's answer for the first message's provider id
 	messageID engine.ID
+	delivered bool        // the opening recorded the message (engine.OpenTicket.First)
+	reply     TicketReply // the ticket's answer to that opening
 	err       error
 }
 
@@ -41,7 +43,8 @@ type newcomerInput struct {
 	connID    engine.ID
 	companyID engine.ID
 	channel   string
-	queueID   engine.ID // the ticket's queue: the connection's only queue, if one
+	queueID   engine.ID              // the ticket's queue: the connection's only queue, if one
+	first     *engine.ReceiveMessage // the message as its ticket records it, without its id (nil: from our phone)
 	system    *actor.ActorSystem
 }
 
@@ -56,7 +59,11 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 	}
 	in := newcomerInput{m: msg.m, connID: a.id, companyID: a.conn.CompanyID, channel: a.conn.Channel,
 		system: ctx.ActorSystem()}
-	in.queueID = a.singleQueue()
+	in.queueID = a.onlyQueue()
+	if !msg.m.FromMe {
+		first := a.receiveCommand(&inboundJob{m: msg.m})
+		in.first = &first
+	}
 	var f *actor.Future
 	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() newcomer { return a.resolveNewcomer(in) },
 		func(out newcomer, err error) {
@@ -89,15 +96,13 @@ func (a *connActor) settleNewcomer(ctx actor.Context, msg *inboundMsg, out newco
 			a.since[out.contactID] = opened{ticket: out.ticket, at: out.openedAt}
 		}
 	}
-	if out.ticket == 0 { // a late redelivery of a message an earlier ticket holds
-		if a.elsewhere(msg.m.ProviderID, out.where, 0) {
-			a.answer(ctx, nil)
-			return
-		}
-	}
 	job := &inboundJob{m: msg.m, contactID: out.contactID, messageID: out.messageID, where: out.where}
 	if out.opened {
 		job.opened = out.ticket
+	}
+	if out.delivered {
+		a.received(ctx, job, out.ticket, out.reply) // the opening recorded the message
+		return
 	}
 	a.route(ctx, job)
 }
@@ -118,7 +123,7 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 	out.contactID = c.ID
 	if created {
 		// A contact created just now has no ticket and no stored message yet.
-		out.where.asked = a.cfg.Locator != nil
+		out.where.Asked = a.cfg.Locator != nil
 	} else if out.ticket, err = a.cfg.Guard.Current(ctx, in.connID, c.ID); err != nil {
 		out.err = engine.Wrap(engine.ErrUnavailable, err)
 		return out
@@ -129,17 +134,26 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 			out.err = engine.Wrap(engine.ErrUnavailable, err)
 			return out
 		}
-		out.where = stored{asked: true, found: found, ticket: tid}
+		out.where = engine.Stored{Asked: true, Found: found, Ticket: tid}
 	}
 	if out.messageID, err = a.cfg.IDs.Next(ctx, "message"); err != nil {
 		out.err = engine.Wrap(engine.ErrUnavailable, err)
 		return out
 	}
-	if out.ticket != 0 || out.where.found {
+	if out.ticket != 0 || out.where.Found {
 		return out // the actor routes it, or acknowledges a redelivery
 	}
+	var first *engine.ReceiveMessage
+	if in.first != nil {
+		m := *in.first
+		m.MessageID = out.messageID
+		if out.err = m.Validate(); out.err != nil {
+			return out // refused before anything is claimed
+		}
+		first = &m
+	}
 	o, err := a.claimAndOpen(ctx, in.system, openSpec{companyID: in.companyID, connID: in.connID, channel: in.channel,
-		contactID: c.ID, queueID: in.queueID, status: engine.StatusPending})
+		contactID: c.ID, queueID: in.queueID, onlyQueue: true, status: engine.StatusPending, first: first})
 	if err != nil {
 		out.err = err
 		return out
@@ -149,6 +163,7 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 		return out
 	}
 	out.opened, out.openedAt = true, o.reply.Ticket.CreatedAt
+	out.delivered, out.reply = first != nil, o.reply
 	if out.openedAt.IsZero() {
 		out.openedAt = o.at
 	}

@@ -31,7 +31,8 @@ type personOpenInput struct {
 	companyID engine.ID
 	connID    engine.ID
 	channel   string
-	queueID   engine.ID // the request's queue, else the connection's only queue
+	queueID   engine.ID // the request's queue, else the connection's only queue (only)
+	only      bool
 	cur       engine.ID // the contact's current ticket as the actor knows it
 	known     bool      // cur is the actor's own memory
 	read      bool      // cur is the caller's read of the guard (OpenTicketRequest.Current)
@@ -99,7 +100,7 @@ func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num 
 	in := personOpenInput{req: req, companyID: a.conn.CompanyID, connID: a.id, channel: a.conn.Channel,
 		queueID: req.QueueID, system: ctx.ActorSystem()}
 	if in.queueID == 0 {
-		in.queueID = a.singleQueue()
+		in.queueID, in.only = a.onlyQueue(), true
 	}
 	in.cur, in.known = a.tickets[req.ContactID]
 	if !in.known && req.CurrentRead {
@@ -175,7 +176,7 @@ func (a *connActor) openForPerson(in personOpenInput) personOpen {
 	}
 	p := in.req.Principal
 	o, err := a.claimAndOpen(ctx, in.system, openSpec{companyID: in.companyID, connID: in.connID, channel: in.channel,
-		contactID: in.req.ContactID, prev: out.cur, queueID: in.queueID, userID: in.req.UserID, status: in.req.Status, by: &p})
+		contactID: in.req.ContactID, prev: out.cur, queueID: in.queueID, onlyQueue: in.only, userID: in.req.UserID, status: in.req.Status, by: &p})
 	out.claimed, out.at = o.claimed, o.at
 	if err != nil {
 		out.ticket, out.err = o.ticket, err
@@ -204,6 +205,10 @@ type openSpec struct {
 	queueID, userID   engine.ID
 	status            string
 	by                *engine.Principal
+	first             *engine.ReceiveMessage // the customer's message the ticket opens with (nil: none)
+	// onlyQueue: queueID is the connection's only queue, which the ticket starts in
+	// unless the tenant has a reception menu (botReads.startQueue).
+	onlyQueue bool
 }
 
 // opening is what claimAndOpen did: ticket is the contact's ticket now — opened here
@@ -227,6 +232,9 @@ type opening struct {
 // actor, so it always runs outside the connection actor, in an offActor goroutine.
 func (a *connActor) claimAndOpen(ctx context.Context, system *actor.ActorSystem, s openSpec) (opening, error) {
 	var o opening
+	if s.onlyQueue {
+		s.queueID = botReads{bots: a.cfg.Bots, log: a.log}.startQueue(ctx, s.companyID, s.queueID)
+	}
 	tid, err := a.cfg.IDs.Next(ctx, "ticket")
 	if err != nil {
 		return o, engine.Wrap(engine.ErrUnavailable, err)
@@ -244,6 +252,7 @@ func (a *connActor) claimAndOpen(ctx context.Context, system *actor.ActorSystem,
 		a.cfg.afterClaim(s.contactID)
 	}
 	open := newTicketCommand(tid, s.companyID, s.contactID, s.connID, s.channel, s.queueID, s.userID, s.status, o.at)
+	open.First = s.first
 	o.reply, err = a.ticketRequest(system, s.connID, s.companyID, tid, s.by, open)
 	return o, err
 }
