@@ -19,8 +19,7 @@ func BenchmarkClusterFrozenNode(b *testing.B) {
 		for _, p := range problems {
 			b.Log(p)
 		}
-		others := s.report(b)
-		moved := s.latencies(func(cu *stallCustomer) bool { return cu.class == stallServed && cu.ticketFrozen }, s.frozeAt, s.quietAt)
+		others, moved := s.report(b)
 		b.ReportMetric(pct(others, 50), "others-p50-ms")
 		b.ReportMetric(pct(others, 99), "others-p99-ms")
 		b.ReportMetric(pct(others, 100), "others-max-ms")

@@ -597,10 +597,12 @@ func countBetween(at map[string]time.Time, from, to time.Time) int {
 	return n
 }
 
-// report logs what the run measured and returns the untouched customers' latencies.
-func (s *stall) report(t testing.TB) (others []time.Duration) {
+// report logs what the run measured and returns the ack latencies during the freeze
+// of the customers with nothing on the frozen node and of the served customers whose
+// ticket's actor was on it.
+func (s *stall) report(t testing.TB) (others, moved []time.Duration) {
 	others = s.latencies(untouched, s.frozeAt, s.quietAt)
-	moved := s.latencies(func(cu *stallCustomer) bool { return cu.class == stallServed && cu.ticketFrozen }, s.frozeAt, s.quietAt)
+	moved = s.latencies(func(cu *stallCustomer) bool { return cu.class == stallServed && cu.ticketFrozen }, s.frozeAt, s.quietAt)
 	refusals := map[string]int{}
 	for _, cu := range s.customers {
 		cu.mu.Lock()
@@ -612,7 +614,7 @@ func (s *stall) report(t testing.TB) (others []time.Duration) {
 		s.failureSeen.Round(time.Millisecond), s.resumedAt.Sub(s.frozeAt).Round(time.Millisecond),
 		len(others), pct(others, 50), pct(others, 99), pct(others, 100), len(moved), pct(moved, 50), pct(moved, 100),
 		s.servedAgain(stallConnFrozen).Round(time.Millisecond), refusals)
-	return others
+	return others, moved
 }
 
 // TestClusterFrozenNodeHoldsUpOnlyItsOwnCustomers: one of three nodes is frozen
