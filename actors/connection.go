@@ -200,6 +200,7 @@ type connActor struct {
 	numbers  map[engine.ID]string    // contact id -> channel number
 	tickets  map[engine.ID]engine.ID // contact id -> ticket id (cache of the guard)
 	out      outbound                // what this activation handed to the channel (outbound.go)
+	routes   ticketRoutes            // ticket PIDs found, lookups in flight (connection_tickets.go)
 	since    map[engine.ID]opened    // contact id -> its current ticket's opening, as far as known
 	// resolving: numbers being looked up (welcome) or having a ticket opened
 	// (openForNumber) outside the actor -> that work's future, which their later
@@ -258,6 +259,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.numbers = map[engine.ID]string{}
 	a.tickets = map[engine.ID]engine.ID{}
 	a.out = newOutbound(outboundIndexSize)
+	a.routes = newTicketRoutes()
 	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
 	a.learning = map[engine.ID]*actor.Future{}

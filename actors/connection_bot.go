@@ -76,17 +76,15 @@ func (a *connActor) onlyQueue() engine.ID {
 }
 
 // startQueue is the queue a ticket the connection opens itself starts in: only, the
-// connection's only queue — unless the tenant has a reception menu, which then routes
-// the customer (0: no queue yet). A failed read of the levels keeps the only queue, so
-// that the customer still reaches attendants. It reads the store: it runs outside the
-// actor.
-func (r botReads) startQueue(ctx context.Context, companyID, only engine.ID) engine.ID {
-	if only == 0 {
-		return 0
+// connection's only queue — unless the tenant has a reception menu (levels, read with
+// error err), which then routes the customer (0: no queue yet). A failed read of the
+// levels keeps the only queue, so that the customer still reaches attendants.
+func startQueue(only engine.ID, levels []engine.BotLevel, err error, log zerolog.Logger) engine.ID {
+	if err != nil {
+		log.Warn().Err(err).Msg("bot: read levels")
+		return only
 	}
-	if levels, err := r.levels(ctx, companyID); err != nil {
-		r.log.Warn().Err(err).Msg("bot: read levels")
-	} else if len(levels) > 0 {
+	if len(levels) > 0 {
 		return 0
 	}
 	return only
@@ -130,6 +128,61 @@ type botDecision struct {
 	err  error
 }
 
+// botGreeting is what the bot needs, besides its reads, to answer a customer
+// message outside the actor: its input as the actor knows it (the ticket's state, the
+// connection's queues and greeting, the time), the greeting image, the stores and the
+// id allocator.
+type botGreeting struct {
+	in    engine.BotInput
+	media string
+	reads botReads
+	ids   engine.IDAllocator
+}
+
+func (a *connActor) botGreeting(in engine.BotInput) botGreeting {
+	return botGreeting{in: in, media: a.conn.GreetingMedia, reads: a.botReads(), ids: a.cfg.IDs}
+}
+
+// decide reads the tenant's zone and, as DecideBot asks, its queues, then decides the
+// bot's step on the tenant's levels. It runs outside the actor.
+func (g botGreeting) decide(ctx context.Context, companyID engine.ID, levels []engine.BotLevel) botDecision {
+	in := g.in
+	in.Levels = levels
+	in.Zone = g.reads.zone(ctx, companyID)
+	in.QueueOf = func(id engine.ID) (engine.Queue, bool) { return g.reads.queue(ctx, companyID, id) }
+	step, ok := engine.DecideBot(in)
+	if !ok {
+		return botDecision{}
+	}
+	if in.First && step.Level == 0 && g.media != "" {
+		// The connection's greeting image carries the greeting (and menu) as caption.
+		step.MediaType, step.MediaURL = engine.MediaImage, g.media
+	}
+	if step.Body != "" || step.MediaURL != "" {
+		var err error
+		if step.MessageID, err = g.ids.Next(ctx, "message"); err != nil {
+			return botDecision{err: engine.Wrap(engine.ErrUnavailable, err)}
+		}
+	}
+	return botDecision{step: step, ok: true}
+}
+
+// greetOnOpen is the bot's part in opening a ticket for customer message m, when
+// nothing but the reception menu would answer m — no flow of the connection, no
+// intent routing: the opening then records the greeting along with the message
+// (engine.OpenTicket.Greet). nil otherwise, and for a message from our own phone.
+func (a *connActor) greetOnOpen(m engine.InboundMessage) *botGreeting {
+	group := m.From.IsGroup
+	if m.FromMe || (!group && a.flowsHere()) || (a.cfg.Intents != nil && len(a.conn.Queues) >= 2 && !group) {
+		return nil
+	}
+	in := engine.BotInput{ProviderID: m.ProviderID, Body: m.Body, MediaType: m.MediaType, First: true,
+		QueueMenu: engine.QueueMenuLevels(a.conn.Queues), Greeting: a.conn.GreetingMessage, Now: a.cfg.Clock.Now()}
+	in.Ticket.IsGroup = group
+	g := a.botGreeting(in)
+	return &g
+}
+
 // automate answers customer message m, recorded on ticket st, with what
 // chooseAutomation picks, then calls done with the outcome (nil when there was
 // nothing to say or the answer is durable). The bot's reads (its levels, the tenant's
@@ -145,30 +198,22 @@ func (a *connActor) automate(ctx actor.Context, st engine.TicketState, m engine.
 		Greeting: a.conn.GreetingMessage, Now: a.cfg.Clock.Now()}
 	// Tickets do not record that they are a group's; the channel's sender does.
 	in.Ticket.IsGroup = st.IsGroup || m.From.IsGroup
-	reads, ids, media, timeout := a.botReads(), a.cfg.IDs, a.conn.GreetingMedia, a.cfg.CallTimeout
+	if st.BotReplyTo == m.ProviderID {
+		// The bot answered this message already (the opening carried its greeting,
+		// or a redelivery): DecideBot would say nothing.
+		done(nil)
+		return
+	}
+	g := a.botGreeting(in)
+	timeout := a.cfg.CallTimeout
 	offActor(ctx, a.cfg.Routines, 2*timeout, func() botDecision {
 		c, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		var err error
-		if in.Levels, err = reads.levels(c, st.CompanyID); err != nil {
+		levels, err := g.reads.levels(c, st.CompanyID)
+		if err != nil {
 			return botDecision{err: err}
 		}
-		in.Zone = reads.zone(c, st.CompanyID)
-		in.QueueOf = func(id engine.ID) (engine.Queue, bool) { return reads.queue(c, st.CompanyID, id) }
-		step, ok := engine.DecideBot(in)
-		if !ok {
-			return botDecision{}
-		}
-		if in.First && step.Level == 0 && media != "" {
-			// The connection's greeting image carries the greeting (and menu) as caption.
-			step.MediaType, step.MediaURL = engine.MediaImage, media
-		}
-		if step.Body != "" || step.MediaURL != "" {
-			if step.MessageID, err = ids.Next(c, "message"); err != nil {
-				return botDecision{err: engine.Wrap(engine.ErrUnavailable, err)}
-			}
-		}
-		return botDecision{step: step, ok: true}
+		return g.decide(c, st.CompanyID, levels)
 	}, func(d botDecision, err error) {
 		if err == nil {
 			err = d.err

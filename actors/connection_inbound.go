@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/cluster"
 
 	"atende/actors/wire"
 	"atende/engine"
@@ -289,7 +287,7 @@ func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engin
 			a.answer(ctx, err) // refused before anything is claimed
 			return
 		}
-		spec.first = &first
+		spec.first, spec.greet = &first, a.greetOnOpen(job.m)
 	}
 	system, timeout := ctx.ActorSystem(), a.cfg.CallTimeout
 	var f *actor.Future
@@ -369,18 +367,6 @@ func (a *connActor) sendAutomatic(ctx actor.Context, tid engine.ID, body, mediaP
 // ticketFuture sends a system command (or, with cmd nil, a state query) to a ticket.
 func (a *connActor) ticketFuture(ctx actor.Context, tid engine.ID, cmd engine.TicketCommand) (*actor.Future, error) {
 	return a.ticketFutureAs(ctx, tid, nil, cmd)
-}
-
-func (a *connActor) ticketFutureAs(ctx actor.Context, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (*actor.Future, error) {
-	pid := cluster.GetCluster(ctx.ActorSystem()).Get(strconv.FormatInt(tid, 10), KindTicket)
-	if pid == nil {
-		return nil, engine.Wrap(engine.ErrUnavailable, fmt.Errorf("no activation for ticket %d", tid))
-	}
-	w, err := ticketWireCommand(tid, p, a.id, a.conn.CompanyID, cmd)
-	if err != nil {
-		return nil, err
-	}
-	return ctx.RequestFuture(pid, w, a.cfg.CallTimeout), nil
 }
 
 func ticketResult(res any, ferr error) (TicketReply, error) {

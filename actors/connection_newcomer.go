@@ -45,6 +45,7 @@ type newcomerInput struct {
 	channel   string
 	queueID   engine.ID              // the ticket's queue: the connection's only queue, if one
 	first     *engine.ReceiveMessage // the message as its ticket records it, without its id (nil: from our phone)
+	greet     *botGreeting           // the bot's greeting, recorded with the opening (nil: answered after it)
 	system    *actor.ActorSystem
 }
 
@@ -62,7 +63,7 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 	in.queueID = a.onlyQueue()
 	if !msg.m.FromMe {
 		first := a.receiveCommand(&inboundJob{m: msg.m})
-		in.first = &first
+		in.first, in.greet = &first, a.greetOnOpen(msg.m)
 	}
 	var f *actor.Future
 	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() newcomer { return a.resolveNewcomer(in) },
@@ -153,7 +154,7 @@ func (a *connActor) resolveNewcomer(in newcomerInput) newcomer {
 		first = &m
 	}
 	o, err := a.claimAndOpen(ctx, in.system, openSpec{companyID: in.companyID, connID: in.connID, channel: in.channel,
-		contactID: c.ID, queueID: in.queueID, onlyQueue: true, status: engine.StatusPending, first: first})
+		contactID: c.ID, queueID: in.queueID, onlyQueue: true, status: engine.StatusPending, first: first, greet: in.greet})
 	if err != nil {
 		out.err = err
 		return out

@@ -207,8 +207,10 @@ type openSpec struct {
 	by                *engine.Principal
 	first             *engine.ReceiveMessage // the customer's message the ticket opens with (nil: none)
 	// onlyQueue: queueID is the connection's only queue, which the ticket starts in
-	// unless the tenant has a reception menu (botReads.startQueue).
+	// unless the tenant has a reception menu (startQueue).
 	onlyQueue bool
+	// greet, with first, makes the opening record the bot's greeting too.
+	greet *botGreeting
 }
 
 // opening is what claimAndOpen did: ticket is the contact's ticket now — opened here
@@ -232,12 +234,35 @@ type opening struct {
 // actor, so it always runs outside the connection actor, in an offActor goroutine.
 func (a *connActor) claimAndOpen(ctx context.Context, system *actor.ActorSystem, s openSpec) (opening, error) {
 	var o opening
-	if s.onlyQueue {
-		s.queueID = botReads{bots: a.cfg.Bots, log: a.log}.startQueue(ctx, s.companyID, s.queueID)
+	reads := botReads{bots: a.cfg.Bots, log: a.log}
+	var levels []engine.BotLevel
+	var levelsErr error
+	if (s.onlyQueue && s.queueID != 0) || (s.greet != nil && s.first != nil) {
+		levels, levelsErr = reads.levels(ctx, s.companyID)
+	}
+	if s.onlyQueue && s.queueID != 0 {
+		s.queueID = startQueue(s.queueID, levels, levelsErr, a.log)
 	}
 	tid, err := a.cfg.IDs.Next(ctx, "ticket")
 	if err != nil {
 		return o, engine.Wrap(engine.ErrUnavailable, err)
+	}
+	open := newTicketCommand(tid, s.companyID, s.contactID, s.connID, s.channel, s.queueID, s.userID, s.status,
+		a.cfg.Clock.Now())
+	open.First = s.first
+	if s.greet != nil && s.first != nil && levelsErr == nil {
+		// The greeting is decided on the ticket as the opening and its first message
+		// will leave it (the same decisions the ticket makes). Without it — nothing
+		// to say, or a failed read — the message is answered after the opening, as
+		// any other.
+		if state, err := engine.DecideTicket(engine.TicketState{}, open, s.greet.in.Now); err == nil {
+			g := *s.greet
+			g.in.Ticket = engine.FoldTicket(engine.TicketState{}, state)
+			g.in.Ticket.IsGroup = g.in.Ticket.IsGroup || s.greet.in.Ticket.IsGroup
+			if d := g.decide(ctx, s.companyID, levels); d.err == nil && d.ok {
+				open.Greet = &d.step
+			}
+		}
 	}
 	ok, now, err := a.cfg.Guard.Swap(ctx, s.companyID, s.connID, s.contactID, s.prev, tid)
 	if err != nil {
@@ -251,8 +276,6 @@ func (a *connActor) claimAndOpen(ctx context.Context, system *actor.ActorSystem,
 	if a.cfg.afterClaim != nil {
 		a.cfg.afterClaim(s.contactID)
 	}
-	open := newTicketCommand(tid, s.companyID, s.contactID, s.connID, s.channel, s.queueID, s.userID, s.status, o.at)
-	open.First = s.first
 	o.reply, err = a.ticketRequest(system, s.connID, s.companyID, tid, s.by, open)
 	return o, err
 }

@@ -157,6 +157,18 @@ func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
 		if len(order) < 3 || order[1] != engine.EvTicketMessageReceived || order[2] != engine.EvTicketMessageSent {
 			t.Fatalf("ticket events %v: want opened, the customer's message, then the greeting", order)
 		}
+		// The customer's first message reached its ticket once: one command, one
+		// append, the greeting included.
+		openedInOne := func(tid engine.ID) {
+			t.Helper()
+			appends := r.appends.of(TicketStream(tid))
+			want := []string{engine.EvTicketOpened, engine.EvTicketMessageReceived, engine.EvTicketMessageSent,
+				engine.EvTicketBotStepped}
+			if len(appends) == 0 || !slices.Equal(appends[0], want) {
+				t.Fatalf("ticket %d appends %v: want the first to be %v", tid, appends, want)
+			}
+		}
+		openedInOne(first.ID)
 		r.do(t, first.ID, engine.Accept{UserID: 1})
 		// A second manual ticket for the same contact is refused while one is open.
 		_, err = (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *adminP,
@@ -197,6 +209,11 @@ func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
 			}
 		}
 		eventually(t, "second greeting", func() bool { return len(ch.sentTo(num)) == 4 })
+		for id := range states {
+			if id != first.ID {
+				openedInOne(id) // a returning customer's too
+			}
+		}
 	})
 }
 

@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -125,6 +126,39 @@ type liveRig struct {
 	factory  *recFactory
 	opts     []func(*ConnectionConfig)
 	stopNode func()
+	appends  *appendLog // the ticket actors' appends, per stream
+}
+
+// appendLog records the event types of each append, per stream.
+type appendLog struct {
+	mu       sync.Mutex
+	byStream map[string][][]string
+}
+
+func (l *appendLog) of(stream string) [][]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.byStream[stream])
+}
+
+// loggedJournal is the rig's journal, with the ticket actors' appends logged.
+type loggedJournal struct {
+	*journal.Store
+	log *appendLog
+}
+
+func (j loggedJournal) Append(ctx context.Context, company engine.ID, stream string, v int64, evs ...engine.EventData) (engine.AppendResult, error) {
+	res, err := j.Store.Append(ctx, company, stream, v, evs...)
+	if err == nil {
+		types := make([]string, len(evs))
+		for i, ev := range evs {
+			types[i] = ev.Type
+		}
+		j.log.mu.Lock()
+		j.log.byStream[stream] = append(j.log.byStream[stream], types)
+		j.log.mu.Unlock()
+	}
+	return res, err
 }
 
 func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRig {
@@ -136,7 +170,8 @@ func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRi
 	t.Cleanup(func() { j.Close() })
 	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Demo'), (2, 'Outra')`)
 	r := &liveRig{d: d, journal: j, conns: connection.New(d, nil), guard: connection.NewGuard(d),
-		contacts: store.NewContacts(d, nil), factory: &recFactory{chs: map[engine.ID]*recChannel{}}}
+		contacts: store.NewContacts(d, nil), factory: &recFactory{chs: map[engine.ID]*recChannel{}},
+		appends: &appendLog{byStream: map[string][][]string{}}}
 	r.opts = opts
 	r.startNode(t)
 	return r
@@ -154,7 +189,8 @@ func (r *liveRig) startNode(t testing.TB) {
 		o(&cc)
 	}
 	kinds := []*cluster.Kind{
-		TicketKind(TicketConfig{Journal: r.journal, Logger: zerolog.Nop(), Dispatch: DispatchToConnections}),
+		TicketKind(TicketConfig{Journal: loggedJournal{Store: r.journal, log: r.appends}, Logger: zerolog.Nop(),
+			Dispatch: DispatchToConnections}),
 		ConnectionKind(cc),
 	}
 	n, err := StartNode(NodeConfig{Kinds: kinds, Logger: zerolog.Nop()})

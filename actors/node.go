@@ -87,11 +87,15 @@ func StartNode(cfg NodeConfig) (n *Node, err error) {
 		}
 	}()
 	c.StartMember()
+	owners.Store(system, deps)
 	return &Node{System: system, Cluster: c, timeout: cfg.RequestTimeout, departures: deps}, nil
 }
 
 // Stop leaves the cluster. Graceful hands this node's actors over before it returns.
-func (n *Node) Stop(graceful bool) { n.Cluster.Shutdown(graceful) }
+func (n *Node) Stop(graceful bool) {
+	n.Cluster.Shutdown(graceful)
+	owners.Delete(n.System)
+}
 
 // ErrUnavailable means the actor could not be reached in time (its node died, the
 // cluster is rebalancing); the caller may retry.

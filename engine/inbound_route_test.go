@@ -162,6 +162,37 @@ func TestOpenTicketWithItsFirstMessage(t *testing.T) {
 		t.Errorf("Validate of a valid message: %v", err)
 	}
 
+	// With the bot's greeting too: the opening, the message and the greeting in one
+	// decision.
+	greeted := open
+	greeted.Greet = &BotStep{ReplyTo: "wamid.1", MessageID: 950, Body: "Olá! Como podemos ajudar?"}
+	evs, err = DecideTicket(TicketState{}, greeted, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := eventTypes(evs); len(got) < 3 || got[0] != "ticket.opened" || got[1] != "ticket.message_received" ||
+		got[2] != "ticket.message_sent" {
+		t.Fatalf("events %v, want the opening, the message, then the greeting", got)
+	}
+	if s := FoldTicket(TicketState{}, evs); s.BotReplyTo != "wamid.1" || !s.HasMessage(950) || s.LastMessage != "Olá! Como podemos ajudar?" {
+		t.Errorf("state %+v after a greeted opening", s)
+	}
+	// The greeting needs the message it answers, and a valid step.
+	noFirst := greeted
+	noFirst.First = nil
+	if evs, err := DecideTicket(TicketState{}, noFirst, t0); codeOf(t, err) != ErrValidation || len(evs) != 0 {
+		t.Errorf("greeting without a first message: %v, %v", evs, err)
+	}
+	badStep := greeted
+	badStep.Greet = &BotStep{MessageID: 950, Body: "x"} // answers no message
+	if evs, err := DecideTicket(TicketState{}, badStep, t0); codeOf(t, err) != ErrValidation || len(evs) != 0 {
+		t.Errorf("greeting without replyTo: %v, %v", evs, err)
+	}
+	if err := AuthorizeTicket(Principal{UserID: 1, CompanyID: open.CompanyID, Profile: ProfileAdmin}, TicketState{},
+		OpenTicket{TicketID: open.TicketID, CompanyID: open.CompanyID, Greet: greeted.Greet}); codeOf(t, err) != ErrNoPermission {
+		t.Errorf("a person opening with a bot step: %v", err)
+	}
+
 	// It travels as JSON between nodes.
 	body, err := json.Marshal(open)
 	if err != nil {

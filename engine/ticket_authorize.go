@@ -69,7 +69,7 @@ func AuthorizeTicket(p Principal, t TicketState, cmd TicketCommand) error {
 		return Wrap(ErrNoPermission, fmt.Errorf("%s by user %d on ticket %d: %s", name, p.UserID, t.ID, fmt.Sprintf(why, args...)))
 	}
 
-	if isOpen && open.First != nil {
+	if isOpen && (open.First != nil || open.Greet != nil) {
 		return deny("an opening with a customer's message is channel-side")
 	}
 	switch c := cmd.(type) {

@@ -30,6 +30,10 @@ type OpenTicket struct {
 	// recorded with the opening, in the same append, so that a customer's first
 	// message reaches its ticket in one command. Only the channel side sets it.
 	First *ReceiveMessage `json:",omitempty"`
+	// Greet is the reception bot's answer to First (the greeting or first menu),
+	// recorded in the same append: a new customer's message and its greeting reach
+	// the ticket in one command. Requires First.
+	Greet *BotStep `json:",omitempty"`
 }
 
 // Accept takes a pending ticket: it becomes open, assigned to UserID (the current user).

@@ -207,15 +207,30 @@ func decideOpen(s TicketState, c OpenTicket, at time.Time) ([]TicketEvent, error
 		Status: c.Status, IsGroup: c.IsGroup, Protocol: c.Protocol, At: at,
 	}
 	if c.First == nil {
+		if c.Greet != nil {
+			return nil, &Error{Code: ErrValidation, Fields: map[string]string{"first": MsgRequired}}
+		}
 		return one(opened)
 	}
-	// The first message is judged on the ticket as just opened; an invalid one
-	// refuses the whole opening, so nothing is half-written.
-	received, err := decideReceive(EvolveTicket(s, opened), *c.First, at)
+	// The first message, then the greeting, are judged on the ticket as it stands
+	// after what comes before them; an invalid one refuses the whole opening, so
+	// nothing is half-written.
+	events := []TicketEvent{opened}
+	s = EvolveTicket(s, opened)
+	received, err := decideReceive(s, *c.First, at)
 	if err != nil {
 		return nil, err
 	}
-	return append([]TicketEvent{opened}, received...), nil
+	events = append(events, received...)
+	if c.Greet == nil {
+		return events, nil
+	}
+	s = FoldTicket(s, received)
+	greeted, err := decideBotStep(s, *c.Greet, at)
+	if err != nil {
+		return nil, err
+	}
+	return append(events, greeted...), nil
 }
 
 // decideTransfer: with a user the ticket becomes open for that user; without one it

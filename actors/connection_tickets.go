@@ -1,0 +1,175 @@
+package actors
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+
+	"atende/actors/wire"
+	"atende/engine"
+)
+
+// A connection actor sends most of its work to ticket actors. Finding a ticket
+// actor's PID (cluster.Get) asks the member that owns the ticket to activate it and
+// waits for the answer — up to 5 s when that member is frozen or unreachable — so
+// made inside the connection actor it would hold every customer of the connection
+// behind one ticket's owner. The connection keeps the PIDs it found instead
+// (ticketRoutes), and looks up a missing one outside the actor. Commands to one
+// ticket keep the order in which the actor made them: while a ticket's lookup is in
+// flight, its later commands wait behind it. A kept PID is used while its member
+// still owns the ticket by the current topology; a PID whose actor is gone (it
+// passivated when idle) answers a dead letter, and the command is sent once more
+// after a fresh lookup, which activates the ticket anew.
+
+// ticketRoutes are the ticket PIDs a connection activation found, and the lookups
+// in flight.
+type ticketRoutes struct {
+	pids    map[engine.ID]*actor.PID
+	lookups map[engine.ID]*actor.Future
+}
+
+// ticketRoutesMax bounds the PIDs kept; past it they are dropped and found again.
+const ticketRoutesMax = 20_000
+
+func newTicketRoutes() ticketRoutes {
+	return ticketRoutes{pids: map[engine.ID]*actor.PID{}, lookups: map[engine.ID]*actor.Future{}}
+}
+
+// ticketPIDResult carries a lookup's answer back into the actor.
+type ticketPIDResult struct{ pid *actor.PID }
+
+// ticketFutureAs sends a command (or, with cmd nil, a state query) to ticket tid on
+// behalf of p (nil: the system). The future completes with the ticket's *wire.Reply,
+// or with an error reply when the ticket could not be reached.
+func (a *connActor) ticketFutureAs(ctx actor.Context, tid engine.ID, p *engine.Principal, cmd engine.TicketCommand) (*actor.Future, error) {
+	w, err := ticketWireCommand(tid, p, a.id, a.conn.CompanyID, cmd)
+	if err != nil {
+		return nil, err
+	}
+	out := actor.NewFuture(ctx.ActorSystem(), 2*(ticketLookupTimeout+a.cfg.CallTimeout))
+	a.sendToTicket(ctx, tid, w, out, ticketResends, 0)
+	return out, nil
+}
+
+// ticketLookupTimeout is how long protoactor's lookup waits for the owner's answer.
+const ticketLookupTimeout = 5 * time.Second // as disthash.Manager.Get
+
+// ticketResends is how many times a command that met a dead letter is sent again.
+// The first resend usually reaches the new activation; the owner's placement may
+// still name the stopped actor for a moment, hence a few, spaced out.
+const ticketResends = 4
+
+// sendToTicket sends w to ticket tid and completes out with the answer. A dead
+// letter (the actor stopped) sends it again after a fresh lookup, up to resends
+// times; pause delays that lookup.
+func (a *connActor) sendToTicket(ctx actor.Context, tid engine.ID, w *wire.Command, out *actor.Future, resends int, pause time.Duration) {
+	if a.routes.lookups[tid] == nil && pause == 0 {
+		if pid := a.keptTicketPID(ctx.ActorSystem(), tid); pid != nil {
+			a.requestTicket(ctx, tid, pid, w, out, resends)
+			return
+		}
+	}
+	lookup := a.lookupTicket(ctx, tid, pause)
+	if lookup == nil {
+		completeTicketFuture(ctx, out, nil, errStopping)
+		return
+	}
+	ctx.ReenterAfter(lookup, func(any, error) {
+		pid := a.routes.pids[tid]
+		if pid == nil {
+			completeTicketFuture(ctx, out, nil, errors.New("no activation for ticket "+strconv.FormatInt(tid, 10)))
+			return
+		}
+		a.requestTicket(ctx, tid, pid, w, out, resends)
+	})
+}
+
+// requestTicket sends w to the ticket actor at pid and completes out with its answer;
+// a dead letter drops pid and, while resends are left, sends w again.
+func (a *connActor) requestTicket(ctx actor.Context, tid engine.ID, pid *actor.PID, w *wire.Command, out *actor.Future, resends int) {
+	f := ctx.RequestFuture(pid, w, a.cfg.CallTimeout)
+	ctx.ReenterAfter(f, func(res any, err error) {
+		if resends <= 0 || !errors.Is(err, actor.ErrDeadLetter) {
+			completeTicketFuture(ctx, out, res, err)
+			return
+		}
+		if a.routes.pids[tid] == pid {
+			delete(a.routes.pids, tid)
+		}
+		// After the first resend, a pause lets the owner's placement forget the
+		// stopped actor.
+		a.sendToTicket(ctx, tid, w, out, resends-1, time.Duration(ticketResends-resends)*50*time.Millisecond)
+	})
+}
+
+// keptTicketPID is the kept PID of ticket tid while its member still owns the ticket
+// by the current topology; nil otherwise.
+func (a *connActor) keptTicketPID(system *actor.ActorSystem, tid engine.ID) *actor.PID {
+	pid := a.routes.pids[tid]
+	if pid == nil {
+		return nil
+	}
+	if owner, ok := ownerOf(system, strconv.FormatInt(tid, 10), KindTicket); ok && owner != pid.Address {
+		delete(a.routes.pids, tid)
+		return nil
+	}
+	return pid
+}
+
+// lookupTicket finds ticket tid's PID outside the actor, after pause, once at a time
+// per ticket, and keeps it; the returned future completes once it is kept (or not
+// found). The ticket's later commands wait behind it. nil when the node is stopping.
+func (a *connActor) lookupTicket(ctx actor.Context, tid engine.ID, pause time.Duration) *actor.Future {
+	if f := a.routes.lookups[tid]; f != nil {
+		return f
+	}
+	system, identity := ctx.ActorSystem(), strconv.FormatInt(tid, 10)
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, 2*ticketLookupTimeout+pause, func() ticketPIDResult {
+		time.Sleep(pause)
+		return ticketPIDResult{pid: cluster.GetCluster(system).Get(identity, KindTicket)}
+	}, func(r ticketPIDResult, err error) {
+		if a.routes.lookups[tid] == f {
+			delete(a.routes.lookups, tid)
+		}
+		if err != nil || r.pid == nil {
+			return
+		}
+		if len(a.routes.pids) >= ticketRoutesMax {
+			clear(a.routes.pids)
+		}
+		a.routes.pids[tid] = r.pid
+	})
+	if f != nil {
+		a.routes.lookups[tid] = f
+	}
+	return f
+}
+
+// completeTicketFuture completes out with a ticket's answer, or with an error reply.
+func completeTicketFuture(ctx actor.Context, out *actor.Future, res any, err error) {
+	if err != nil {
+		res = ErrorReply(engine.Wrap(engine.ErrUnavailable, err))
+	}
+	ctx.Send(out.PID(), res)
+}
+
+// owners maps each running actor system to its node's view of the topology
+// (departures), so that code running inside an actor can tell which member owns an
+// identity without a round trip.
+var owners sync.Map // *actor.ActorSystem -> *departures
+
+// ownerOf is the address of the member that owns kind/identity by system's current
+// topology; ok is false when system is not a node's, or no member hosts kind yet.
+func ownerOf(system *actor.ActorSystem, identity, kind string) (string, bool) {
+	d, found := owners.Load(system)
+	if !found {
+		return "", false
+	}
+	owner := d.(*departures).owner(identity, kind)
+	return owner, owner != ""
+}
