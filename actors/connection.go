@@ -213,10 +213,6 @@ type connActor struct {
 	// (connection_flow.go).
 	flowHere      bool
 	flowCheckedAt time.Time
-	// campaignSent: campaign message ids the channel took in this activation ->
-	// provider id; campaignBusy: those in flight (connection_campaign.go).
-	campaignSent map[engine.ID]string
-	campaignBusy map[engine.ID]bool
 }
 
 func (a *connActor) Receive(ctx actor.Context) {
@@ -263,8 +259,6 @@ func (a *connActor) init(ctx actor.Context) {
 	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
 	a.learning = map[engine.ID]*actor.Future{}
-	a.campaignSent = map[engine.ID]string{}
-	a.campaignBusy = map[engine.ID]bool{}
 	a.startChannel(ctx)
 }
 

@@ -24,8 +24,15 @@ type campaignDone struct {
 	err        error
 }
 
-// campaignSend hands m to the channel in a tracked goroutine and answers the caller
-// when the channel is done. The message id is the send's idempotency key:
+// campaignJob is one campaign send: the message, and who asked (answered once the
+// channel is done, from whatever message the actor is handling then).
+type campaignJob struct {
+	m      engine.CampaignOutbound
+	caller *actor.PID
+}
+
+// campaignSend hands m to the channel and answers the caller when the channel is
+// done. The message id is the send's idempotency key (outbound.admitCampaign):
 //
 //   - within one activation a message id that already went out answers its provider
 //     id again without a second send, and one still in flight answers ERR_UNAVAILABLE
@@ -34,20 +41,33 @@ type campaignDone struct {
 //     chat) gets the same id again and sends it once; on the others an attempt is
 //     recorded before the send, and a message id with a recorded attempt is refused
 //     with ERR_CHANNEL_OUTCOME_UNKNOWN rather than sent a second time.
+//
+// The send takes its recipient's lane (outbound.go), so it waits for a message of the
+// customer's conversation in flight, and the conversation's next message waits for it.
+// Pacing is the campaign's: it sends at the rate it was given (persistence/campaign).
 func (a *connActor) campaignSend(ctx actor.Context, m engine.CampaignOutbound) {
-	if pid, ok := a.campaignSent[m.MessageID]; ok {
-		ctx.Respond(a.okReply(pid))
-		return
-	}
 	if a.channel == nil || !a.started {
 		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, fmt.Errorf("connection %d: channel not running", a.id))))
 		return
 	}
-	if a.campaignBusy[m.MessageID] {
+	switch pid, verdict := a.out.admitCampaign(m.MessageID); verdict {
+	case campaignTakenYet:
+		ctx.Respond(a.okReply(pid))
+		return
+	case campaignInFlight:
 		ctx.Respond(ErrorReply(engine.Wrap(engine.ErrUnavailable, fmt.Errorf("campaign message %d in flight", m.MessageID))))
 		return
 	}
-	a.campaignBusy[m.MessageID] = true
+	job := &campaignJob{m: m, caller: ctx.Sender()}
+	if a.out.enter(m.To, queuedSend{campaign: job}) {
+		a.launchCampaign(ctx, job)
+	}
+}
+
+// launchCampaign runs one campaign send, holding its recipient's lane, in a tracked
+// goroutine; when it is done it frees the lane and answers the caller.
+func (a *connActor) launchCampaign(ctx actor.Context, job *campaignJob) {
+	m := job.m
 	out := engine.OutboundMessage{MessageID: m.MessageID, To: m.To, Body: m.Body, MediaType: m.MediaType, MediaPath: m.MediaPath}
 	ch, connID, timeout := a.channel, a.id, a.cfg.CallTimeout
 	var attempts engine.SendAttemptLog
@@ -89,20 +109,30 @@ func (a *connActor) campaignSend(ctx actor.Context, m engine.CampaignOutbound) {
 		}
 		return done
 	}, func(d campaignDone, err error) {
-		delete(a.campaignBusy, m.MessageID)
-		switch {
-		case err != nil:
-			ctx.Respond(ErrorReply(err))
-		case d.err != nil:
-			ctx.Respond(ErrorReply(keepCode(d.err, engine.ErrSendingWappMsg)))
-		default:
-			a.campaignSent[m.MessageID] = d.providerID
-			if len(a.campaignSent) > 200_000 {
-				clear(a.campaignSent) // bounded memory; the channel's idempotency covers the rest
-			}
-			ctx.Respond(a.okReply(d.providerID))
+		if err == nil {
+			err = d.err
 		}
+		// Also when the goroutine could not start (errStopping): nothing else would
+		// free the lane.
+		a.out.settleCampaign(m.MessageID, d.providerID, err == nil)
+		a.nextInLane(ctx, m.To)
+		a.answerCampaign(ctx, job, d, err)
 	})
+}
+
+// answerCampaign answers a campaign send's caller: the provider id, or the error.
+func (a *connActor) answerCampaign(ctx actor.Context, job *campaignJob, d campaignDone, err error) {
+	if job.caller == nil {
+		return
+	}
+	reply := a.okReply(d.providerID)
+	if err != nil {
+		if d.err != nil { // the channel's answer, not the goroutine's
+			err = keepCode(err, engine.ErrSendingWappMsg)
+		}
+		reply = ErrorReply(err)
+	}
+	ctx.Send(job.caller, reply)
 }
 
 // keepCode keeps the catalogue code of a channel error (and its reason); any other

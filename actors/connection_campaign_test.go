@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,6 +82,71 @@ func TestCampaignSendAttemptedBeforeCrashIsNotResent(t *testing.T) {
 		}
 		if sent := ch.sentTo("webchat:bia"); len(sent) != 1 || sent[0].MessageID != 990002 {
 			t.Fatalf("sent %+v", sent)
+		}
+	})
+}
+
+// A campaign message to a customer takes the customer's lane: it waits for the
+// conversation's message in flight to that customer, and goes after it.
+func TestCampaignSendWaitsForTheConversationsMessageInFlight(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		r := newLiveRig(t, d)
+		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Vendas", Channel: engine.ChannelSocket, IsDefault: true})
+		ctx := context.Background()
+		num := "webchat:dora"
+		if err := ch.sink.Inbound(ctx, inbound(num, "d1", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		var tid engine.ID
+		for id := range r.ticketStates(t) {
+			tid = id
+		}
+		entered, release := make(chan struct{}), make(chan struct{})
+		letGo := sync.OnceFunc(func() { close(release) })
+		t.Cleanup(letGo) // a failing test must not leave the send blocked
+		ch.mu.Lock()
+		ch.onSend = func(_ context.Context, m engine.OutboundMessage) error {
+			if m.MessageID == 770001 {
+				close(entered)
+				<-release
+			}
+			return nil
+		}
+		ch.mu.Unlock()
+		r.do(t, tid, engine.Accept{UserID: 1})
+		r.do(t, tid, engine.SendMessage{MessageID: 770001, SenderID: 1, Body: "Resposta"})
+		select {
+		case <-entered:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the reply never reached the channel")
+		}
+		campaign := make(chan error, 1)
+		go func() {
+			_, err := Connections{Node: r.node}.SendCampaign(ctx, conn.ID, engine.CampaignOutbound{MessageID: 880101, To: num, Body: "Promoção"})
+			campaign <- err
+		}()
+		// While the reply holds the lane, the campaign's message is not sent. Its
+		// call is answered only after it is; a wrong order shows below either way.
+		select {
+		case err := <-campaign:
+			t.Fatalf("campaign answered while the reply was in flight: %v", err)
+		case <-time.After(300 * time.Millisecond):
+		}
+		letGo()
+		select {
+		case err := <-campaign:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("the campaign's send never ended")
+		}
+		var order []engine.ID
+		for _, m := range ch.sentTo(num) {
+			order = append(order, m.MessageID)
+		}
+		if len(order) != 2 || order[0] != 770001 || order[1] != 880101 {
+			t.Fatalf("sent to %s: %v, want the reply then the campaign's message", num, order)
 		}
 	})
 }

@@ -110,6 +110,16 @@ func (a *connActor) nextInLane(ctx actor.Context, to string) {
 		if !ok {
 			return
 		}
+		if c := next.campaign; c != nil {
+			if a.channel != nil {
+				a.launchCampaign(ctx, c)
+				return
+			}
+			a.out.settleCampaign(c.m.MessageID, "", false)
+			a.answerCampaign(ctx, c, campaignDone{}, engine.Wrap(engine.ErrUnavailable,
+				fmt.Errorf("connection %d: channel not running", a.id)))
+			continue
+		}
 		if a.channel != nil {
 			a.launch(ctx, next.req, next.attempt, to)
 			return

@@ -12,25 +12,76 @@ import "atende/engine"
 //     the recipient's lane (enter, next). A reply never overtakes the message before
 //     it, not even while that message waits to be retried;
 //   - provider ids of sent messages map to our messages and back (index), for
-//     receipts, revokes and quoted replies.
+//     receipts, revokes and quoted replies;
+//   - a campaign's message id is its idempotency key (admitCampaign, settleCampaign):
+//     asked again once the channel took it, it answers the same provider id without a
+//     second send; asked while in flight, it is refused for a later try. Campaign
+//     messages take their recipient's lane like a ticket's, so a campaign message and
+//     a conversation's messages to one customer never overtake each other.
 type outbound struct {
 	sent  map[engine.ID]bool      // message ids handed over (in flight or done)
 	lanes map[string][]queuedSend // recipients with a send in flight -> the sends waiting behind it
 	index *outboundIndex
+	// campaignTaken: campaign message ids the channel took -> provider id (at most
+	// campaignTakenMax; past it they are forgotten, and the channel's idempotency or
+	// the recorded attempts cover a repeat); campaignBusy: those in flight.
+	campaignTaken map[engine.ID]string
+	campaignBusy  map[engine.ID]bool
 }
 
-// queuedSend is a send waiting in its recipient's lane.
+// queuedSend is a send waiting in its recipient's lane: a ticket's message (req), or
+// a campaign's (campaign set).
 type queuedSend struct {
-	req     DeliverRequest
-	attempt int
+	req      DeliverRequest
+	attempt  int
+	campaign *campaignJob
 }
+
+// campaignTakenMax bounds the campaign message ids an activation remembers.
+const campaignTakenMax = 200_000
+
+// campaignVerdict is admitCampaign's answer.
+type campaignVerdict int
+
+const (
+	campaignSendNow  campaignVerdict = iota // admitted: send it, then settleCampaign
+	campaignTakenYet                        // the channel took it already: answer its provider id
+	campaignInFlight                        // a send of it is in flight: try again later
+)
 
 // outboundIndexSize is how many sent messages' provider ids an activation keeps in
 // memory; older ones are found through the locator.
 const outboundIndexSize = 100_000
 
 func newOutbound(indexSize int) outbound {
-	return outbound{sent: map[engine.ID]bool{}, lanes: map[string][]queuedSend{}, index: newOutboundIndex(indexSize)}
+	return outbound{sent: map[engine.ID]bool{}, lanes: map[string][]queuedSend{}, index: newOutboundIndex(indexSize),
+		campaignTaken: map[engine.ID]string{}, campaignBusy: map[engine.ID]bool{}}
+}
+
+// admitCampaign decides whether campaign message id may go to the channel now; with
+// campaignTakenYet it returns the provider id the channel gave it.
+func (o outbound) admitCampaign(id engine.ID) (string, campaignVerdict) {
+	if pid, ok := o.campaignTaken[id]; ok {
+		return pid, campaignTakenYet
+	}
+	if o.campaignBusy[id] {
+		return "", campaignInFlight
+	}
+	o.campaignBusy[id] = true
+	return "", campaignSendNow
+}
+
+// settleCampaign ends the send of campaign message id: taken by the channel with
+// providerID, or not (taken false), after which it may be sent again.
+func (o outbound) settleCampaign(id engine.ID, providerID string, taken bool) {
+	delete(o.campaignBusy, id)
+	if !taken {
+		return
+	}
+	if len(o.campaignTaken) >= campaignTakenMax {
+		clear(o.campaignTaken)
+	}
+	o.campaignTaken[id] = providerID
 }
 
 // admit reports whether message id may be handed over now: false when this

@@ -84,3 +84,27 @@ func TestOutboundIndexKeepsTheNewest(t *testing.T) {
 		t.Fatal("empty ids must map to nothing")
 	}
 }
+
+// A campaign message id goes to the channel once: again while in flight it is
+// refused for a later try, again once taken it answers the same provider id; a send
+// that was not taken may go again.
+func TestOutboundCampaignMessageIDIsItsIdempotencyKey(t *testing.T) {
+	o := newOutbound(10)
+	if _, v := o.admitCampaign(5); v != campaignSendNow {
+		t.Fatalf("first send of 5: %v", v)
+	}
+	if _, v := o.admitCampaign(5); v != campaignInFlight {
+		t.Fatalf("5 again while in flight: %v", v)
+	}
+	o.settleCampaign(5, "", false)
+	if _, v := o.admitCampaign(5); v != campaignSendNow {
+		t.Fatalf("5 after a send the channel did not take: %v", v)
+	}
+	o.settleCampaign(5, "wamid.5", true)
+	if pid, v := o.admitCampaign(5); v != campaignTakenYet || pid != "wamid.5" {
+		t.Fatalf("5 after the channel took it: %q %v", pid, v)
+	}
+	if _, v := o.admitCampaign(6); v != campaignSendNow {
+		t.Fatalf("another message: %v", v)
+	}
+}
