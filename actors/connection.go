@@ -125,6 +125,11 @@ type ConnectionConfig struct {
 	// receipts and quotes of earlier sends, revokes, and redeliveries of messages
 	// stored in an earlier ticket.
 	Locator engine.ProviderLocator
+	// CustomersKept bounds the customers an activation remembers (their contact,
+	// number, current ticket and its opening): between this many and twice as many,
+	// those active lately (0: defaultCustomersKept). A customer forgotten is learned
+	// again, off the actor, on their next message.
+	CustomersKept int
 	// Intents, when set, routes a new ticket by its first message on a connection with
 	// several queues (connection_intent.go); nil: the queue menu alone.
 	Intents engine.IntentRouter
@@ -196,12 +201,14 @@ type connActor struct {
 	idempotent bool
 	gen        int // bumps on every (re)start, to drop results of an older session
 
-	contacts map[string]engine.ID    // channel number -> contact id
-	numbers  map[engine.ID]string    // contact id -> channel number
-	tickets  map[engine.ID]engine.ID // contact id -> ticket id (cache of the guard)
-	out      outbound                // what this activation handed to the channel (outbound.go)
-	routes   ticketRoutes            // ticket PIDs found, lookups in flight (connection_tickets.go)
-	since    map[engine.ID]opened    // contact id -> its current ticket's opening, as far as known
+	// The customers seen lately (recent.go: bounded by CustomersKept; what is
+	// forgotten is learned again off the actor).
+	contacts *recent[string, engine.ID]    // channel number -> contact id
+	numbers  *recent[engine.ID, string]    // contact id -> channel number
+	tickets  *recent[engine.ID, engine.ID] // contact id -> ticket id (cache of the guard)
+	since    *recent[engine.ID, opened]    // contact id -> its current ticket's opening, as far as known
+	out      outbound                      // what this activation handed to the channel (outbound.go)
+	routes   ticketRoutes                  // ticket PIDs found, lookups in flight (connection_tickets.go)
 	// resolving: numbers being looked up (welcome) or having a ticket opened
 	// (openForNumber) outside the actor -> that work's future, which their later
 	// messages and opens wait on.
@@ -251,12 +258,16 @@ func (a *connActor) init(ctx actor.Context) {
 		a.id, _ = strconv.ParseInt(ci.Identity, 10, 64)
 	}
 	a.log = a.cfg.Logger.With().Str("actor", KindConnection).Int64("conn_id", a.id).Logger()
-	a.contacts = map[string]engine.ID{}
-	a.numbers = map[engine.ID]string{}
-	a.tickets = map[engine.ID]engine.ID{}
+	kept := a.cfg.CustomersKept
+	if kept <= 0 {
+		kept = defaultCustomersKept
+	}
+	a.contacts = newRecent[string, engine.ID](kept)
+	a.numbers = newRecent[engine.ID, string](kept)
+	a.tickets = newRecent[engine.ID, engine.ID](kept)
+	a.since = newRecent[engine.ID, opened](kept)
 	a.out = newOutbound(outboundIndexSize)
 	a.routes = newTicketRoutes()
-	a.since = map[engine.ID]opened{}
 	a.resolving = map[string]*actor.Future{}
 	a.learning = map[engine.ID]*actor.Future{}
 	a.startChannel(ctx)

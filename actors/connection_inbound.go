@@ -47,7 +47,7 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 	}
 	// A number being resolved keeps its order even when another path (a reply's
 	// learnNumber) learned the contact meanwhile: it waits on the same lookup.
-	if _, known := a.contacts[m.From.Number]; !known || a.resolving[m.From.Number] != nil {
+	if _, known := a.contacts.get(m.From.Number); !known || a.resolving[m.From.Number] != nil {
 		a.welcome(ctx, msg)
 		return
 	}
@@ -70,7 +70,7 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 // known to be stored already). A contact whose current ticket the actor does not
 // know has it read from the guard first.
 func (a *connActor) route(ctx actor.Context, job *inboundJob) {
-	tid, known := a.tickets[job.contactID]
+	tid, known := a.tickets.get(job.contactID)
 	if !known {
 		contactID, guard, connID := job.contactID, a.cfg.Guard, a.id
 		a.readThenRoute(ctx, job, func(c context.Context) (func(), error) {
@@ -79,14 +79,14 @@ func (a *connActor) route(ctx actor.Context, job *inboundJob) {
 				return nil, engine.Wrap(engine.ErrUnavailable, err)
 			}
 			return func() {
-				if _, meanwhile := a.tickets[contactID]; !meanwhile {
-					a.tickets[contactID] = tid
+				if _, meanwhile := a.tickets.get(contactID); !meanwhile {
+					a.tickets.set(contactID, tid)
 				}
 			}, nil
 		})
 		return
 	}
-	since := a.since[job.contactID]
+	since := a.since.at(job.contactID)
 	d := engine.RouteInbound(engine.InboundRoute{Ticket: tid, Opened: job.opened, At: job.m.At,
 		SinceTicket: since.ticket, Since: since.at, Locator: a.cfg.Locator != nil, Stored: job.where,
 		Refused: job.refused, Refusals: job.refusals})
@@ -197,8 +197,8 @@ func (a *connActor) receiveCommand(job *inboundJob) engine.ReceiveMessage {
 // — and the greeting or menu that answers it, when there is one — is durable.
 func (a *connActor) received(ctx actor.Context, job *inboundJob, tid engine.ID, r TicketReply) {
 	m := job.m
-	if !r.Ticket.CreatedAt.IsZero() && a.tickets[job.contactID] == tid {
-		a.since[job.contactID] = opened{ticket: tid, at: r.Ticket.CreatedAt}
+	if !r.Ticket.CreatedAt.IsZero() && a.tickets.at(job.contactID) == tid {
+		a.since.set(job.contactID, opened{ticket: tid, at: r.Ticket.CreatedAt})
 	}
 	switch {
 	case m.FromMe:
@@ -240,7 +240,7 @@ func (a *connActor) received(ctx actor.Context, job *inboundJob, tid engine.ID, 
 }
 
 func (a *connActor) contactFor(from engine.ChannelContact) (engine.ID, error) {
-	if id, ok := a.contacts[from.Number]; ok {
+	if id, ok := a.contacts.get(from.Number); ok {
 		return id, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
@@ -249,8 +249,8 @@ func (a *connActor) contactFor(from engine.ChannelContact) (engine.ID, error) {
 	if err != nil {
 		return 0, err
 	}
-	a.contacts[from.Number] = c.ID
-	a.numbers[c.ID] = from.Number
+	a.contacts.set(from.Number, c.ID)
+	a.numbers.set(c.ID, from.Number)
 	return c.ID, nil
 }
 
@@ -301,10 +301,10 @@ func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engin
 			delete(a.resolving, num)
 		}
 		if r.o.ticket != 0 {
-			a.tickets[job.contactID] = r.o.ticket
+			a.tickets.set(job.contactID, r.o.ticket)
 		}
 		if r.o.claimed {
-			a.since[job.contactID] = opened{ticket: r.o.ticket, at: r.o.at}
+			a.since.set(job.contactID, opened{ticket: r.o.ticket, at: r.o.at})
 		}
 		if err == nil {
 			err = r.err

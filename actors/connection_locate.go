@@ -82,8 +82,8 @@ func (a *connActor) onRevoke(ctx actor.Context, m engine.InboundMessage) {
 	var first engine.ID
 	if ref, ok := a.out.index.get(cmd.ProviderID); ok {
 		first = ref.ticket
-	} else if cid, ok := a.contacts[m.From.Number]; ok {
-		first = a.tickets[cid]
+	} else if cid, ok := a.contacts.get(m.From.Number); ok {
+		first = a.tickets.at(cid)
 	}
 	a.revokeAt(ctx, cmd, first, true)
 }

@@ -89,12 +89,12 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 // and routes msg.
 func (a *connActor) settleNewcomer(ctx actor.Context, msg *inboundMsg, out newcomer) {
 	num := msg.m.From.Number
-	a.contacts[num] = out.contactID
-	a.numbers[out.contactID] = num
-	if _, known := a.tickets[out.contactID]; !known {
-		a.tickets[out.contactID] = out.ticket
+	a.contacts.set(num, out.contactID)
+	a.numbers.set(out.contactID, num)
+	if _, known := a.tickets.get(out.contactID); !known {
+		a.tickets.set(out.contactID, out.ticket)
 		if out.opened {
-			a.since[out.contactID] = opened{ticket: out.ticket, at: out.openedAt}
+			a.since.set(out.contactID, opened{ticket: out.ticket, at: out.openedAt})
 		}
 	}
 	job := &inboundJob{m: msg.m, contactID: out.contactID, messageID: out.messageID, where: out.where}

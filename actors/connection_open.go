@@ -62,12 +62,12 @@ func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine
 		ctx.Respond(ErrorReply(engine.E(engine.ErrNoWappFound)))
 		return
 	}
-	if num, ok := a.numbers[req.ContactID]; ok {
+	if num, ok := a.numbers.get(req.ContactID); ok {
 		a.openForNumber(ctx, req, num)
 		return
 	}
 	if req.Number != "" {
-		a.numbers[req.ContactID] = req.Number
+		a.numbers.set(req.ContactID, req.Number)
 		a.openForNumber(ctx, req, req.Number)
 		return
 	}
@@ -85,7 +85,7 @@ func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine
 			ctx.Respond(ErrorReply(err))
 			return
 		}
-		a.numbers[req.ContactID] = r.number
+		a.numbers.set(req.ContactID, r.number)
 		a.openForNumber(ctx, req, r.number)
 	})
 }
@@ -102,7 +102,7 @@ func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num 
 	if in.queueID == 0 {
 		in.queueID, in.only = a.onlyQueue(), true
 	}
-	in.cur, in.known = a.tickets[req.ContactID]
+	in.cur, in.known = a.tickets.get(req.ContactID)
 	if !in.known && req.CurrentRead {
 		in.cur, in.read = req.Current, true
 	}
@@ -127,15 +127,15 @@ func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num 
 func (a *connActor) settlePersonOpen(ctx actor.Context, req OpenTicketRequest, in personOpenInput, out personOpen) {
 	contactID := req.ContactID
 	if !in.known && out.cur != 0 {
-		if _, meanwhile := a.tickets[contactID]; !meanwhile {
-			a.tickets[contactID] = out.cur
+		if _, meanwhile := a.tickets.get(contactID); !meanwhile {
+			a.tickets.set(contactID, out.cur)
 		}
 	}
 	if out.ticket != 0 {
-		a.tickets[contactID] = out.ticket
+		a.tickets.set(contactID, out.ticket)
 	}
 	if out.claimed {
-		a.since[contactID] = opened{ticket: out.ticket, at: out.at}
+		a.since.set(contactID, opened{ticket: out.ticket, at: out.at})
 	}
 	if out.err != nil {
 		ctx.Respond(ErrorReply(out.err))

@@ -47,7 +47,7 @@ func (a *connActor) send(ctx actor.Context, req DeliverRequest, attempt int) {
 		a.scheduleRetry(ctx, req, attempt, errors.New("channel not running"))
 		return
 	}
-	to, known := a.numbers[req.ContactID]
+	to, known := a.numbers.get(req.ContactID)
 	if !known {
 		a.learnNumber(ctx, req.ContactID, func(err error) {
 			if err != nil {
@@ -70,7 +70,7 @@ func (a *connActor) send(ctx actor.Context, req DeliverRequest, attempt int) {
 func (a *connActor) learnNumber(ctx actor.Context, contactID engine.ID, then func(error)) {
 	if f := a.learning[contactID]; f != nil {
 		ctx.ReenterAfter(f, func(any, error) {
-			if _, known := a.numbers[contactID]; known {
+			if _, known := a.numbers.get(contactID); known {
 				then(nil)
 				return
 			}
@@ -93,8 +93,8 @@ func (a *connActor) learnNumber(ctx actor.Context, contactID engine.ID, then fun
 			err = r.err
 		}
 		if err == nil {
-			a.numbers[contactID] = r.number
-			a.contacts[r.number] = contactID
+			a.numbers.set(contactID, r.number)
+			a.contacts.set(r.number, contactID)
 		}
 		then(err)
 	})
