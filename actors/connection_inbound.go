@@ -47,13 +47,9 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 	}
 	// A number being resolved keeps its order even when another path (a reply's
 	// learnNumber) learned the contact meanwhile: it waits on the same lookup.
-	if _, known := a.contacts.get(m.From.Number); !known || a.resolving[m.From.Number] != nil {
+	contactID, known := a.contacts.get(m.From.Number)
+	if !known || a.resolving[m.From.Number] != nil {
 		a.welcome(ctx, msg)
-		return
-	}
-	contactID, err := a.contactFor(m.From)
-	if err != nil {
-		a.answer(ctx, err)
 		return
 	}
 	mid, err := a.nextID("message")
@@ -124,21 +120,16 @@ type readResult struct {
 // the actor.
 func (a *connActor) readThenRoute(ctx actor.Context, job *inboundJob, read func(context.Context) (func(), error)) {
 	num := job.m.From.Number
-	if f := a.resolving[num]; f != nil {
-		ctx.ReenterAfter(f, func(any, error) { a.route(ctx, job) })
+	if a.afterResolving(ctx, num, func() { a.route(ctx, job) }) {
 		return
 	}
 	timeout := a.cfg.CallTimeout
-	var f *actor.Future
-	f = offActor(ctx, a.cfg.Routines, 2*timeout, func() readResult {
+	resolveOff(a, ctx, num, 2*timeout, func() readResult {
 		c, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		apply, err := read(c)
 		return readResult{apply: apply, err: err}
 	}, func(r readResult, err error) {
-		if a.resolving[num] == f {
-			delete(a.resolving, num)
-		}
 		if err == nil {
 			err = r.err
 		}
@@ -149,9 +140,6 @@ func (a *connActor) readThenRoute(ctx actor.Context, job *inboundJob, read func(
 		r.apply()
 		a.route(ctx, job)
 	})
-	if f != nil {
-		a.resolving[num] = f
-	}
 }
 
 // deliverInbound hands job's message to ticket tid. A refusal (the ticket was
@@ -239,21 +227,6 @@ func (a *connActor) received(ctx actor.Context, job *inboundJob, tid engine.ID, 
 	a.answer(ctx, nil)
 }
 
-func (a *connActor) contactFor(from engine.ChannelContact) (engine.ID, error) {
-	if id, ok := a.contacts.get(from.Number); ok {
-		return id, nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
-	defer cancel()
-	c, _, err := a.cfg.Contacts.FindOrCreateByNumber(ctx, a.conn.CompanyID, from.Number, from.Name)
-	if err != nil {
-		return 0, err
-	}
-	a.contacts.set(from.Number, c.ID)
-	a.numbers.set(c.ID, from.Number)
-	return c.ID, nil
-}
-
 func (a *connActor) nextID(name string) (engine.ID, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), a.cfg.CallTimeout)
 	defer cancel()
@@ -274,8 +247,7 @@ func (a *connActor) nextID(name string) (engine.ID, error) {
 // routed to the new ticket after it.
 func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engine.ID) {
 	num := job.m.From.Number
-	if f := a.resolving[num]; f != nil {
-		ctx.ReenterAfter(f, func(any, error) { a.route(ctx, job) })
+	if a.afterResolving(ctx, num, func() { a.route(ctx, job) }) {
 		return
 	}
 	spec := openSpec{companyID: a.conn.CompanyID, connID: a.id, channel: a.conn.Channel, contactID: job.contactID,
@@ -290,16 +262,12 @@ func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engin
 		spec.first, spec.greet = &first, a.greetOnOpen(job.m)
 	}
 	system, timeout := ctx.ActorSystem(), a.cfg.CallTimeout
-	var f *actor.Future
-	f = offActor(ctx, a.cfg.Routines, 3*timeout, func() openedOff {
+	resolveOff(a, ctx, num, 3*timeout, func() openedOff {
 		c, cancel := context.WithTimeout(context.Background(), 2*timeout)
 		defer cancel()
 		o, err := a.claimAndOpen(c, system, spec)
 		return openedOff{o, err}
 	}, func(r openedOff, err error) {
-		if a.resolving[num] == f {
-			delete(a.resolving, num)
-		}
 		if r.o.ticket != 0 {
 			a.tickets.set(job.contactID, r.o.ticket)
 		}
@@ -323,9 +291,6 @@ func (a *connActor) openThenRoute(ctx actor.Context, job *inboundJob, prev engin
 		}
 		a.route(ctx, job)
 	})
-	if f != nil {
-		a.resolving[num] = f
-	}
 }
 
 // openedOff carries claimAndOpen's answer back into the actor.

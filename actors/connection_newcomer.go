@@ -54,8 +54,7 @@ type newcomerInput struct {
 // the meantime) as any other.
 func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 	num := msg.m.From.Number
-	if f, ok := a.resolving[num]; ok {
-		ctx.ReenterAfter(f, func(any, error) { a.onInbound(ctx, msg) })
+	if a.afterResolving(ctx, num, func() { a.onInbound(ctx, msg) }) {
 		return
 	}
 	in := newcomerInput{m: msg.m, connID: a.id, companyID: a.conn.CompanyID, channel: a.conn.Channel,
@@ -65,12 +64,8 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 		first := a.receiveCommand(&inboundJob{m: msg.m})
 		in.first, in.greet = &first, a.greetOnOpen(msg.m)
 	}
-	var f *actor.Future
-	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() newcomer { return a.resolveNewcomer(in) },
+	resolveOff(a, ctx, num, 3*a.cfg.CallTimeout, func() newcomer { return a.resolveNewcomer(in) },
 		func(out newcomer, err error) {
-			if a.resolving[num] == f {
-				delete(a.resolving, num)
-			}
 			if err == nil {
 				err = out.err
 			}
@@ -80,6 +75,31 @@ func (a *connActor) welcome(ctx actor.Context, msg *inboundMsg) {
 			}
 			a.settleNewcomer(ctx, msg, out)
 		})
+}
+
+// afterResolving reports whether number num is resolving (resolveOff); if so, again
+// runs once that work is done, so that the number's messages and opens keep their
+// order.
+func (a *connActor) afterResolving(ctx actor.Context, num string, again func()) bool {
+	f := a.resolving[num]
+	if f == nil {
+		return false
+	}
+	ctx.ReenterAfter(f, func(any, error) { again() })
+	return true
+}
+
+// resolveOff runs work outside the actor (offActor) with number num resolving
+// meanwhile: the number's later messages, reads and opens wait for it
+// (afterResolving), then done runs in the actor.
+func resolveOff[T any](a *connActor, ctx actor.Context, num string, timeout time.Duration, work func() T, done func(T, error)) {
+	var f *actor.Future
+	f = offActor(ctx, a.cfg.Routines, timeout, work, func(r T, err error) {
+		if a.resolving[num] == f {
+			delete(a.resolving, num)
+		}
+		done(r, err)
+	})
 	if f != nil {
 		a.resolving[num] = f
 	}

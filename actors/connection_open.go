@@ -93,8 +93,7 @@ func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine
 // openForNumber opens the ticket of req's contact, whose number is num, once no
 // resolution or other open of that number is in flight.
 func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num string) {
-	if f := a.resolving[num]; f != nil {
-		ctx.ReenterAfter(f, func(any, error) { a.openForNumber(ctx, req, num) })
+	if a.afterResolving(ctx, num, func() { a.openForNumber(ctx, req, num) }) {
 		return
 	}
 	in := personOpenInput{req: req, companyID: a.conn.CompanyID, connID: a.id, channel: a.conn.Channel,
@@ -106,21 +105,14 @@ func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num 
 	if !in.known && req.CurrentRead {
 		in.cur, in.read = req.Current, true
 	}
-	var f *actor.Future
-	f = offActor(ctx, a.cfg.Routines, 3*a.cfg.CallTimeout, func() personOpen { return a.openForPerson(in) },
+	resolveOff(a, ctx, num, 3*a.cfg.CallTimeout, func() personOpen { return a.openForPerson(in) },
 		func(out personOpen, err error) {
-			if a.resolving[num] == f {
-				delete(a.resolving, num)
-			}
 			if err != nil {
 				ctx.Respond(ErrorReply(err))
 				return
 			}
 			a.settlePersonOpen(ctx, req, in, out)
 		})
-	if f != nil {
-		a.resolving[num] = f
-	}
 }
 
 // settlePersonOpen records, in the actor, what an open learned, and answers it.
