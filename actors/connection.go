@@ -208,7 +208,9 @@ type connActor struct {
 	tickets  *recent[engine.ID, engine.ID] // contact id -> ticket id (cache of the guard)
 	since    *recent[engine.ID, opened]    // contact id -> its current ticket's opening, as far as known
 	out      outbound                      // what this activation handed to the channel (outbound.go)
-	routes   ticketRoutes                  // ticket PIDs found, lookups in flight (connection_tickets.go)
+	// ticketLookups: tickets whose PID is being looked up outside the actor -> that
+	// lookup, which their later commands wait on (connection_tickets.go).
+	ticketLookups map[engine.ID]*actor.Future
 	// resolving: numbers being looked up (welcome) or having a ticket opened
 	// (openForNumber) outside the actor -> that work's future, which their later
 	// messages and opens wait on.
@@ -267,7 +269,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.tickets = newRecent[engine.ID, engine.ID](kept)
 	a.since = newRecent[engine.ID, opened](kept)
 	a.out = newOutbound(outboundIndexSize)
-	a.routes = newTicketRoutes()
+	a.ticketLookups = map[engine.ID]*actor.Future{}
 	a.resolving = map[string]*actor.Future{}
 	a.learning = map[engine.ID]*actor.Future{}
 	a.startChannel(ctx)

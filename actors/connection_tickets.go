@@ -17,30 +17,15 @@ import (
 // actor's PID (cluster.Get) asks the member that owns the ticket to activate it and
 // waits for the answer — up to 5 s when that member is frozen or unreachable — so
 // made inside the connection actor it would hold every customer of the connection
-// behind one ticket's owner. The connection keeps the PIDs it found instead
-// (ticketRoutes), and looks up a missing one outside the actor. Commands to one
-// ticket keep the order in which the actor made them: while a ticket's lookup is in
-// flight, its later commands wait behind it. A kept PID is used while its member
-// still owns the ticket by the current topology; a PID whose actor is gone (it
-// passivated when idle) answers a dead letter, and the command is sent once more
-// after a fresh lookup, which activates the ticket anew.
-
-// ticketRoutes are the ticket PIDs a connection activation found, and the lookups
-// in flight.
-type ticketRoutes struct {
-	pids    map[engine.ID]*actor.PID
-	lookups map[engine.ID]*actor.Future
-}
-
-// ticketRoutesMax bounds the PIDs kept; past it they are dropped and found again.
-const ticketRoutesMax = 20_000
-
-func newTicketRoutes() ticketRoutes {
-	return ticketRoutes{pids: map[engine.ID]*actor.PID{}, lookups: map[engine.ID]*actor.Future{}}
-}
-
-// ticketPIDResult carries a lookup's answer back into the actor.
-type ticketPIDResult struct{ pid *actor.PID }
+// behind one ticket's owner. The connection takes PIDs from the node's cache
+// (protoactor's Cluster.PidCache, which Node.Call uses too; an activation that ends
+// leaves it, see StartNode) and looks up a missing one outside the actor, then puts
+// it there. Commands to one ticket keep the order in which the actor made them:
+// while a ticket's lookup is in flight (ticketLookups), its later commands wait
+// behind it. A cached PID is used while its member still owns the ticket by the
+// current topology; a PID whose actor is gone before the cache heard of it answers a
+// dead letter, and the command is sent once more after a fresh lookup, which
+// activates the ticket anew.
 
 // ticketFutureAs sends a command (or, with cmd nil, a state query) to ticket tid on
 // behalf of p (nil: the system). The future completes with the ticket's *wire.Reply,
@@ -67,7 +52,7 @@ const ticketResends = 4
 // letter (the actor stopped) sends it again after a fresh lookup, up to resends
 // times; pause delays that lookup.
 func (a *connActor) sendToTicket(ctx actor.Context, tid engine.ID, w *wire.Command, out *actor.Future, resends int, pause time.Duration) {
-	if a.routes.lookups[tid] == nil && pause == 0 {
+	if a.ticketLookups[tid] == nil && pause == 0 {
 		if pid := a.keptTicketPID(ctx.ActorSystem(), tid); pid != nil {
 			a.requestTicket(ctx, tid, pid, w, out, resends)
 			return
@@ -79,7 +64,7 @@ func (a *connActor) sendToTicket(ctx actor.Context, tid engine.ID, w *wire.Comma
 		return
 	}
 	ctx.ReenterAfter(lookup, func(any, error) {
-		pid := a.routes.pids[tid]
+		pid, _ := cluster.GetCluster(ctx.ActorSystem()).PidCache.Get(strconv.FormatInt(tid, 10), KindTicket)
 		if pid == nil {
 			completeTicketFuture(ctx, out, nil, errors.New("no activation for ticket "+strconv.FormatInt(tid, 10)))
 			return
@@ -97,55 +82,52 @@ func (a *connActor) requestTicket(ctx actor.Context, tid engine.ID, pid *actor.P
 			completeTicketFuture(ctx, out, res, err)
 			return
 		}
-		if a.routes.pids[tid] == pid {
-			delete(a.routes.pids, tid)
-		}
+		cluster.GetCluster(ctx.ActorSystem()).PidCache.RemoveByValue(strconv.FormatInt(tid, 10), KindTicket, pid)
 		// After the first resend, a pause lets the owner's placement forget the
 		// stopped actor.
 		a.sendToTicket(ctx, tid, w, out, resends-1, time.Duration(ticketResends-resends)*50*time.Millisecond)
 	})
 }
 
-// keptTicketPID is the kept PID of ticket tid while its member still owns the ticket
-// by the current topology; nil otherwise.
+// keptTicketPID is the cached PID of ticket tid while its member still owns the
+// ticket by the current topology; nil otherwise.
 func (a *connActor) keptTicketPID(system *actor.ActorSystem, tid engine.ID) *actor.PID {
-	pid := a.routes.pids[tid]
+	identity, cache := strconv.FormatInt(tid, 10), cluster.GetCluster(system).PidCache
+	pid, _ := cache.Get(identity, KindTicket)
 	if pid == nil {
 		return nil
 	}
-	if owner, ok := ownerOf(system, strconv.FormatInt(tid, 10), KindTicket); ok && owner != pid.Address {
-		delete(a.routes.pids, tid)
+	if owner, ok := ownerOf(system, identity, KindTicket); ok && owner != pid.Address {
+		cache.RemoveByValue(identity, KindTicket, pid)
 		return nil
 	}
 	return pid
 }
 
 // lookupTicket finds ticket tid's PID outside the actor, after pause, once at a time
-// per ticket, and keeps it; the returned future completes once it is kept (or not
+// per ticket, and caches it; the returned future completes once it is cached (or not
 // found). The ticket's later commands wait behind it. nil when the node is stopping.
 func (a *connActor) lookupTicket(ctx actor.Context, tid engine.ID, pause time.Duration) *actor.Future {
-	if f := a.routes.lookups[tid]; f != nil {
+	if f := a.ticketLookups[tid]; f != nil {
 		return f
 	}
 	system, identity := ctx.ActorSystem(), strconv.FormatInt(tid, 10)
 	var f *actor.Future
-	f = offActor(ctx, a.cfg.Routines, 2*ticketLookupTimeout+pause, func() ticketPIDResult {
+	f = offActor(ctx, a.cfg.Routines, 2*ticketLookupTimeout+pause, func() struct{} {
 		time.Sleep(pause)
-		return ticketPIDResult{pid: cluster.GetCluster(system).Get(identity, KindTicket)}
-	}, func(r ticketPIDResult, err error) {
-		if a.routes.lookups[tid] == f {
-			delete(a.routes.lookups, tid)
+		c := cluster.GetCluster(system)
+		pid := c.Get(identity, KindTicket)
+		if pid != nil {
+			c.PidCache.Set(identity, KindTicket, pid)
 		}
-		if err != nil || r.pid == nil {
-			return
+		return struct{}{}
+	}, func(struct{}, error) {
+		if a.ticketLookups[tid] == f {
+			delete(a.ticketLookups, tid)
 		}
-		if len(a.routes.pids) >= ticketRoutesMax {
-			clear(a.routes.pids)
-		}
-		a.routes.pids[tid] = r.pid
 	})
 	if f != nil {
-		a.routes.lookups[tid] = f
+		a.ticketLookups[tid] = f
 	}
 	return f
 }

@@ -76,8 +76,16 @@ func StartNode(cfg NodeConfig) (n *Node, err error) {
 	c := cluster.New(system, ccfg)
 	deps := newDepartures()
 	system.EventStream.Subscribe(func(evt any) {
-		if t, ok := evt.(*cluster.ClusterTopology); ok {
-			deps.topology(t)
+		switch e := evt.(type) {
+		case *cluster.ClusterTopology:
+			deps.topology(e)
+		case *cluster.ActivationTerminated:
+			// Every member hears when an actor stops (passivated, handed over): its
+			// PID leaves the cache, which would otherwise keep every actor this node
+			// ever called and answer dead letters for the stopped ones.
+			if id := e.ClusterIdentity; id != nil && e.Pid != nil {
+				c.PidCache.RemoveByValue(id.Identity, id.Kind, e.Pid)
+			}
 		}
 	})
 	defer func() {

@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -79,5 +80,55 @@ func TestNodeInfoTwoNodes(t *testing.T) {
 	}
 	if m := byAddr[b.System.Address()]; m.Self || m.State != MemberNotReady {
 		t.Fatalf("other %+v", m)
+	}
+}
+
+// An actor that stops on one node leaves the PID caches of the others too (they hear
+// protoactor's ActivationTerminated), so a node does not keep every remote actor it
+// ever called, nor answer a dead letter for the stopped ones first.
+func TestStoppedActorLeavesOtherNodesPIDCache(t *testing.T) {
+	agent := test.NewInMemAgent()
+	start := func() *Node {
+		n, err := StartNode(NodeConfig{Kinds: []*cluster.Kind{echoKind()}, Logger: zerolog.Nop(),
+			Provider: test.NewTestProvider(agent)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Stop(false) })
+		return n
+	}
+	a, b := start(), start()
+	for deadline := time.Now().Add(30 * time.Second); len(a.Members(5*time.Second)) != 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the two nodes never saw each other")
+		}
+	}
+	ctx := context.Background()
+	// An identity b hosts, called from a: a caches its PID.
+	var identity string
+	var pid *actor.PID
+	for i := 0; pid == nil; i++ {
+		if i == 200 {
+			t.Fatal("no identity hashed onto b")
+		}
+		id := fmt.Sprintf("x%d", i)
+		if _, err := a.Call(ctx, "echo", id, &wire.Command{Type: "echo", Payload: []byte("a")}); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := a.Cluster.PidCache.Get(id, "echo"); ok && p.Address == b.System.Address() {
+			identity, pid = id, p
+		}
+	}
+	if err := b.System.Root.PoisonFuture(pid).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		cached, ok := a.Cluster.PidCache.Get(identity, "echo")
+		if !ok || !cached.Equal(pid) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a still caches %v for %s after it stopped on b", pid, identity)
+		}
 	}
 }
