@@ -71,16 +71,7 @@ func (a *IDs) Next(ctx context.Context, name string) (int64, error) {
 				return 0, fmt.Errorf("reserve ids %s: %w", name, ctx.Err())
 			}
 			a.mu.Lock()
-			if b.spare == nil && b.next >= b.end && b.fetching == nil {
-				// It failed: reserve here, with the caller's context.
-				r, err := a.reserve(ctx, name)
-				if err != nil {
-					a.mu.Unlock()
-					return 0, err
-				}
-				b.next, b.end = r.next, r.end
-			}
-			continue
+			continue // its block, or a reservation here with the caller's context if it failed
 		}
 		r, err := a.reserve(ctx, name)
 		if err != nil {
