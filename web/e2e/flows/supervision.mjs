@@ -58,8 +58,11 @@ export async function waitPanelFlow({ browser, server, lng, runId, onActors }) {
   // Wall screen: no drawer, the same live data.
   await admin.page.getByRole('link', { name: t('supervision.waitPanel.wallScreen'), exact: true }).click();
   await admin.page.waitForURL(/\/waitpanel\/wall$/);
+  // The URL changes before the wall screen replaced the panel (whose rows match too):
+  // wait until the drawer is gone — a wall screen that keeps it fails here after the
+  // deadline — then find the ticket on the wall.
+  await until(async () => (await admin.page.getByRole('navigation').count()) === 0, 'the wall screen without a navigation drawer');
   await visible(admin.page.locator('[data-testid^="waitpanel-ticket-"]').filter({ hasText: customerName }));
-  check((await admin.page.getByRole('navigation').count()) === 0, 'wall screen shows a navigation drawer');
   await shot(admin.page, 'wall-screen');
   await admin.page.getByRole('link', { name: t('supervision.waitPanel.exitWall'), exact: true }).click();
   await admin.page.waitForURL(/\/waitpanel$/);
