@@ -81,3 +81,24 @@ func (s rezoningSettings) Set(ctx context.Context, companyID engine.ID, key, val
 	}
 	return st, err
 }
+
+// freshDashboard answers the dashboard once its projections have applied what this
+// node has read of the journal. The page reloads when a ticket event reaches it, and
+// the realtime publisher sends that event as soon as the tickets' read model has it,
+// without waiting for the dashboard's projections; the answer waits for them instead
+// (at most dashboardWait, then it answers what they hold).
+type freshDashboard struct {
+	engine.DashboardQueries
+	live *live
+}
+
+const dashboardWait = 2 * time.Second
+
+func (f freshDashboard) Dashboard(ctx context.Context, companyID engine.ID, filter engine.DashboardFilter) (engine.Dashboard, error) {
+	if dash, err := f.live.runner.Only(dashboard.ProjectionName, dashboard.AppraisalProjectionName); err == nil {
+		wctx, cancel := context.WithTimeout(ctx, dashboardWait)
+		_ = dash.WaitFor(wctx, f.live.tail.Head())
+		cancel()
+	}
+	return f.DashboardQueries.Dashboard(ctx, companyID, filter)
+}

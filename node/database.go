@@ -91,7 +91,11 @@ func CatchUpReadModels(ctx context.Context, d *db.DB, j *journal.Store, log zero
 	if err != nil {
 		return err
 	}
-	r, err := projection.New(d, j, projection.Config{Logger: log}, ps...)
+	// The projections share one read of the journal (journal.Tail), which reads
+	// ahead of the fastest of them only.
+	tail := journal.NewTail(j, journal.TailConfig{Logger: log})
+	defer tail.Close()
+	r, err := projection.New(d, tail, projection.Config{Logger: log}, ps...)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ import (
 // read after New returned.
 type live struct {
 	journal     *journal.Store
+	tail        *journal.Tail
 	runner      *projection.Runner
 	dashboard   *dashboard.Projection
 	rezoner     *dashRezoner // rebuilds a tenant's dashboard after a zone change
@@ -123,6 +124,10 @@ func (n *Node) startReadSide(ctx context.Context, l *live) (err error) {
 	}
 	n.metrics.MustRegister(journalCollectors(l.journal)...)
 	n.onClose(func(context.Context) error { return l.journal.Close() })
+	// One read of the journal feeds the projections and the realtime publisher;
+	// closed after them (closers run in reverse).
+	l.tail = journal.NewTail(l.journal, journal.TailConfig{Logger: log})
+	n.onClose(func(context.Context) error { l.tail.Close(); return nil })
 	if l.queries, err = readmodel.NewQueries(n.db, readmodel.Config{Logger: log}); err != nil {
 		return err
 	}
@@ -130,7 +135,7 @@ func (n *Node) startReadSide(ctx context.Context, l *live) (err error) {
 	if ps, l.dashboard, err = readModels(n.stores.settings, log); err != nil {
 		return err
 	}
-	if l.runner, err = projection.New(n.db, l.journal, projection.Config{Logger: log}, ps...); err != nil {
+	if l.runner, err = projection.New(n.db, l.tail, projection.Config{Logger: log}, ps...); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
@@ -331,8 +336,15 @@ func (n *Node) authenticateSocket(ctx context.Context, tok string) (socket.Princ
 // startPublisher tails the journal from start and publishes every event to this
 // node's sockets.
 func (n *Node) startPublisher(l *live, start int64) (err error) {
-	if l.publisher, err = realtime.New(realtime.Config{Source: l.journal, Hub: l.hub, Backlog: l.backlog,
-		Queries: l.queries, Waiter: l.runner, Start: start, Logger: n.log, Chats: readmodel.NewChatQueries(n.db),
+	// The publisher reads the tickets' read model (with the contacts' appraisal sums)
+	// and the chats', so it waits for those projections only; the dashboard's answers
+	// wait for theirs instead (freshDashboard).
+	read, err := l.runner.Only(readmodel.ProjectionName, dashboard.AppraisalProjectionName, readmodel.ChatProjectionName)
+	if err != nil {
+		return err
+	}
+	if l.publisher, err = realtime.New(realtime.Config{Source: l.tail, Hub: l.hub, Backlog: l.backlog,
+		Queries: l.queries, Waiter: read, Start: start, Logger: n.log, Chats: readmodel.NewChatQueries(n.db),
 		SignMedia: func(companyID engine.ID, path string) string {
 			u, err := l.media.URL(companyID, path, 12*time.Hour)
 			if err != nil {

@@ -200,7 +200,7 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (_ *Node, err erro
 				Announcements: store.NewAnnouncements(n.db, clock), Presence: n.presence,
 				Bookings: store.NewBookings(n.db, clock), Slots: n.stores.slots,
 				Catalog: store.NewCatalog(n.db, clock), Schedules: sched,
-				Dashboard: dashboard.NewQueries(n.db, l.dashboard.BucketZone(n.db)),
+				Dashboard: freshDashboard{DashboardQueries: dashboard.NewQueries(n.db, l.dashboard.BucketZone(n.db)), live: l},
 				WaitPanel: l.queries, Locations: store.NewLocations(n.db), Bots: n.stores.bots,
 				CalendarFeeds: store.NewCalendarFeeds(n.db, clock), Campaigns: campaigns,
 				Groups: groupBatches},

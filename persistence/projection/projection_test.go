@@ -127,57 +127,73 @@ func assertCounts(t *testing.T, d *db.DB, j *journal.Store) {
 // applied exactly once, in order.
 func TestRunnerTailsConcurrentAppendsAndWaitFor(t *testing.T) {
 	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		ctx := context.Background()
-		j := setup(t, d)
-		for i := range 30 { // some history before the runner starts
-			if _, err := j.Append(ctx, 1, fmt.Sprintf("ticket/%d", i%5), engine.AnyVersion, engine.EventData{Type: "e", Data: []byte(`{}`)}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		p := &counts{name: "counts"}
-		r := newRunner(t, d, j, p)
+		tailConcurrentAppends(t, d, func(j *journal.Store) projection.Source { return j })
+	})
+}
 
-		var wg sync.WaitGroup
-		for w := range 8 {
-			wg.Go(func() {
-				for i := range 25 {
-					stream := fmt.Sprintf("ticket/%d", (w*25+i)%12)
-					res, err := j.Append(ctx, 1, stream, engine.AnyVersion, engine.EventData{Type: "e", Data: []byte(`{}`)})
-					if err != nil {
-						t.Errorf("append: %v", err)
-						return
-					}
-					wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-					err = r.WaitFor(wctx, res.LastPosition())
-					cancel()
-					if err != nil {
-						t.Errorf("wait for %d: %v", res.LastPosition(), err)
-						return
-					}
-					if n := count(t, d, stream); n < res.Version {
-						t.Errorf("after WaitFor(%d) stream %s counts %d, its version is %d", res.LastPosition(), stream, n, res.Version)
-					}
-				}
-			})
-		}
-		wg.Wait()
-		head, _ := j.Head(ctx)
-		if err := r.WaitFor(ctx, head); err != nil {
+// The same through a journal.Tail that keeps fewer events than the history, so the
+// runner reads the journal first, then the tail.
+func TestRunnerThroughAJournalTail(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		tailConcurrentAppends(t, d, func(j *journal.Store) projection.Source {
+			tail := journal.NewTail(j, journal.TailConfig{Events: 20, Batch: 9, Poll: 20 * time.Millisecond})
+			t.Cleanup(tail.Close)
+			return tail
+		})
+	})
+}
+
+func tailConcurrentAppends(t *testing.T, d *db.DB, source func(*journal.Store) projection.Source) {
+	ctx := context.Background()
+	j := setup(t, d)
+	for i := range 30 { // some history before the runner starts
+		if _, err := j.Append(ctx, 1, fmt.Sprintf("ticket/%d", i%5), engine.AnyVersion, engine.EventData{Type: "e", Data: []byte(`{}`)}); err != nil {
 			t.Fatal(err)
 		}
-		assertCounts(t, d, j)
-		if cp, _ := r.Checkpoint("counts"); cp != head {
-			t.Errorf("checkpoint %d, head %d", cp, head)
-		}
-		var stored int64
-		_ = d.SQL.QueryRow(`SELECT position FROM projection_checkpoints WHERE name = 'counts'`).Scan(&stored)
-		if stored != head {
-			t.Errorf("stored checkpoint %d, head %d", stored, head)
-		}
-		if p.applied.Load() != head {
-			t.Errorf("applied %d events for %d in the journal", p.applied.Load(), head)
-		}
-	})
+	}
+	p := &counts{name: "counts"}
+	r := newRunner(t, d, source(j), p)
+
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Go(func() {
+			for i := range 25 {
+				stream := fmt.Sprintf("ticket/%d", (w*25+i)%12)
+				res, err := j.Append(ctx, 1, stream, engine.AnyVersion, engine.EventData{Type: "e", Data: []byte(`{}`)})
+				if err != nil {
+					t.Errorf("append: %v", err)
+					return
+				}
+				wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+				err = r.WaitFor(wctx, res.LastPosition())
+				cancel()
+				if err != nil {
+					t.Errorf("wait for %d: %v", res.LastPosition(), err)
+					return
+				}
+				if n := count(t, d, stream); n < res.Version {
+					t.Errorf("after WaitFor(%d) stream %s counts %d, its version is %d", res.LastPosition(), stream, n, res.Version)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	head, _ := j.Head(ctx)
+	if err := r.WaitFor(ctx, head); err != nil {
+		t.Fatal(err)
+	}
+	assertCounts(t, d, j)
+	if cp, _ := r.Checkpoint("counts"); cp != head {
+		t.Errorf("checkpoint %d, head %d", cp, head)
+	}
+	var stored int64
+	_ = d.SQL.QueryRow(`SELECT position FROM projection_checkpoints WHERE name = 'counts'`).Scan(&stored)
+	if stored != head {
+		t.Errorf("stored checkpoint %d, head %d", stored, head)
+	}
+	if p.applied.Load() != head {
+		t.Errorf("applied %d events for %d in the journal", p.applied.Load(), head)
+	}
 }
 
 // A failing projection is retried from the same position and never skips; WaitFor
@@ -382,4 +398,46 @@ func TestProjectionCommitsWithoutWaitingForFlush(t *testing.T) {
 	if outside != "on" {
 		t.Fatalf("outside the projection synchronous_commit=%s, want on (SET LOCAL leaked?)", outside)
 	}
+}
+
+// refuser is a projection that never applies anything.
+type refuser struct{}
+
+func (refuser) Name() string { return "refuser" }
+
+func (refuser) Apply(context.Context, *sql.Tx, *db.DB, []engine.RecordedEvent) error {
+	return errors.New("refused")
+}
+
+// Only waits for the named projections alone: a projection that never applies holds
+// back WaitFor, not Only of the others. An unknown name is refused.
+func TestRunnerOnlyWaitsForTheNamedProjections(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		ctx := context.Background()
+		j := setup(t, d)
+		r := newRunner(t, d, j, &counts{name: "counts"}, refuser{})
+		res, err := j.Append(ctx, 1, "ticket/1", engine.AnyVersion, engine.EventData{Type: "e", Data: []byte(`{}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		some, err := r.Only("counts")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		err = some.WaitFor(wctx, res.LastPosition())
+		cancel()
+		if err != nil || count(t, d, "ticket/1") != 1 {
+			t.Fatalf("Only(counts).WaitFor = %v, counted %d", err, count(t, d, "ticket/1"))
+		}
+		short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+		err = r.WaitFor(short, res.LastPosition())
+		cancel()
+		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "refuser at 0") {
+			t.Errorf("WaitFor with a refusing projection = %v, want a deadline naming it", err)
+		}
+		if _, err := r.Only("counts", "nope"); !errors.Is(err, projection.ErrUnknownProjection) {
+			t.Errorf("Only of an unknown projection = %v", err)
+		}
+	})
 }

@@ -209,6 +209,36 @@ func (r *Runner) Close() error {
 // fails when ctx ends (naming the projections still behind) or the runner closes. Call
 // it after Start.
 func (r *Runner) WaitFor(ctx context.Context, position int64) error {
+	return r.waitFor(ctx, position, r.workers)
+}
+
+// Some is a subset of a Runner's projections to wait for (Runner.Only).
+type Some struct {
+	r       *Runner
+	workers []*worker
+}
+
+// Only returns a waiter for the named projections alone: a reader of some read models
+// need not wait for the others (the realtime publisher does not wait for the
+// dashboard's). It fails on a name the runner does not run.
+func (r *Runner) Only(names ...string) (*Some, error) {
+	s := &Some{r: r}
+	for _, name := range names {
+		w := r.byName[name]
+		if w == nil {
+			return nil, fmt.Errorf("wait for %q: %w", name, ErrUnknownProjection)
+		}
+		s.workers = append(s.workers, w)
+	}
+	return s, nil
+}
+
+// WaitFor is Runner.WaitFor for these projections only.
+func (s *Some) WaitFor(ctx context.Context, position int64) error {
+	return s.r.waitFor(ctx, position, s.workers)
+}
+
+func (r *Runner) waitFor(ctx context.Context, position int64, workers []*worker) error {
 	for {
 		r.mu.Lock()
 		if r.closed {
@@ -216,7 +246,7 @@ func (r *Runner) WaitFor(ctx context.Context, position int64) error {
 			return fmt.Errorf("wait for position %d: %w", position, ErrClosed)
 		}
 		var behind []string
-		for _, w := range r.workers {
+		for _, w := range workers {
 			if w.position < position {
 				behind = append(behind, fmt.Sprintf("%s at %d", w.p.Name(), w.position))
 			}
