@@ -198,3 +198,46 @@ func (w *world) raw(id engine.ID, te engine.TicketEvent) []engine.RecordedEvent 
 	w.log = append(w.log, ev)
 	return []engine.RecordedEvent{ev}
 }
+
+// Several acknowledgements of one message in one batch — stale ones, repeated ones,
+// the channel's id arriving late — leave the messages as applying them one batch each
+// does (PostgreSQL folds a batch's acknowledgements into one statement).
+func TestProjectionFoldsABatchsAcks(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) {
+			a, b := newWorld(t, dbtest.Open(t, dialect)), newWorld(t, dbtest.Open(t, dialect))
+			for _, w := range []*world{a, b} {
+				w.company(1)
+				w.contact(1, 5, "Maria", "5565999990001", "")
+			}
+			a.open(1, 10, 5, 0, 7, "p10")
+			m1, m2, m3 := a.send(10, 7, "um", 0), a.send(10, 7, "dois", 0), a.send(10, 7, "três", 0)
+			acked := func(m engine.ID, ack int, pid string) {
+				a.raw(10, engine.TicketMessageAcked{MessageID: m, Ack: ack, ProviderID: pid, At: a.tick()})
+			}
+			sent := len(a.log)
+			acked(m1, engine.AckSent, "")
+			acked(m2, engine.AckRead, "")
+			acked(m1, engine.AckRead, "ID-1")
+			acked(m3, engine.AckSent, "")
+			acked(m2, engine.AckSent, "ID-2") // stale: only the id is stored
+			acked(m1, engine.AckSent, "ID-1b")
+			acked(m3, engine.AckSent, "ID-3") // the same ack again, now with the id
+			acked(m3, engine.AckPlayed, "")
+			for _, ev := range a.log[sent:] {
+				a.apply([]engine.RecordedEvent{ev})
+			}
+			b.apply(a.log)
+			sa, sb := snapshot(t, a.d), snapshot(t, b.d)
+			if sa != sb {
+				t.Fatalf("one batch of acks differs from one ack a batch:\none a batch\n%s\none batch\n%s", sa, sb)
+			}
+			var ack int
+			var pid string
+			if err := b.d.SQL.QueryRow(`SELECT ack, provider_id FROM messages WHERE id = $1`, m2).Scan(&ack, &pid); err != nil ||
+				ack != engine.AckRead || pid != "ID-2" {
+				t.Errorf("message 2: ack %d, id %q, %v; want the read ack and the late id", ack, pid, err)
+			}
+		})
+	}
+}

@@ -18,7 +18,9 @@ const maxIndexedWords = 2000
 // messageWriter turns the message events of a batch into writes of the messages table
 // and the word index. Inserts are buffered into multi-row statements; the buffer is
 // written before any update, so an update always finds the messages created before it
-// in the stream. One Apply call uses it, from one goroutine.
+// in the stream. On PostgreSQL acknowledgements are buffered too (acks), folded per
+// message, and written in one statement with the inserts, before any other update, so
+// the order of effects is the stream's. One Apply call uses it, from one goroutine.
 type messageWriter struct {
 	tx      *sql.Tx
 	dialect db.Dialect
@@ -28,6 +30,74 @@ type messageWriter struct {
 	// words feeds PostgreSQL's per-ticket word index (nil on SQLite, whose index is
 	// per message and written with the messages).
 	words *wordIndex
+	// acks holds the buffered acknowledgements by message, in first-seen order
+	// (PostgreSQL only).
+	acks     map[engine.ID]*ackUpdate
+	ackOrder []engine.ID
+}
+
+// ackUpdate is a message's buffered acknowledgements, folded. Each ack event moves the
+// ack forward only (its time becoming updated_at) and stores the channel's id only
+// where none is stored, so applying the highest ack with the time of its first event,
+// and the first id any of them carries, leaves the row as applying each in turn does.
+type ackUpdate struct {
+	ticket     engine.ID
+	ack        int
+	at         time.Time
+	providerID string
+}
+
+func (w *messageWriter) ack(ticket engine.ID, e engine.TicketMessageAcked) {
+	u := w.acks[e.MessageID]
+	if u == nil {
+		if w.acks == nil {
+			w.acks = map[engine.ID]*ackUpdate{}
+		}
+		w.acks[e.MessageID] = &ackUpdate{ticket: ticket, ack: e.Ack, at: e.At, providerID: e.ProviderID}
+		w.ackOrder = append(w.ackOrder, e.MessageID)
+		return
+	}
+	if e.Ack > u.ack {
+		u.ack, u.at = e.Ack, e.At
+	}
+	if u.providerID == "" {
+		u.providerID = e.ProviderID
+	}
+}
+
+// ackColumns is how many parameters one folded acknowledgement takes.
+const ackColumns = 5
+
+// flushAcks writes the buffered acknowledgements: one UPDATE … FROM (VALUES …) per
+// chunk instead of one round trip per ack event.
+func (w *messageWriter) flushAcks(ctx context.Context) error {
+	ids := w.ackOrder
+	w.ackOrder = nil
+	per := maxParams(w.dialect) / ackColumns
+	for start := 0; start < len(ids); start += per {
+		var a args
+		var b strings.Builder
+		b.WriteString(`UPDATE messages AS m SET
+			ack = CASE WHEN m.ack < u.ack THEN u.ack ELSE m.ack END,
+			updated_at = CASE WHEN m.ack < u.ack THEN u.at ELSE m.updated_at END,
+			provider_id = CASE WHEN m.provider_id = '' THEN u.pid ELSE m.provider_id END
+			FROM (VALUES `)
+		for i, id := range ids[start:min(start+per, len(ids))] {
+			u := w.acks[id]
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "(%s::bigint, %s::bigint, %s::integer, %s::timestamptz, %s::text)",
+				a.add(id), a.add(u.ticket), a.add(u.ack), a.add(tsArg(w.dialect, u.at)), a.add(u.providerID))
+		}
+		b.WriteString(`) AS u (id, ticket, ack, at, pid)
+			WHERE m.id = u.id AND m.ticket_id = u.ticket AND (m.ack < u.ack OR (u.pid <> '' AND m.provider_id = ''))`)
+		if _, err := w.tx.ExecContext(ctx, b.String(), a.list...); err != nil {
+			return fmt.Errorf("update acknowledgements: %w", err)
+		}
+	}
+	clear(w.acks)
+	return nil
 }
 
 var messageCols = []string{"id", "company_id", "ticket_id", "seq", "contact_id", "sender_id", "body", "from_me",
@@ -63,6 +133,10 @@ func (w *messageWriter) apply(ctx context.Context, ticket, company, contact engi
 		return w.update(ctx, `UPDATE messages SET translation = $1, translation_language = $2, updated_at = $3
 			WHERE id = $4 AND ticket_id = $5`, e.Body, e.Language, tsArg(w.dialect, e.At), e.MessageID, ticket)
 	case engine.TicketMessageAcked:
+		if w.dialect == db.Postgres {
+			w.ack(ticket, e)
+			return nil
+		}
 		// One statement for two independent moves: the ack only forward (with its
 		// updated_at), and the channel's id of our message, when the event has one and
 		// none is stored yet, for ProviderLocator (receipts, quotes and deletions after
@@ -119,7 +193,7 @@ func (w *messageWriter) update(ctx context.Context, query string, a ...any) erro
 // messages_fts, so the index never holds a message twice.
 func (w *messageWriter) flush(ctx context.Context) error {
 	if len(w.pending) == 0 {
-		return nil
+		return w.flushAcks(ctx)
 	}
 	rows := w.pending
 	w.pending = nil
@@ -127,7 +201,10 @@ func (w *messageWriter) flush(ctx context.Context) error {
 		for i, r := range rows {
 			rows[i] = r[:len(r)-1]
 		}
-		return insertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, `ON CONFLICT (id) DO NOTHING`, nil)
+		if err := insertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, `ON CONFLICT (id) DO NOTHING`, nil); err != nil {
+			return err
+		}
+		return w.flushAcks(ctx)
 	}
 	words := make(map[engine.ID]string, len(rows))
 	for i, r := range rows {
