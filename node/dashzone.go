@@ -11,6 +11,7 @@ import (
 	"atende/persistence/db"
 	"atende/persistence/jobs"
 	"atende/persistence/journal"
+	"atende/persistence/projection"
 )
 
 // dashRezoner asks for a rebuild of a tenant's dashboard buckets after its timeZone
@@ -89,16 +90,20 @@ func (s rezoningSettings) Set(ctx context.Context, companyID engine.ID, key, val
 // (at most dashboardWait, then it answers what they hold).
 type freshDashboard struct {
 	engine.DashboardQueries
-	live *live
+	projections *projection.Some // the dashboard's and the appraisals'
+	tail        *journal.Tail
 }
 
 const dashboardWait = 2 * time.Second
 
+func newFreshDashboard(q engine.DashboardQueries, l *live) (freshDashboard, error) {
+	some, err := l.runner.Only(dashboard.ProjectionName, dashboard.AppraisalProjectionName)
+	return freshDashboard{DashboardQueries: q, projections: some, tail: l.tail}, err
+}
+
 func (f freshDashboard) Dashboard(ctx context.Context, companyID engine.ID, filter engine.DashboardFilter) (engine.Dashboard, error) {
-	if dash, err := f.live.runner.Only(dashboard.ProjectionName, dashboard.AppraisalProjectionName); err == nil {
-		wctx, cancel := context.WithTimeout(ctx, dashboardWait)
-		_ = dash.WaitFor(wctx, f.live.tail.Head())
-		cancel()
-	}
+	wctx, cancel := context.WithTimeout(ctx, dashboardWait)
+	_ = f.projections.WaitFor(wctx, f.tail.Head()) // late: answer what they hold
+	cancel()
 	return f.DashboardQueries.Dashboard(ctx, companyID, filter)
 }

@@ -182,6 +182,10 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (_ *Node, err erro
 	if err != nil {
 		return nil, err
 	}
+	dash, err := newFreshDashboard(dashboard.NewQueries(n.db, l.dashboard.BucketZone(n.db)), l)
+	if err != nil {
+		return nil, err
+	}
 	n.api, err = httpapi.New(httpapi.Config{CookieSecure: cfg.CookieSecure, RefreshTTL: cfg.RefreshTTL, Web: web.FS(),
 		CORSOrigins: cfg.CORSOrigins, PublicURL: cfg.PublicURL, HSTS: cfg.Production(),
 		MetricsToken: cfg.MetricsToken, MetricsOff: cfg.MetricsOffPublicPort(),
@@ -200,7 +204,7 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (_ *Node, err erro
 				Announcements: store.NewAnnouncements(n.db, clock), Presence: n.presence,
 				Bookings: store.NewBookings(n.db, clock), Slots: n.stores.slots,
 				Catalog: store.NewCatalog(n.db, clock), Schedules: sched,
-				Dashboard: freshDashboard{DashboardQueries: dashboard.NewQueries(n.db, l.dashboard.BucketZone(n.db)), live: l},
+				Dashboard: dash,
 				WaitPanel: l.queries, Locations: store.NewLocations(n.db), Bots: n.stores.bots,
 				CalendarFeeds: store.NewCalendarFeeds(n.db, clock), Campaigns: campaigns,
 				Groups: groupBatches},

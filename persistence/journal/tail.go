@@ -140,7 +140,7 @@ func (t *Tail) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]e
 	copy(out, t.kept[i:i+n])
 	if afterPosition > t.asked {
 		t.asked = afterPosition
-		if t.ahead() == 0 {
+		if !t.farAhead() {
 			select {
 			case t.ask <- struct{}{}:
 			default:
@@ -156,17 +156,12 @@ func (t *Tail) after(p int64) int {
 	return sort.Search(len(t.kept), func(i int) bool { return t.kept[i].Position > p })
 }
 
-// ahead is how many events the tail would read before the most advanced reader can
-// use them: 0 when it should read on. The tail keeps reading while that reader is in
-// the newer half of what it keeps, so a rebuild from position 0 (every reader far
-// behind the journal's head) does not have the tail read the whole journal ahead of
-// them only to drop it. t.mu is held.
-func (t *Tail) ahead() int {
-	waiting := len(t.kept) - t.after(t.asked)
-	if waiting <= t.cfg.Events/2 {
-		return 0
-	}
-	return waiting
+// farAhead reports whether the tail should stop reading until a reader catches up: it
+// reads on while the most advanced reader is in the newer half of what it keeps, so a
+// rebuild from position 0 (every reader far behind the journal's head) does not have
+// the tail read the whole journal ahead of them only to drop it. t.mu is held.
+func (t *Tail) farAhead() bool {
+	return len(t.kept)-t.after(t.asked) > t.cfg.Events/2
 }
 
 // run reads the journal after head until Close, keeping what it reads.
@@ -176,9 +171,9 @@ func (t *Tail) run() {
 	backoff := 100 * time.Millisecond
 	for t.ctx.Err() == nil {
 		t.mu.Lock()
-		ahead := t.ahead()
+		far, head := t.farAhead(), t.head
 		t.mu.Unlock()
-		if ahead > 0 {
+		if far {
 			select {
 			case <-t.ask:
 			case <-t.ctx.Done():
@@ -187,7 +182,7 @@ func (t *Tail) run() {
 			continue
 		}
 		wake := t.src.Notify()
-		evs, err := t.src.ReadAll(t.ctx, t.Head(), t.cfg.Batch)
+		evs, err := t.src.ReadAll(t.ctx, head, t.cfg.Batch)
 		if err != nil {
 			if t.ctx.Err() != nil {
 				return
