@@ -34,6 +34,24 @@ func (g *Group) Go(fn func()) bool {
 	return true
 }
 
+// Hold counts one unit of work that is not a goroutine of its own, as Go counts a
+// goroutine: Wait waits for its Release. A connection that parks while idle holds
+// the group for its whole life and runs its reader and writer, when it has work,
+// on goroutines started with Go (the package function) inside that hold. Hold
+// reports false, and counts nothing, once the group is stopped.
+func (g *Group) Hold() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped {
+		return false
+	}
+	g.running++
+	return true
+}
+
+// Release ends a unit of work Hold counted; call it once per successful Hold.
+func (g *Group) Release() { g.done() }
+
 func (g *Group) done() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -76,7 +94,8 @@ func (g *Group) Wait(ctx context.Context) error {
 // connections).
 func (g *Group) Close() { _ = g.Wait(context.Background()) }
 
-// Running is the number of goroutines started and not yet returned.
+// Running is the number of goroutines started and not yet returned, and of holds
+// not yet released.
 func (g *Group) Running() int {
 	g.mu.Lock()
 	defer g.mu.Unlock()

@@ -45,3 +45,25 @@ func TestGroupStopWithNothingRunning(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestGroupWaitsForHolds(t *testing.T) {
+	var g Group
+	if !g.Hold() {
+		t.Fatal("a fresh group refused a hold")
+	}
+	if n := g.Running(); n != 1 {
+		t.Fatalf("running %d, want 1", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := g.Wait(ctx); err == nil {
+		t.Fatal("Wait returned while a hold was not released")
+	}
+	if g.Hold() {
+		t.Fatal("a stopped group took a hold")
+	}
+	g.Release()
+	if err := g.Wait(context.Background()); err != nil || g.Running() != 0 {
+		t.Fatalf("after Release: %v, running %d", err, g.Running())
+	}
+}
