@@ -59,6 +59,7 @@ func NewServer(cfg Config) (*Server, error) {
 		Overflow:       wsconn.Close{Code: CloseSlowConsumer, Reason: "slow consumer"},
 		WriteTimeout:   cfg.WriteTimeout,
 		Written:        &s.framesWritten,
+		ParkIdle:       true, // an idle attendant holds no goroutine
 	}
 	if err := s.wsopts.Validate(); err != nil {
 		return nil, fmt.Errorf("new socket server: %w", err)

@@ -42,6 +42,12 @@ type Options struct {
 	HoldUntilOpen bool
 	// Written, when set, counts the frames written.
 	Written *atomic.Int64
+	// ParkIdle lets an idle connection hold no goroutine: between messages its
+	// reader hands the socket to the process's poller (epoll, Linux only) and ends,
+	// and its writer runs only while frames are queued. Without it, or where the
+	// connection cannot park (not a plain socket, not Linux), a reader goroutine
+	// waits in Read for the connection's life.
+	ParkIdle bool
 }
 
 // Validate reports settings a connection cannot run with.
@@ -69,13 +75,24 @@ type Conn struct {
 	opts *Options
 	h    Handler
 
-	out outbox
+	g    *goroutine.Group // held from Start until exit; nil when Start was refused
+	out  outbox
+	park parking
 
-	dlMu    sync.Mutex // guards dlFinal and orders read deadline changes
-	dlFinal bool       // the goodbye deadline is set; no more extensions
+	dlMu  sync.Mutex  // orders read deadline changes
+	final atomic.Bool // the goodbye deadline is set; no more extensions (set under dlMu)
 
-	exits atomic.Int32 // reader and writer goroutines not yet finished
+	writer atomic.Int32 // writerOff, writerIdle, writerBusy or writerDone
+	exits  atomic.Int32 // the reader's and the writer's work not yet finished
 }
+
+// The writer's states: it runs only while it has frames to write.
+const (
+	writerOff  int32 = iota // not started: frames wait for Start
+	writerIdle              // nothing to write: the next frame starts a writer
+	writerBusy              // a goroutine is writing
+	writerDone              // the close frame went out, or writing failed
+)
 
 // Init prepares c for nc, read through src (nc itself, or what Upgrade answered),
 // speaking the protocol h. nc and h may be nil for a connection that never
@@ -85,51 +102,78 @@ func (c *Conn) Init(nc net.Conn, src io.Reader, opts *Options, h Handler) {
 	if c.src == nil && nc != nil {
 		c.src = nc
 	}
-	c.out.wake = make(chan struct{}, 1)
 	c.out.held = opts.HoldUntilOpen
 }
 
-// Start runs c: its writer, then its reader, on g. When g refuses (its owner is
-// shutting down) c is closed with CloseGoingAway, Closed runs, and Start answers
-// false.
+// Start runs c: its reader, and its writer whenever it has frames to write, within
+// one hold on g (goroutine.Group.Hold) that ends with c. When g refuses (its owner
+// is shutting down) c is closed with CloseGoingAway, Closed runs, and Start
+// answers false.
 func (c *Conn) Start(g *goroutine.Group) bool {
+	if !g.Hold() {
+		c.exits.Store(1) // the writer never runs
+		c.CloseWith(CloseGoingAway, "server shutting down", false)
+		c.exit()
+		return false
+	}
+	c.g = g
 	c.exits.Store(2)
-	if !g.Go(c.writeLoop) {
-		c.exits.Add(-1) // the writer never ran
-		c.CloseWith(CloseGoingAway, "server shutting down", false)
-		c.exit()
-		return false
+	if c.opts.ParkIdle && c.nc != nil {
+		c.park.rc, c.park.fd, _ = pollable(c.nc)
 	}
-	if !g.Go(c.readLoop) {
-		c.CloseWith(CloseGoingAway, "server shutting down", false)
-		c.exit()
-		return false
+	if t, ok := c.h.(Ticker); ok && c.opts.TickEvery > 0 {
+		c.startTicks(t)
 	}
+	c.writer.Store(writerIdle)
+	if c.out.due() {
+		c.kick()
+	}
+	goroutine.Go(c.readFirst)
 	return true
 }
 
 // StartWriter runs c's writer alone, for a connection whose peer's frames are not
 // read (a benchmark of the fan-out); it answers false when g refuses.
 func (c *Conn) StartWriter(g *goroutine.Group) bool {
+	if !g.Hold() {
+		return false
+	}
+	c.g = g
 	c.exits.Store(1)
-	return g.Go(c.writeLoop)
+	c.writer.Store(writerIdle)
+	if c.out.due() {
+		c.kick()
+	}
+	return true
 }
 
 // Send queues frames, all or none, without blocking. A full outbox closes c with
 // Options.Overflow and answers Full; once c is closing frames are dropped (Shut).
 func (c *Conn) Send(frames ...[]byte) Result {
-	r := c.out.push(c.opts.QueueSize, frames)
-	if r == Full {
+	r, wake := c.out.push(c.opts.QueueSize, frames)
+	switch {
+	case r == Full:
 		c.CloseWith(c.opts.Overflow.Code, c.opts.Overflow.Reason, false)
+	case wake:
+		c.kick()
 	}
 	return r
 }
 
 // Queue is Send without the close: a full outbox answers Full and c goes on.
-func (c *Conn) Queue(frames ...[]byte) Result { return c.out.push(c.opts.QueueSize, frames) }
+func (c *Conn) Queue(frames ...[]byte) Result {
+	r, wake := c.out.push(c.opts.QueueSize, frames)
+	if wake {
+		c.kick()
+	}
+	return r
+}
 
 // Open lets the writer go, first frame first (Options.HoldUntilOpen).
-func (c *Conn) Open(first []byte) { c.out.open(first) }
+func (c *Conn) Open(first []byte) {
+	c.out.open(first)
+	c.kick()
+}
 
 // QueueSize is the most frames c's outbox holds.
 func (c *Conn) QueueSize() int { return c.opts.QueueSize }
@@ -143,9 +187,13 @@ func (c *Conn) Pending() [][]byte { return c.out.takeAll() }
 // frame with code and reason. Without drain a writer stuck on a peer that does not
 // read gives up within CloseGrace. Safe from any goroutine and never blocks.
 func (c *Conn) CloseWith(code ws.StatusCode, reason string, drain bool) {
-	if c.out.close(code, reason, drain) && !drain && c.nc != nil {
+	if !c.out.close(code, reason, drain) {
+		return
+	}
+	if !drain && c.nc != nil {
 		_ = c.nc.SetWriteDeadline(time.Now().Add(CloseGrace))
 	}
+	c.kick()
 }
 
 // Closing reports whether CloseWith was called.
@@ -164,29 +212,58 @@ func (c *Conn) CloseCode() (ws.StatusCode, string) {
 func (c *Conn) ExtendRead(d time.Duration) {
 	c.dlMu.Lock()
 	defer c.dlMu.Unlock()
-	if !c.dlFinal {
-		_ = c.nc.SetReadDeadline(time.Now().Add(d))
+	if !c.final.Load() {
+		c.setReadDeadline(time.Now().Add(d))
 	}
 }
 
-// finalRead sets the goodbye read deadline, after which the reader gives up.
+// finalRead sets the goodbye read deadline, after which the reader gives up, and
+// wakes a parked reader to read until then.
 func (c *Conn) finalRead(d time.Duration) {
 	c.dlMu.Lock()
-	defer c.dlMu.Unlock()
-	c.dlFinal = true
-	_ = c.nc.SetReadDeadline(time.Now().Add(d))
+	c.final.Store(true)
+	c.setReadDeadline(time.Now().Add(d))
+	c.dlMu.Unlock()
+	c.wake()
 }
 
-// exit is deferred by the reader and the writer; the last one out closes nc and
-// tells the handler.
+// setReadDeadline moves the read deadline, for a read under way and for a parked
+// reader's timer. Caller holds dlMu.
+func (c *Conn) setReadDeadline(at time.Time) {
+	c.park.deadline.Store(at.UnixNano())
+	_ = c.nc.SetReadDeadline(at)
+	if c.park.parked.Load() {
+		c.armDeadline() // an earlier deadline than the timer's
+	}
+}
+
+// kick starts the writer when it is idle; a busy writer sees the new frames
+// before it stops (writeRun).
+func (c *Conn) kick() {
+	if c.writer.CompareAndSwap(writerIdle, writerBusy) {
+		goroutine.Go(c.writeRun) // inside the hold Start took on the group
+	}
+}
+
+// exit ends the reader's or the writer's work for good; the last one out closes
+// nc, tells the handler and releases the group.
 func (c *Conn) exit() {
 	if c.exits.Add(-1) != 0 {
 		return
+	}
+	c.stopTimers()
+	if c.park.rc != nil {
+		if p, err := thePoller(); err == nil {
+			p.forget(c) // before the descriptor can be reused
+		}
 	}
 	if c.nc != nil {
 		_ = c.nc.Close()
 	}
 	if c.h != nil {
 		c.h.Closed()
+	}
+	if c.g != nil {
+		c.g.Release()
 	}
 }

@@ -54,7 +54,7 @@ func FuzzRead(f *testing.F) {
 		rec := newRecorder()
 		c := new(Conn)
 		c.Init(streamConn{bytes.NewReader(in)}, nil, opts, rec)
-		c.readLoop() // on this goroutine: exit does nothing, as Start never counted the loops
+		c.readFirst() // on this goroutine: exit does nothing, as Start never counted the work
 		if !c.Closing() {
 			t.Fatal("reading ended without a close")
 		}

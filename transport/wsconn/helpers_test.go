@@ -111,6 +111,7 @@ func testOptions() *Options {
 		Overflow:       Close{Code: codeOverflow, Reason: "slow consumer"},
 		WriteTimeout:   5 * time.Second,
 		ReadTimeout:    20 * time.Second,
+		ParkIdle:       true, // as the servers run; TestWithoutParking covers the rest
 	}
 }
 

@@ -13,15 +13,14 @@ import (
 // complete websocket frames, often shared by many connections: never modified.
 //
 // It holds no memory while idle beyond its struct: the pending slice grows with
-// use, and the writer lets a large one go once drained.
+// use, and the writer lets a large one go once drained. It starts no writer
+// itself: its callers kick the connection's writer when it says so.
 type outbox struct {
-	// static after construction
-	wake chan struct{} // capacity 1: "there is something to take, or the connection is closing"
-
 	closing atomic.Bool // set under mu once the close fields below are written
 
 	mu      sync.Mutex // guards the fields below
 	pending [][]byte   // frames not yet taken by the writer, oldest first
+	ping    []byte     // a Ticker's frame, taken ahead of pending, held or not
 	held    bool       // Options.HoldUntilOpen and Open not called yet: take returns nothing
 	closed  bool       // no more pushes are accepted
 	// written once, with closed, under mu; read by whoever saw closing
@@ -40,43 +39,69 @@ const (
 	Shut               // refused: the connection is closing; dropped silently
 )
 
-// push queues frames, all or none, without blocking.
-func (o *outbox) push(limit int, frames [][]byte) Result {
+// push queues frames, all or none, without blocking; wake says the writer has
+// work it may not know of (the outbox was empty and not held).
+func (o *outbox) push(limit int, frames [][]byte) (r Result, wake bool) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	switch {
 	case o.closed:
-		o.mu.Unlock()
-		return Shut
+		return Shut, false
 	case len(o.pending)+len(frames) > limit:
-		o.mu.Unlock()
-		return Full
+		return Full, false
 	}
 	first := len(o.pending) == 0
 	o.pending = append(o.pending, frames...)
-	held := o.held
-	o.mu.Unlock()
-	if first && !held {
-		o.signal()
+	return Sent, first && !o.held
+}
+
+// urgent sets the frame to write ahead of the pending ones (a ping; a newer one
+// replaces one not yet written) and reports whether the writer should be woken:
+// not once the connection is closing.
+func (o *outbox) urgent(frame []byte) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return false
 	}
-	return Sent
+	o.ping = frame
+	return true
 }
 
 // open puts first in front of what is pending and lets the writer take.
 func (o *outbox) open(first []byte) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	o.pending = append(o.pending, nil)
 	copy(o.pending[1:], o.pending)
 	o.pending[0] = first
 	o.held = false
-	o.mu.Unlock()
-	o.signal()
 }
 
-// take swaps the pending frames for spare (emptied) and returns them; nothing
-// while held.
+// due reports whether the writer has something to do: frames to take, or the
+// close.
+func (o *outbox) due() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.closed || o.ping != nil || (len(o.pending) > 0 && !o.held)
+}
+
+// take swaps the pending frames for spare (emptied) and returns them, the urgent
+// frame first; only that one while held.
 func (o *outbox) take(spare [][]byte) [][]byte {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.ping != nil {
+		out := append(spare[:0], o.ping)
+		o.ping = nil
+		if o.held {
+			return out
+		}
+		out = append(out, o.pending...)
+		clear(o.pending)
+		o.pending = o.pending[:0]
+		return out
+	}
 	if o.held {
 		return nil
 	}
@@ -95,26 +120,16 @@ func (o *outbox) takeAll() [][]byte {
 	return out
 }
 
-// close refuses further pushes, records how the connection ends and wakes the
-// writer; it reports false when the outbox was already closed.
+// close refuses further pushes and records how the connection ends (the caller
+// then kicks the writer); it reports false when the outbox was already closed.
 func (o *outbox) close(code ws.StatusCode, reason string, drain bool) bool {
 	o.mu.Lock()
+	defer o.mu.Unlock()
 	if o.closed {
-		o.mu.Unlock()
 		return false
 	}
 	o.closed = true
 	o.code, o.reason, o.drain = code, reason, drain
 	o.closing.Store(true)
-	o.mu.Unlock()
-	o.signal()
 	return true
-}
-
-// signal wakes the writer, if it is not already due to wake.
-func (o *outbox) signal() {
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
 }

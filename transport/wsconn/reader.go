@@ -18,15 +18,24 @@ const keepBuf = 4 << 10
 // holds none.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
-// readLoop is the connection's reader goroutine. It greets, then reads frames: it
-// answers control frames through the outbox, hands text messages to the handler
-// one at a time, and refuses the rest. It ends after the connection started
-// closing and the peer closed its side (or the goodbye deadline passed), or when
-// the peer is gone. (One function, not a loop under a wrapper: an idle reader
-// parks under this frame, and every frame counts against its stack.)
-func (c *Conn) readLoop() {
-	defer c.exit()
+// readFirst is the connection's first reader: it greets, then reads.
+func (c *Conn) readFirst() {
 	c.h.Opened()
+	if t := c.opts.ReadTimeout; t > 0 {
+		c.ExtendRead(t)
+	}
+	c.read()
+}
+
+// read is the connection's reader, from its start or from a wake until it parks
+// or reading ends. It reads frames: it answers control frames through the
+// outbox, hands text messages to the handler one at a time, and refuses the rest.
+// Between messages, with nothing to read, it parks (tryPark) and returns. It ends
+// after the connection started closing and the peer closed its side (or the
+// goodbye deadline passed), or when the peer is gone. (One function, not a loop
+// under a wrapper: a reader that cannot park waits under this frame, and every
+// frame counts against its stack.)
+func (c *Conn) read() {
 	rd := wsutil.Reader{
 		Source:         c.src,
 		State:          ws.StateServerSide,
@@ -36,12 +45,13 @@ func (c *Conn) readLoop() {
 	}
 	rd.OnIntermediate = c.control
 	for {
-		if t := c.opts.ReadTimeout; t > 0 {
-			c.ExtendRead(t)
+		if c.tryPark() {
+			return
 		}
 		hdr, err := rd.NextFrame()
 		if err != nil {
 			c.readFailed(err)
+			c.exit()
 			return
 		}
 		switch {
@@ -66,7 +76,11 @@ func (c *Conn) readLoop() {
 		}
 		if err != nil {
 			c.readFailed(err)
+			c.exit()
 			return
+		}
+		if t := c.opts.ReadTimeout; t > 0 {
+			c.ExtendRead(t)
 		}
 	}
 }

@@ -34,7 +34,26 @@ func early(nc net.Conn, rw *bufio.ReadWriter) io.Reader {
 		return nc
 	}
 	b, _ := rw.Reader.Peek(rw.Reader.Buffered())
-	return io.MultiReader(bytes.NewReader(bytes.Clone(b)), nc)
+	return &prefixed{b: bytes.Clone(b), nc: nc}
+}
+
+// prefixed reads b, then nc. A connection parks only once b is consumed: the
+// poller sees the socket, not b.
+type prefixed struct {
+	b  []byte
+	nc net.Conn
+}
+
+func (p *prefixed) Read(buf []byte) (int, error) {
+	if len(p.b) == 0 {
+		return p.nc.Read(buf)
+	}
+	n := copy(buf, p.b)
+	p.b = p.b[n:]
+	if len(p.b) == 0 {
+		p.b = nil
+	}
+	return n, nil
 }
 
 // Reject ends an upgraded connection that never became a Conn (its protocol

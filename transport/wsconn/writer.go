@@ -7,59 +7,43 @@ import (
 	"time"
 )
 
-// writeLoop is the connection's writer goroutine: the only code that writes to nc.
-// It sleeps on the outbox's wake channel (and on the tick, for a Ticker handler),
-// sends every queued frame in one writev, and at the end the close frame.
-func (c *Conn) writeLoop() {
-	defer c.exit()
-	var tick <-chan time.Time
-	var ticker Ticker
-	if t, ok := c.h.(Ticker); ok && c.opts.TickEvery > 0 {
-		tk := time.NewTicker(c.opts.TickEvery)
-		defer tk.Stop()
-		tick, ticker = tk.C, t
-	}
-	bufs := new(net.Buffers) // reused: a local one would escape to the heap on every write
+// writeRun is the connection's writer, started by kick when frames wait: the only
+// code that writes to nc, one run at a time. It sends every queued frame in one
+// writev, until the outbox is empty; then it stops, and the next frame starts a
+// new run. Once the connection is closing it writes the close frame and ends the
+// writer's work.
+func (c *Conn) writeRun() {
+	bufs := new(net.Buffers) // one per run: a local one would escape to the heap on every write
 	var spare [][]byte
-	var err error
 	for {
-		if tick == nil {
-			<-c.out.wake // a plain receive parks on a smaller stack than a select
-		} else {
-			select {
-			case <-c.out.wake:
-			case <-tick:
-				if err = c.tick(bufs, ticker); err != nil {
-					c.writeFailed(err)
-					return
-				}
-				continue
-			}
-		}
 		if c.Closing() {
 			c.goodbye(bufs)
+			c.writerExit()
 			return
 		}
 		batch := c.out.take(spare)
-		if err = c.write(bufs, batch, c.opts.WriteTimeout); err != nil {
+		if len(batch) == 0 {
+			c.writer.Store(writerIdle)
+			// A frame queued between take and the store found the writer busy and
+			// did not kick: look again, and go on unless a new run took over.
+			if !c.out.due() || !c.writer.CompareAndSwap(writerIdle, writerBusy) {
+				return
+			}
+			continue
+		}
+		if err := c.write(bufs, batch, c.opts.WriteTimeout); err != nil {
 			c.writeFailed(err)
+			c.writerExit()
 			return
 		}
 		spare = recycle(batch)
 	}
 }
 
-// tick writes what the Ticker answers, unless the connection is closing (the
-// writer's wake is then due).
-func (c *Conn) tick(bufs *net.Buffers, t Ticker) error {
-	if c.Closing() {
-		return nil
-	}
-	frame := t.Tick()
-	if frame == nil {
-		return nil
-	}
-	return c.write(bufs, [][]byte{frame}, c.opts.WriteTimeout)
+// writerExit ends the writer's work for good.
+func (c *Conn) writerExit() {
+	c.writer.Store(writerDone)
+	c.exit()
 }
 
 // write sends frames in one writev.

@@ -102,6 +102,7 @@ func New(cfg Config) (*Server, error) {
 			ReadTimeout:    cfg.PingInterval + cfg.PongTimeout,
 			TickEvery:      cfg.PingInterval,
 			HoldUntilOpen:  true, // the welcome goes first
+			ParkIdle:       true, // an idle visitor holds no goroutine
 		},
 	}
 	if err := s.wsopts.Validate(); err != nil {

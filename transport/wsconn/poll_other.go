@@ -1,0 +1,24 @@
+//go:build !linux
+
+package wsconn
+
+import (
+	"errors"
+	"syscall"
+)
+
+// poller is Linux's epoll; elsewhere connections never park (Options.ParkIdle is
+// ignored) and keep a reader goroutine each.
+type poller struct{}
+
+var thePoll *poller
+
+func thePoller() (*poller, error) { return nil, errors.New("wsconn: parking needs epoll (Linux)") }
+
+func (p *poller) arm(*Conn) error { return errors.New("wsconn: parking needs epoll (Linux)") }
+
+func (p *poller) forget(*Conn) {}
+
+func pollable(any) (syscall.RawConn, int32, bool) { return nil, 0, false }
+
+func readable(syscall.RawConn) bool { return true }
