@@ -35,6 +35,7 @@ func (n *Node) startMetrics() error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", n.api.MetricsHandler())
+	mux.Handle("GET /debug/pprof/{name}", n.api.ProfileHandler()) // this private listener only
 	n.metricsHTTP = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	srv := n.metricsHTTP

@@ -211,6 +211,19 @@ func TestMetricsOnTheirOwnAddress(t *testing.T) {
 	if st, body := httpGet(t, "http://"+private+"/metrics", bearer); st != 200 || !strings.Contains(body, "atende_http_requests_total") {
 		t.Fatalf("private /metrics: %d %.200s", st, body)
 	}
+	// The runtime's profiles: on the private listener, behind the same token.
+	if st, _ := httpGet(t, "http://"+public+"/debug/pprof/heap", bearer); st == http.StatusOK {
+		t.Fatal("public /debug/pprof/heap answered")
+	}
+	if st, _ := httpGet(t, "http://"+private+"/debug/pprof/heap", nil); st != http.StatusUnauthorized {
+		t.Fatalf("private /debug/pprof/heap without token: %d, want 401", st)
+	}
+	if st, body := httpGet(t, "http://"+private+"/debug/pprof/goroutine?debug=1", bearer); st != 200 || !strings.Contains(body, "goroutine profile: total") {
+		t.Fatalf("private goroutine profile: %d %.200s", st, body)
+	}
+	if st, _ := httpGet(t, "http://"+private+"/debug/pprof/nosuch", bearer); st != http.StatusNotFound {
+		t.Fatalf("unknown profile: %d, want 404", st)
+	}
 }
 
 // TestSocketHandshakeOrigins: the socket gateway of a node with CORS_ORIGINS upgrades

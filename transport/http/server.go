@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -264,6 +266,51 @@ func (s *Server) MetricsHandler() http.Handler {
 			return
 		}
 		metrics.ServeHTTP(w, r)
+	})
+}
+
+// ProfileHandler serves the runtime's profiles, authorized as /metrics is: GET
+// /debug/pprof/{name} writes the named profile of runtime/pprof (heap, allocs,
+// goroutine, block, mutex, threadcreate; ?debug=1 for text), and
+// /debug/pprof/profile?seconds=N (1–120, default 30) a CPU profile. It belongs on
+// the private metrics listener (METRICS_ADDR) only, never on the public port.
+// (net/http/pprof is not imported: it registers itself on http.DefaultServeMux,
+// which a dependency could serve.)
+func (s *Server) ProfileHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.metricsAuthorized(r) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeJSON(w, http.StatusUnauthorized, errorBody{Error: engine.ErrInvalidToken, Message: string(engine.ErrInvalidToken)})
+			return
+		}
+		name := r.PathValue("name")
+		w.Header().Set("Content-Type", "application/octet-stream")
+		if name == "profile" {
+			secs, err := strconv.Atoi(r.URL.Query().Get("seconds"))
+			if err != nil || secs < 1 || secs > 120 {
+				secs = 30
+			}
+			if err := pprof.StartCPUProfile(w); err != nil {
+				writeJSON(w, http.StatusConflict, errorBody{Error: engine.ErrValidation, Message: err.Error()})
+				return
+			}
+			select {
+			case <-time.After(time.Duration(secs) * time.Second):
+			case <-r.Context().Done():
+			}
+			pprof.StopCPUProfile()
+			return
+		}
+		p := pprof.Lookup(name)
+		if p == nil {
+			writeJSON(w, http.StatusNotFound, errorBody{Error: engine.ErrNotFound, Message: "no profile " + name})
+			return
+		}
+		debug, _ := strconv.Atoi(r.URL.Query().Get("debug"))
+		if debug > 0 {
+			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		}
+		_ = p.WriteTo(w, debug)
 	})
 }
 
