@@ -31,13 +31,12 @@ type Options struct {
 	Overflow Close
 	// WriteTimeout bounds each write, and the upgrade's response. Required.
 	WriteTimeout time.Duration
-	// ReadTimeout, when set, moves the read deadline to ReadTimeout from now before
-	// each frame: a peer that sends nothing (not even a pong) for that long is a
-	// Timeout. Zero: the protocol moves the deadline itself (ExtendRead).
+	// ReadTimeout, when set, moves the read deadline to ReadTimeout from now once
+	// the connection opened and after each frame: a peer that sends nothing (not
+	// even a pong) for that long is a Timeout. Zero: the protocol moves the deadline
+	// itself (ExtendRead). A parked connection's timeout is reported up to 100 ms
+	// late (the poller's sweep).
 	ReadTimeout time.Duration
-	// TickEvery, when set, ticks the connections whose Handler is a Ticker. Zero:
-	// no ticks.
-	TickEvery time.Duration
 	// HoldUntilOpen holds every frame sent before Open, which then goes first.
 	HoldUntilOpen bool
 	// Written, when set, counts the frames written.
@@ -59,8 +58,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("wsconn: QueueSize %d is not above 0", o.QueueSize)
 	case o.WriteTimeout <= 0:
 		return fmt.Errorf("wsconn: WriteTimeout %s is not above 0", o.WriteTimeout)
-	case o.ReadTimeout < 0 || o.TickEvery < 0:
-		return errors.New("wsconn: negative ReadTimeout or TickEvery")
+	case o.ReadTimeout < 0:
+		return errors.New("wsconn: negative ReadTimeout")
 	}
 	return nil
 }
@@ -119,10 +118,7 @@ func (c *Conn) Start(g *goroutine.Group) bool {
 	c.g = g
 	c.exits.Store(2)
 	if c.opts.ParkIdle && c.nc != nil {
-		c.park.rc, c.park.fd, _ = pollable(c.nc)
-	}
-	if t, ok := c.h.(Ticker); ok && c.opts.TickEvery > 0 {
-		c.startTicks(t)
+		c.park.fd, c.park.pollable = pollable(c.nc)
 	}
 	c.writer.Store(writerIdle)
 	if c.out.due() {
@@ -227,13 +223,13 @@ func (c *Conn) finalRead(d time.Duration) {
 	c.wake()
 }
 
-// setReadDeadline moves the read deadline, for a read under way and for a parked
-// reader's timer. Caller holds dlMu.
+// setReadDeadline moves the read deadline: the socket's, for a reader at work; a
+// parked one's is left unset (the poller's sweep watches the connection's, and a
+// woken reader sets the socket's again: unpark). Caller holds dlMu.
 func (c *Conn) setReadDeadline(at time.Time) {
 	c.park.deadline.Store(at.UnixNano())
-	_ = c.nc.SetReadDeadline(at)
-	if c.park.parked.Load() {
-		c.armDeadline() // an earlier deadline than the timer's
+	if !c.park.parked.Load() {
+		_ = c.nc.SetReadDeadline(at)
 	}
 }
 
@@ -251,8 +247,7 @@ func (c *Conn) exit() {
 	if c.exits.Add(-1) != 0 {
 		return
 	}
-	c.stopTimers()
-	if c.park.rc != nil {
+	if c.park.pollable {
 		if p, err := thePoller(); err == nil {
 			p.forget(c) // before the descriptor can be reused
 		}

@@ -297,21 +297,6 @@ func TestPeerClosesDuringDrain(t *testing.T) {
 	}
 }
 
-func TestTicks(t *testing.T) {
-	opts := testOptions()
-	opts.TickEvery = 10 * time.Millisecond
-	rec := newRecorder()
-	rec.tick = PingFrame
-	_, p := start(t, opts, rec)
-	for range 2 {
-		if h, _ := p.next(t); h.OpCode != ws.OpPing {
-			t.Fatalf("got %v, want a ping", h.OpCode)
-		}
-	}
-	_ = p.nc.Close()
-	rec.waitClosed(t)
-}
-
 func TestStartRefused(t *testing.T) {
 	var g goroutine.Group
 	g.Stop()

@@ -11,13 +11,13 @@
 // A protocol implements Handler. The core calls Opened once, then Message for each
 // complete text message, one at a time, in order; Failed when reading stops (or a
 // message must be refused) and it needs the protocol's close code and reason; and
-// Closed once, after everything ended. A Handler that also implements Ticker is
-// ticked every Options.TickEvery. The protocol writes only by Send (complete,
+// Closed once, after everything ended. The protocol writes only by Send (complete,
 // unmasked server frames, which are never modified: one frame may be queued to many
 // connections) and ends the connection by CloseWith. Nothing in this interface says
-// which goroutine reads: today each Conn has a reader goroutine blocked in Read; a
-// readiness-driven core (netpoll) can call the same methods from a worker when a
-// frame is ready, without touching the protocols (docs/architecture.md).
+// which goroutine reads: with Options.ParkIdle an idle connection holds no goroutine,
+// and a reader starts when its socket is readable (parking, park.go;
+// docs/architecture.md). Periodic work (pings, idle checks) is the protocol's, done
+// for all its connections by one loop: a connection has no timer of its own.
 //
 // # Concurrency
 //
@@ -25,8 +25,9 @@
 // a Message may block (a protocol waits on its sink) and delays only its own
 // connection. Send, CloseWith, Closing and ExtendRead are safe from any goroutine
 // and never block: a hub may call them under its own lock. Exactly one goroutine,
-// the writer, writes to the net.Conn. Goroutines start on the goroutine.Group given
-// to Start, which refuses them once its owner shuts down.
+// the writer, writes to the net.Conn. A connection holds the goroutine.Group given
+// to Start from Start to its end (Group.Hold), so its owner's shutdown waits for it;
+// a group that is shutting down refuses new connections.
 //
 // # Overflow
 //

@@ -2,9 +2,8 @@ package wsconn
 
 import "github.com/gobwas/ws"
 
-// Handler is a protocol on top of a Conn. Opened, Message, Failed (and a Ticker's
-// Tick, from the writer) are called for one Conn one at a time except Tick; Closed
-// is called last, once.
+// Handler is a protocol on top of a Conn. Opened, Message and Failed are called
+// for one Conn one at a time; Closed is called last, once.
 type Handler interface {
 	// Opened runs before the first frame is read. A greeting that needs a lookup
 	// (the web chat's welcome reads the visitor's history) goes here; it may block.
@@ -20,14 +19,6 @@ type Handler interface {
 	// Closed runs once, after the reader and the writer ended and the net.Conn was
 	// closed: release what the connection held. It must not block.
 	Closed()
-}
-
-// Ticker is implemented by a Handler whose connections are ticked (Options.TickEvery).
-type Ticker interface {
-	// Tick runs on the writer every Options.TickEvery and answers a frame to write
-	// now, ahead of what is queued (a websocket ping), or nil. It may call
-	// CloseWith (an idle peer); it must not block.
-	Tick() []byte
 }
 
 // Kind is what made the reader stop or refuse.

@@ -33,7 +33,6 @@ type recorder struct {
 	messages [][]byte
 	failures []Failure
 	opened   int
-	tick     []byte // what Tick answers
 
 	closed chan struct{}
 }
@@ -74,8 +73,6 @@ func (r *recorder) Failed(f Failure) Close {
 }
 
 func (r *recorder) Closed() { close(r.closed) }
-
-func (r *recorder) Tick() []byte { return r.tick }
 
 // kinds lists the failures' kinds.
 func (r *recorder) kinds() []Kind {

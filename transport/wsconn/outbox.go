@@ -20,7 +20,6 @@ type outbox struct {
 
 	mu      sync.Mutex // guards the fields below
 	pending [][]byte   // frames not yet taken by the writer, oldest first
-	ping    []byte     // a Ticker's frame, taken ahead of pending, held or not
 	held    bool       // Options.HoldUntilOpen and Open not called yet: take returns nothing
 	closed  bool       // no more pushes are accepted
 	// written once, with closed, under mu; read by whoever saw closing
@@ -55,19 +54,6 @@ func (o *outbox) push(limit int, frames [][]byte) (r Result, wake bool) {
 	return Sent, first && !o.held
 }
 
-// urgent sets the frame to write ahead of the pending ones (a ping; a newer one
-// replaces one not yet written) and reports whether the writer should be woken:
-// not once the connection is closing.
-func (o *outbox) urgent(frame []byte) bool {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.closed {
-		return false
-	}
-	o.ping = frame
-	return true
-}
-
 // open puts first in front of what is pending and lets the writer take.
 func (o *outbox) open(first []byte) {
 	o.mu.Lock()
@@ -83,29 +69,23 @@ func (o *outbox) open(first []byte) {
 func (o *outbox) due() bool {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return o.closed || o.ping != nil || (len(o.pending) > 0 && !o.held)
+	return o.closed || (len(o.pending) > 0 && !o.held)
 }
 
-// take swaps the pending frames for spare (emptied) and returns them, the urgent
-// frame first; only that one while held.
+// take swaps the pending frames for spare (emptied) and returns them; nothing
+// while held.
 func (o *outbox) take(spare [][]byte) [][]byte {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.ping != nil {
-		out := append(spare[:0], o.ping)
-		o.ping = nil
-		if o.held {
-			return out
-		}
-		out = append(out, o.pending...)
-		clear(o.pending)
-		o.pending = o.pending[:0]
-		return out
-	}
 	if o.held {
 		return nil
 	}
 	out := o.pending
+	if len(out) == 0 {
+		// The writer stops: an idle connection keeps no array.
+		o.pending = nil
+		return nil
+	}
 	o.pending = spare[:0]
 	return out
 }

@@ -176,7 +176,7 @@ func TestWithoutParking(t *testing.T) {
 		t.Fatalf("close code %d, want %d", code, codeTimeout)
 	}
 	rec.waitClosed(t)
-	if c.park.parked.Load() || c.park.rc != nil {
+	if c.park.parked.Load() || c.park.pollable {
 		t.Fatal("parked without ParkIdle")
 	}
 	if got := rec.got(); len(got) != 1 || string(got[0]) != "hi" {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sync"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -43,7 +44,8 @@ func thePoller() (*poller, error) {
 			return
 		}
 		thePoll = &poller{epfd: fd, conns: make(map[int32]*Conn)}
-		goroutine.Go(thePoll.run) // for the process's life
+		goroutine.Go(thePoll.run)   // for the process's life
+		goroutine.Go(thePoll.sweep) // likewise
 	})
 	return thePoll, pollErr
 }
@@ -72,6 +74,34 @@ func (p *poller) run() {
 				c.wake()
 			}
 		}
+	}
+}
+
+// sweepEvery is how often the poller looks for parked connections past their read
+// deadline: a timeout is reported up to this late. One pass over the registered
+// connections (atomic loads only) instead of a timer per connection.
+const sweepEvery = 100 * time.Millisecond
+
+// sweep wakes the parked connections whose read deadline passed; their reader
+// reports the timeout.
+func (p *poller) sweep() {
+	t := time.NewTicker(sweepEvery)
+	defer t.Stop()
+	var due []*Conn
+	for range t.C {
+		now := time.Now().UnixNano()
+		p.mu.Lock()
+		for _, c := range p.conns {
+			if c.overdue(now) {
+				due = append(due, c)
+			}
+		}
+		p.mu.Unlock()
+		for _, c := range due {
+			c.wake()
+		}
+		clear(due)
+		due = due[:0]
 	}
 }
 
@@ -114,34 +144,29 @@ func (p *poller) forget(c *Conn) {
 // pollable answers nc's descriptor, when the connection can park on it: a plain
 // socket (a TLS connection, or a pipe in tests, buffers what the descriptor does
 // not show).
-func pollable(nc any) (syscall.RawConn, int32, bool) {
+func pollable(nc any) (int32, bool) {
 	sc, ok := nc.(syscall.Conn)
 	if !ok {
-		return nil, 0, false
+		return 0, false
 	}
 	rc, err := sc.SyscallConn()
 	if err != nil {
-		return nil, 0, false
+		return 0, false
 	}
 	var fd int32 = -1
 	if err := rc.Control(func(f uintptr) { fd = int32(f) }); err != nil || fd < 0 {
-		return nil, 0, false
+		return 0, false
 	}
-	return rc, fd, true
+	return fd, true
 }
 
-// readable reports whether rc's socket holds a byte to read, or its end, now,
+// readable reports whether socket fd holds a byte to read, or its end, now,
 // without waiting. An error other than "nothing yet" counts as readable: the
-// reader then reads it.
-func readable(rc syscall.RawConn) bool {
+// reader then reads it. The descriptor is used directly, outside the net.Conn:
+// only the connection's reader calls this, and the descriptor is closed only
+// after the reader ended (Conn.exit).
+func readable(fd int32) bool {
 	var b [1]byte
-	ready := true
-	err := rc.Read(func(fd uintptr) bool {
-		_, _, err := unix.Recvfrom(int(fd), b[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
-		if errors.Is(err, unix.EAGAIN) {
-			ready = false
-		}
-		return true // never wait here
-	})
-	return ready || err != nil
+	_, _, err := unix.Recvfrom(int(fd), b[:], unix.MSG_PEEK|unix.MSG_DONTWAIT)
+	return !errors.Is(err, unix.EAGAIN)
 }

@@ -2,10 +2,7 @@
 
 package wsconn
 
-import (
-	"errors"
-	"syscall"
-)
+import "errors"
 
 // poller is Linux's epoll; elsewhere connections never park (Options.ParkIdle is
 // ignored) and keep a reader goroutine each.
@@ -19,6 +16,6 @@ func (p *poller) arm(*Conn) error { return errors.New("wsconn: parking needs epo
 
 func (p *poller) forget(*Conn) {}
 
-func pollable(any) (syscall.RawConn, int32, bool) { return nil, 0, false }
+func pollable(any) (int32, bool) { return 0, false }
 
-func readable(syscall.RawConn) bool { return true }
+func readable(int32) bool { return true }

@@ -23,6 +23,8 @@ func (c *Conn) writeRun() {
 		}
 		batch := c.out.take(spare)
 		if len(batch) == 0 {
+			// No deadline left on an idle socket: the runtime holds no timer for it.
+			_ = c.nc.SetWriteDeadline(time.Time{})
 			c.writer.Store(writerIdle)
 			// A frame queued between take and the store found the writer busy and
 			// did not kick: look again, and go on unless a new run took over.

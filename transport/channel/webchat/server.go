@@ -33,6 +33,8 @@ type Server struct {
 	newByAddr, newByConn *netlimit.Buckets
 
 	goroutines goroutine.Group
+	shut       chan struct{} // closed by Shutdown: ends pingLoop
+	shutOnce   sync.Once
 
 	mu        sync.Mutex // guards the fields below, and every endpoint's and visitor's "guarded by Server.mu" fields
 	endpoints map[engine.ID]*endpoint
@@ -94,13 +96,13 @@ func New(cfg Config) (*Server, error) {
 		endpoints: make(map[engine.ID]*endpoint),
 		remotes:   make(map[engine.ID]*endpoint),
 		sockets:   make(map[*socket]struct{}),
+		shut:      make(chan struct{}),
 		wsopts: wsconn.Options{
 			MaxMessageSize: cfg.MaxFrameSize,
 			QueueSize:      cfg.QueueSize,
 			Overflow:       wsconn.Close{Code: CloseSlowConsumer, Reason: "outbound queue full"},
 			WriteTimeout:   cfg.WriteTimeout,
 			ReadTimeout:    cfg.PingInterval + cfg.PongTimeout,
-			TickEvery:      cfg.PingInterval,
 			HoldUntilOpen:  true, // the welcome goes first
 			ParkIdle:       true, // an idle visitor holds no goroutine
 		},
@@ -108,7 +110,34 @@ func New(cfg Config) (*Server, error) {
 	if err := s.wsopts.Validate(); err != nil {
 		return nil, fmt.Errorf("webchat: %w", err)
 	}
+	s.goroutines.Go(s.pingLoop)
 	return s, nil
+}
+
+// pingLoop pings every socket every PingInterval, and closes those whose visitor
+// has been idle for IdleTimeout: one goroutine and one ticker for the server, so an
+// idle socket holds no timer of its own. It ends with Shutdown.
+func (s *Server) pingLoop() {
+	t := time.NewTicker(s.cfg.PingInterval)
+	defer t.Stop()
+	var sockets []*socket
+	for {
+		select {
+		case <-s.shut:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		for sk := range s.sockets {
+			sockets = append(sockets, sk)
+		}
+		s.mu.Unlock()
+		for _, sk := range sockets {
+			sk.tick()
+		}
+		clear(sockets)
+		sockets = sockets[:0]
+	}
 }
 
 // ServeHTTP answers under Config.Path: "ws" (the widget's websocket), "widget.js"
@@ -428,6 +457,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		endpoints = append(endpoints, ep)
 	}
 	s.mu.Unlock()
+	s.shutOnce.Do(func() { close(s.shut) })
 	s.goroutines.Stop()
 	for _, sk := range sockets {
 		sk.closeWith(CloseGoingAway, "server shutting down", true)

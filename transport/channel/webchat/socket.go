@@ -131,15 +131,15 @@ func (sk *socket) Opened() { sk.welcome() }
 // Message handles one text frame (wsconn.Handler).
 func (sk *socket) Message(msg []byte) { sk.handle(msg) }
 
-// Tick closes a socket whose visitor has been idle for IdleTimeout, and otherwise
-// answers a websocket ping (wsconn.Ticker, every PingInterval).
-func (sk *socket) Tick() []byte {
+// tick closes a socket whose visitor has been idle for IdleTimeout, and otherwise
+// sends a websocket ping (pingLoop, every PingInterval).
+func (sk *socket) tick() {
 	cfg := sk.srv.cfg
 	if idle := cfg.Now().Sub(time.Unix(0, sk.lastActive.Load())); idle > cfg.IdleTimeout {
 		sk.closeWith(CloseIdle, "idle", true)
-		return nil
+		return
 	}
-	return wsconn.PingFrame
+	sk.send(wsconn.PingFrame)
 }
 
 // Failed answers how the socket closes when reading stops, after an error frame
