@@ -329,8 +329,20 @@ func (n *Node) authenticateSocket(ctx context.Context, tok string) (socket.Princ
 	// subscribeRevocations and syncEndedSessions. A session that simply lapses
 	// (its refresh token unused for RefreshTTL) ends nowhere, so a socket must
 	// authenticate again after that long (4003, then a refresh or a sign-out).
-	return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: p.Profile, QueueIDs: p.QueueIDs,
+	return socket.Principal{UserID: p.UserID, CompanyID: p.CompanyID, Profile: knownProfile(p.Profile), QueueIDs: p.QueueIDs,
 		Session: c.Session, ExpiresAt: time.Now().Add(n.cfg.RefreshTTL)}, nil
+}
+
+// knownProfile is profile as one of engine's constants when it is one: an open
+// socket keeps the shared string, not the one its token's claims were decoded into.
+func knownProfile(profile string) string {
+	for _, known := range [...]string{engine.ProfileUser, engine.ProfileUserPlus, engine.ProfileSuperv,
+		engine.ProfileManager, engine.ProfileAdmin, engine.ProfileSuper} {
+		if profile == known {
+			return known
+		}
+	}
+	return profile
 }
 
 // startPublisher tails the journal from start and publishes every event to this

@@ -89,15 +89,15 @@ const busyRetry = 10 * time.Second
 type Pass struct {
 	g    *Gate
 	addr string
-	once sync.Once
+	done atomic.Bool // a flag, not a sync.Once: one Pass per open connection
 }
 
 // Done releases the connection's place.
 func (p *Pass) Done() {
-	if p == nil || p.g == nil {
+	if p == nil || p.g == nil || !p.done.CompareAndSwap(false, true) {
 		return
 	}
-	p.once.Do(func() { p.g.leave(p.addr) })
+	p.g.leave(p.addr)
 }
 
 // Enter admits a new connection from addr, or refuses it. A nil Gate admits all.

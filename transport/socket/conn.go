@@ -3,6 +3,7 @@ package socket
 import (
 	"io"
 	"net"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -24,27 +25,38 @@ type conn struct {
 	id   string         // Engine.IO sid, the conn_id of the logs
 	pass *netlimit.Pass // the Gate's place, released when the socket ends
 
-	bucket int // the server's ping bucket; guarded by the server's mu
-
 	// owned by the reader; the fields marked * are written before the hub
 	// first sees the socket (join at CONNECT) and only read after.
-	queryToken   string    // handshake token=, forgotten at CONNECT
-	queryLastSeq string    // handshake lastSeq=
-	connected    bool      // CONNECT accepted
-	principal    Principal // *
-	tenant       int64     // * principal.CompanyID
-	lastSeq      int64     // * the client's last sequence number, when replay
-	replay       bool      // * the client gave a last sequence number
-	resync       string    // * a reason to send resync instead of replaying
-	handledAny   bool      // an event went to Config.Events: tell it when the socket ends
+	query     *handshakeQuery // what the handshake's query gave, nil when nothing; forgotten at CONNECT
+	principal Principal       // *
+	tenant    int64           // * principal.CompanyID
+	lastSeq   int64           // * the client's last sequence number, when replay
+	resync    string          // * a reason to send resync instead of replaying
 
 	// owned by the hub, guarded by the tenant's lock
-	rooms    []Room // joined rooms, company and user rooms included
-	mark     int64  // sequence number of the last event delivered (one delivery per event)
-	resynced bool   // resync was sent: no further replay
-	detached bool   // out of the hub for good
+	rooms []Room // joined rooms but its company and user rooms (inCompany, inUser): allRooms
+	mark  int64  // sequence number of the last event delivered (one delivery per event)
 
 	expires atomic.Int64 // unix nanoseconds of principal.ExpiresAt, 0 for never; set at CONNECT, read by the pinger
+
+	// The flags, together so that they share one word (an idle socket is mostly
+	// this struct): each is owned as the groups above say.
+	bucket     uint8 // the server's ping bucket; guarded by the server's mu
+	connected  bool  // reader: CONNECT accepted
+	replay     bool  // reader, *: the client gave a last sequence number
+	handledAny bool  // reader: an event went to Config.Events: tell it when the socket ends
+	resynced   bool  // hub: resync was sent, no further replay
+	detached   bool  // hub: out of the hub for good
+	inCompany  bool  // hub: in its company's room (not listed in rooms: every socket but a guest is)
+	inUser     bool  // hub: in its own user's room (likewise)
+}
+
+// handshakeQuery is what a socket's handshake URL carried for its CONNECT (most
+// clients send both in the CONNECT's auth instead): kept apart so that a
+// connected socket does not carry the room for them.
+type handshakeQuery struct {
+	token   string // token=
+	lastSeq string // lastSeq=
 }
 
 func newConn(srv *Server, nc net.Conn, src io.Reader, id string) *conn {
@@ -85,6 +97,24 @@ func (c *conn) joined() int {
 		}
 	}
 	return n
+}
+
+// allRooms lists every room c is in: its company and user rooms, then rooms.
+// Caller holds the tenant's lock.
+func (c *conn) allRooms() []Room {
+	out := make([]Room, 0, 2+len(c.rooms))
+	if c.inCompany {
+		out = append(out, CompanyRoom())
+	}
+	if c.inUser {
+		out = append(out, UserRoom(c.principal.UserID))
+	}
+	return append(out, c.rooms...)
+}
+
+// ownUserRoom reports whether r is the room of c's own user.
+func (c *conn) ownUserRoom(r Room) bool {
+	return r.Kind == RoomUser && c.principal.UserID > 0 && r.ID == strconv.FormatInt(c.principal.UserID, 10)
 }
 
 // Closed runs once the socket's reader and writer are done (wsconn.Handler).

@@ -320,7 +320,7 @@ func (h *Hub) join(c *conn, rooms []Room, before []byte, after func(last int64) 
 	if c.detached {
 		return errDetached
 	}
-	old := c.rooms
+	old := c.allRooms()
 	var fresh []Room
 	for _, r := range rooms {
 		if !slices.Contains(old, r) && !slices.Contains(fresh, r) {
@@ -330,6 +330,7 @@ func (h *Hub) join(c *conn, rooms []Room, before []byte, after func(last int64) 
 	if limit >= 0 && c.joined()+len(fresh) > limit {
 		return errTooManyRooms
 	}
+	var listed []Room // the fresh rooms c.rooms names: not its own company and user rooms
 	for _, r := range fresh {
 		members := t.rooms[r]
 		if members == nil {
@@ -337,8 +338,18 @@ func (h *Hub) join(c *conn, rooms []Room, before []byte, after func(last int64) 
 			t.rooms[r] = members
 		}
 		members[c] = struct{}{}
+		switch {
+		case r.Kind == RoomCompany:
+			c.inCompany = true
+		case c.ownUserRoom(r):
+			c.inUser = true
+		default:
+			listed = append(listed, r)
+		}
 	}
-	c.rooms = append(slices.Clip(old), fresh...)
+	if len(listed) > 0 {
+		c.rooms = append(slices.Clip(c.rooms), listed...)
+	}
 
 	var frames [][]byte
 	if before != nil {
@@ -428,11 +439,24 @@ func (h *Hub) leave(c *conn, room Room) {
 	t := h.tenant(c.tenant)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	i := slices.Index(c.rooms, room)
-	if i < 0 {
-		return
+	switch {
+	case room.Kind == RoomCompany:
+		if !c.inCompany {
+			return
+		}
+		c.inCompany = false
+	case c.ownUserRoom(room):
+		if !c.inUser {
+			return
+		}
+		c.inUser = false
+	default:
+		i := slices.Index(c.rooms, room)
+		if i < 0 {
+			return
+		}
+		c.rooms = slices.Delete(c.rooms, i, i+1)
 	}
-	c.rooms = slices.Delete(c.rooms, i, i+1)
 	t.remove(room, c)
 }
 
@@ -441,10 +465,10 @@ func (h *Hub) detach(c *conn) {
 	t := h.tenant(c.tenant)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, r := range c.rooms {
+	for _, r := range c.allRooms() {
 		t.remove(r, c)
 	}
-	c.rooms = nil
+	c.rooms, c.inCompany, c.inUser = nil, false, false
 	c.detached = true
 }
 

@@ -187,3 +187,51 @@ func TestRoomKeysAreTenantScoped(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnRoomsAreFlags: a socket's company and user rooms are flags, not entries
+// of its room list (an idle socket keeps the list small), yet it is a member of
+// both, receives their events once, leaves and detaches from them like any room.
+func TestOwnRoomsAreFlags(t *testing.T) {
+	h, err := NewHub(HubConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := hubConn(Principal{UserID: 7, CompanyID: 1, Profile: "user"}, 16)
+	if err := h.join(c, []Room{CompanyRoom(), UserRoom(7), TicketsRoom("open"), UserRoom(8)}, nil, nil, -1); err != nil {
+		t.Fatal(err)
+	}
+	if !c.inCompany || !c.inUser || len(c.rooms) != 2 || c.rooms[0] != TicketsRoom("open") || c.rooms[1] != UserRoom(8) {
+		t.Fatalf("flags %v %v, listed %v", c.inCompany, c.inUser, c.rooms)
+	}
+	if got := c.allRooms(); len(got) != 4 {
+		t.Fatalf("all rooms %v", got)
+	}
+	// Joining them again adds nothing.
+	if err := h.join(c, []Room{CompanyRoom(), UserRoom(7)}, nil, nil, -1); err != nil || len(c.rooms) != 2 {
+		t.Fatalf("rejoin: %v, listed %v", err, c.rooms)
+	}
+	for _, r := range []Room{CompanyRoom(), UserRoom(7), TicketsRoom("open"), UserRoom(8)} {
+		if n := h.members(1, r); n != 1 {
+			t.Fatalf("%v has %d members, want 1", r, n)
+		}
+	}
+	if _, err := h.Publish(Event{Tenant: 1, Rooms: []Room{CompanyRoom(), UserRoom(7)}, Name: "ticket", Payload: json.RawMessage(`{"n":1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if got := queued(c); len(got) != 1 {
+		t.Fatalf("queued %q, want the event once", got)
+	}
+	h.leave(c, UserRoom(7))
+	if c.inUser || h.members(1, UserRoom(7)) != 0 || !c.inCompany {
+		t.Fatalf("after leaving the user room: inUser %v, members %d", c.inUser, h.members(1, UserRoom(7)))
+	}
+	h.detach(c)
+	for _, r := range []Room{CompanyRoom(), TicketsRoom("open"), UserRoom(8)} {
+		if n := h.members(1, r); n != 0 {
+			t.Fatalf("%v keeps %d members after detach", r, n)
+		}
+	}
+	if c.inCompany || c.rooms != nil {
+		t.Fatal("a detached socket still names rooms")
+	}
+}

@@ -64,8 +64,17 @@ func ChatBoxRoom(ticketID int64) Room {
 	return Room{Kind: RoomChatBox, ID: strconv.FormatInt(ticketID, 10)}
 }
 
-// TicketsRoom is the room of a ticket list tab: open, pending or closed.
-func TicketsRoom(status string) Room { return Room{Kind: RoomTickets, ID: status} }
+// TicketsRoom is the room of a ticket list tab: open, pending or closed. A known
+// status is kept as the constant, not as the caller's string (one a client's
+// packet allocated), so that the sockets in a tab share it.
+func TicketsRoom(status string) Room {
+	for _, st := range [...]string{"open", "pending", "closed"} {
+		if status == st {
+			return Room{Kind: RoomTickets, ID: st}
+		}
+	}
+	return Room{Kind: RoomTickets, ID: status}
+}
 
 // NotificationRoom is the room of the sockets showing notifications.
 func NotificationRoom() Room { return Room{Kind: RoomNotification} }

@@ -34,7 +34,7 @@ type Server struct {
 
 	mu      sync.Mutex           // guards buckets, next and closing
 	buckets []map[*conn]struct{} // open sockets, spread over pingBuckets for the pinger
-	next    int                  // bucket of the next socket
+	next    uint8                // bucket of the next socket
 	closing bool
 
 	open          atomic.Int64 // sockets registered
@@ -191,8 +191,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	c := newConn(s, nc, src, randomID())
 	c.pass = pass
-	c.queryToken = q.Get("token")
-	c.queryLastSeq = q.Get("lastSeq")
+	if tok, last := q.Get("token"), q.Get("lastSeq"); tok != "" || last != "" {
+		c.query = &handshakeQuery{token: tok, lastSeq: last}
+	}
 	// The open packet goes first, before the pinger can see the socket.
 	c.ws.Send(textFrame(sio.AppendOpen(nil, sio.Open{
 		SID:          c.id,

@@ -89,8 +89,11 @@ func (c *conn) connect(data json.RawMessage) {
 		c.deny(engine.ErrInvalidToken, err)
 		return
 	}
-	token := c.queryToken
-	c.queryToken = ""
+	var query handshakeQuery
+	if c.query != nil {
+		query, c.query = *c.query, nil
+	}
+	token := query.token
 	if token == "" {
 		token = jsonString(auth.Token)
 	}
@@ -119,7 +122,7 @@ func (c *conn) connect(data json.RawMessage) {
 	if !p.ExpiresAt.IsZero() {
 		c.expires.Store(max(p.ExpiresAt.UnixNano(), 1))
 	}
-	c.lastSeq, c.replay, c.resync = lastSeqOf(c.queryLastSeq, auth)
+	c.lastSeq, c.replay, c.resync = lastSeqOf(query.lastSeq, auth)
 	var rooms []Room // a call guest hears nothing of its tenant
 	if !p.Guest() {
 		rooms = append(rooms, CompanyRoom())
