@@ -70,24 +70,10 @@ func hostOf(u string) string {
 	return rest
 }
 
-// freeAddrOn is a free TCP port on ip.
+// freeAddrOn is a port on ip free for TCP and UDP (gossip needs both).
 func freeAddrOn(t testing.TB, ip string) string {
 	t.Helper()
-	for range 20 {
-		ln, err := net.Listen("tcp", ip+":0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		addr := ln.Addr().String()
-		ln.Close()
-		// gossip also needs the UDP port
-		if pc, err := net.ListenPacket("udp", addr); err == nil {
-			pc.Close()
-			return addr
-		}
-	}
-	t.Fatal("no free port on " + ip)
-	return ""
+	return freePortOn(t, ip, true)
 }
 
 // cnode is one atende process of the cluster.

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,14 +26,58 @@ import (
 	"atende/persistence/journal"
 )
 
+// freeAddr is a free TCP port on 127.0.0.1, for a child process to listen on.
 func freeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	return freePortOn(t, "127.0.0.1", false)
+}
+
+// freePortOn answers ip:port with a TCP port (and with udp, the same UDP port) free
+// now, for a child process to bind later. It is chosen below the kernel's ephemeral
+// range: a port asked for with ":0" comes from that range, and between the pick and
+// the child's bind any outgoing connection on the box (the tests' PostgreSQL and
+// HTTP clients, other tests' processes) may be given it ("address already in use").
+// Outgoing connections never take a port below the range.
+func freePortOn(t testing.TB, ip string, udp bool) string {
+	t.Helper()
+	const lowest = 10000
+	top := ephemeralLow()
+	for range 500 {
+		addr := net.JoinHostPort(ip, strconv.Itoa(lowest+rand.IntN(top-lowest)))
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			continue // taken: a service of the box, or another test's pick
+		}
+		ln.Close()
+		if udp {
+			pc, err := net.ListenPacket("udp", addr)
+			if err != nil {
+				continue
+			}
+			pc.Close()
+		}
+		return addr
 	}
-	defer ln.Close()
-	return ln.Addr().String()
+	t.Fatalf("no free port on %s below %d", ip, top)
+	return ""
+}
+
+// ephemeralLow is the first port of the kernel's ephemeral range (Linux's
+// ip_local_port_range), 32768 where it cannot be read or leaves no room below.
+func ephemeralLow() int {
+	raw, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	f := strings.Fields(string(raw))
+	if len(f) < 1 {
+		return 32768
+	}
+	low, err := strconv.Atoi(f[0])
+	if err != nil || low < 12000 {
+		return 32768
+	}
+	return low
 }
 
 // process is an atende serve child process.
