@@ -115,15 +115,10 @@ func (c *Conn) Start(g *goroutine.Group) bool {
 		c.exit()
 		return false
 	}
-	c.g = g
-	c.exits.Store(2)
 	if c.opts.ParkIdle && c.nc != nil {
 		c.park.fd, c.park.pollable = pollable(c.nc)
 	}
-	c.writer.Store(writerIdle)
-	if c.out.due() {
-		c.kick()
-	}
+	c.begin(g, 2)
 	goroutine.Go(c.readFirst)
 	return true
 }
@@ -134,13 +129,19 @@ func (c *Conn) StartWriter(g *goroutine.Group) bool {
 	if !g.Hold() {
 		return false
 	}
+	c.begin(g, 1)
+	return true
+}
+
+// begin records the hold on g and the work (reader and writer, or writer alone)
+// that must end before c does, and lets the writer go for what was queued before.
+func (c *Conn) begin(g *goroutine.Group, work int32) {
 	c.g = g
-	c.exits.Store(1)
+	c.exits.Store(work)
 	c.writer.Store(writerIdle)
 	if c.out.due() {
 		c.kick()
 	}
-	return true
 }
 
 // Send queues frames, all or none, without blocking. A full outbox closes c with
