@@ -19,7 +19,14 @@ func TestConnectionPhoneContactsThroughTheActor(t *testing.T) {
 		ch.mu.Lock()
 		ch.book = []engine.PhoneContact{{Number: "5565988880002", Name: "Maria"}}
 		ch.mu.Unlock()
-		got, err := (Connections{Node: r.node}).PhoneContacts(context.Background(), c.ID)
+		// The channel has started; the actor learns it by a message of its own, so
+		// the first asks may still find it "not started".
+		var got []engine.PhoneContact
+		var err error
+		eventually(t, "the actor to know its channel started", func() bool {
+			got, err = (Connections{Node: r.node}).PhoneContacts(context.Background(), c.ID)
+			return engine.CodeOf(err) != engine.ErrWappNotInitialized
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
