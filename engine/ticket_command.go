@@ -94,6 +94,10 @@ type SendAutomaticMessage struct {
 	MediaType  string
 	MediaURL   string
 	QuotedID   ID
+	// Ack is the receipt a message of the past already has (history brought in by an
+	// import, with the channel's id): it is recorded with the message instead of
+	// as an acknowledgement event of its own. A message sent now has none.
+	Ack int
 }
 
 // AddWhisper records an internal note (media type whisper). It is never sent to the

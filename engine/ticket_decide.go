@@ -397,6 +397,10 @@ func decideSendAutomatic(s TicketState, c SendAutomaticMessage, at time.Time) ([
 	checkMessage(f, c.MessageID, c.Body, c.MediaType, c.MediaURL, outboundMediaTypes)
 	checkProviderID(f, c.ProviderID)
 	f.id("quotedId", c.QuotedID, false)
+	// Only a message the channel already has (its id) can carry a receipt.
+	if c.Ack != AckPending && (!validAcks[c.Ack] || c.ProviderID == "") {
+		f.add("ack", MsgInvalidValue)
+	}
 	if err := f.err(); err != nil {
 		return nil, err
 	}
@@ -405,7 +409,7 @@ func decideSendAutomatic(s TicketState, c SendAutomaticMessage, at time.Time) ([
 	}
 	return one(TicketMessageSent{
 		MessageID: c.MessageID, Automatic: true, ProviderID: c.ProviderID, Body: c.Body,
-		MediaType: c.MediaType, MediaURL: c.MediaURL, QuotedID: c.QuotedID, At: at,
+		MediaType: c.MediaType, MediaURL: c.MediaURL, QuotedID: c.QuotedID, Ack: c.Ack, At: at,
 	})
 }
 

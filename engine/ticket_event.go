@@ -121,15 +121,18 @@ type TicketMessageReceived struct {
 // when Automatic, by the server or the channel's own app (SenderID 0). It starts at
 // ack 0 (pending).
 type TicketMessageSent struct {
-	MessageID  ID        `json:"messageId"`
-	SenderID   ID        `json:"senderId,omitempty"`
-	Automatic  bool      `json:"automatic,omitempty"`
-	ProviderID string    `json:"providerId,omitempty"`
-	Body       string    `json:"body"`
-	MediaType  string    `json:"mediaType,omitempty"`
-	MediaURL   string    `json:"mediaUrl,omitempty"`
-	QuotedID   ID        `json:"quotedId,omitempty"`
-	At         time.Time `json:"at"`
+	MessageID  ID     `json:"messageId"`
+	SenderID   ID     `json:"senderId,omitempty"`
+	Automatic  bool   `json:"automatic,omitempty"`
+	ProviderID string `json:"providerId,omitempty"`
+	Body       string `json:"body"`
+	MediaType  string `json:"mediaType,omitempty"`
+	MediaURL   string `json:"mediaUrl,omitempty"`
+	QuotedID   ID     `json:"quotedId,omitempty"`
+	// Ack is the receipt the message already had when it was recorded (history
+	// imported with it); 0 for a message sent now, acknowledged by later events.
+	Ack int       `json:"ack,omitempty"`
+	At  time.Time `json:"at"`
 }
 
 // TicketWhisperAdded: an internal note by SenderID (media type whisper).

@@ -45,7 +45,7 @@ func EvolveTicket(s TicketState, ev TicketEvent) TicketState {
 		s.LastMessage = lastMessagePreview(e.Body, e.MediaType)
 		s.UpdatedAt = e.At
 	case TicketMessageSent:
-		s.putMessage(e.MessageID, e.ProviderID, TicketMessageMeta{FromMe: true, SenderID: e.SenderID})
+		s.putMessage(e.MessageID, e.ProviderID, TicketMessageMeta{FromMe: true, SenderID: e.SenderID, Ack: e.Ack})
 		if e.SenderID != 0 {
 			s.AbsenceAt = time.Time{} // an attendant answered: the next burst is told again
 		}

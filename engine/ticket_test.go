@@ -260,6 +260,10 @@ func TestMessageValidation(t *testing.T) {
 		{"send: whisper media", SendMessage{MessageID: 1, SenderID: 7, Body: "x", MediaType: MediaWhisper}, map[string]string{"mediaType": MsgInvalidValue}},
 		{"send: empty", SendMessage{MessageID: 1, SenderID: 7}, map[string]string{"body": MsgRequired}},
 		{"automatic: empty", SendAutomaticMessage{}, map[string]string{"messageId": MsgRequired, "body": MsgRequired}},
+		{"automatic: receipt without the channel's id", SendAutomaticMessage{MessageID: 1, Body: "x", Ack: AckRead},
+			map[string]string{"ack": MsgInvalidValue}},
+		{"automatic: 2 is no ack", SendAutomaticMessage{MessageID: 1, ProviderID: "p", Body: "x", Ack: 2},
+			map[string]string{"ack": MsgInvalidValue}},
 		{"whisper: empty", AddWhisper{}, map[string]string{"messageId": MsgRequired, "senderId": MsgRequired, "body": MsgRequired}},
 		{"ack: 2 is no ack", AckMessage{MessageID: 100, Ack: 2}, map[string]string{"ack": MsgInvalidValue}},
 		{"ack: 5", AckMessage{MessageID: 100, Ack: 5}, map[string]string{"ack": MsgInvalidValue}},
@@ -331,6 +335,20 @@ func TestSendKinds(t *testing.T) {
 		}
 		if evs, err := DecideTicket(s, SendAutomaticMessage{MessageID: 402, ProviderID: "echo-1", Body: "Até logo"}, later); err != nil || evs != nil {
 			t.Errorf("echo redelivery gave %v, %v", evs, err)
+		}
+	})
+	t.Run("history with its receipt", func(t *testing.T) {
+		evs := mustDecide(t, open, SendAutomaticMessage{MessageID: 404, ProviderID: "old-1", Body: "Enviado ontem", Ack: AckRead})
+		if len(evs) != 1 || evs[0].(TicketMessageSent).Ack != AckRead {
+			t.Fatalf("events %+v, want one sent message carrying its read receipt", evs)
+		}
+		s := FoldTicket(open.Clone(), evs)
+		if m := s.Messages[404]; m.Ack != AckRead || !m.FromMe {
+			t.Errorf("message %+v", m)
+		}
+		// A later receipt that is not news adds nothing.
+		if evs, err := DecideTicket(s, AckMessage{MessageID: 404, Ack: AckSent}, later); err != nil || len(evs) != 0 {
+			t.Errorf("stale receipt gave %v, %v", evs, err)
 		}
 	})
 	t.Run("whisper stays internal", func(t *testing.T) {

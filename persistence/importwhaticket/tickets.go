@@ -424,7 +424,9 @@ func (w *ticketWriter) message(d *decider, m wtMessage) error {
 		if media == engine.MediaCallLog {
 			media = ""
 		}
-		cmd = engine.SendAutomaticMessage{MessageID: id, ProviderID: m.ID, Body: body, MediaType: media, MediaURL: url, QuotedID: quoted}
+		// The receipt goes with the message: one event, not two.
+		cmd = engine.SendAutomaticMessage{MessageID: id, ProviderID: m.ID, Body: body, MediaType: media, MediaURL: url,
+			QuotedID: quoted, Ack: ackOf(m.Ack)}
 	} else {
 		cmd = engine.ReceiveMessage{MessageID: id, ProviderID: m.ID, Body: body, MediaType: media, MediaURL: url, QuotedID: quoted}
 	}
@@ -439,21 +441,26 @@ func (w *ticketWriter) message(d *decider, m wtMessage) error {
 	return w.after(d, m, id)
 }
 
-// after records a message's receipt (ours) and deletion.
+// ackOf maps whaticket's acks — 0 pending, 1 sent, 2 delivered, 3 read, 4 played —
+// onto Atende's, which has no 2 (delivered counts as sent). An ack of 0 stays 0:
+// the message has a provider id, which keeps it out of the outbox.
+func ackOf(whaticket int) int {
+	switch whaticket {
+	case 1, 2:
+		return engine.AckSent
+	case 3:
+		return engine.AckRead
+	case 4, 5:
+		return engine.AckPlayed
+	}
+	return engine.AckPending
+}
+
+// after records a message's receipt (ours; one written by an earlier run of an
+// older version may lack it) and deletion.
 func (w *ticketWriter) after(d *decider, m wtMessage, id engine.ID) error {
 	if m.FromMe {
-		// whaticket's acks: 0 pending, 1 sent, 2 delivered, 3 read, 4 played. Atende
-		// has no 2 (delivered counts as sent). An ack of 0 stays 0: the message has a
-		// provider id, which keeps it out of the outbox.
-		ack := 0
-		switch m.Ack {
-		case 1, 2:
-			ack = engine.AckSent
-		case 3:
-			ack = engine.AckRead
-		case 4, 5:
-			ack = engine.AckPlayed
-		}
+		ack := ackOf(m.Ack)
 		if meta, ok := d.state.Messages[id]; ok && ack > 0 && meta.Ack < ack {
 			if err := d.do(engine.AckMessage{MessageID: id, Ack: ack}, m.CreatedAt); err != nil {
 				return err

@@ -205,12 +205,13 @@ func (w *world) raw(id engine.ID, te engine.TicketEvent) []engine.RecordedEvent 
 func TestProjectionFoldsABatchsAcks(t *testing.T) {
 	for _, dialect := range dbtest.Dialects {
 		t.Run(string(dialect), func(t *testing.T) {
-			a, b := newWorld(t, dbtest.Open(t, dialect)), newWorld(t, dbtest.Open(t, dialect))
-			for _, w := range []*world{a, b} {
+			a, b, c := newWorld(t, dbtest.Open(t, dialect)), newWorld(t, dbtest.Open(t, dialect)), newWorld(t, dbtest.Open(t, dialect))
+			for _, w := range []*world{a, b, c} {
 				w.company(1)
 				w.contact(1, 5, "Maria", "5565999990001", "")
 			}
 			a.open(1, 10, 5, 0, 7, "p10")
+			a.receive(10, "olá")
 			m1, m2, m3 := a.send(10, 7, "um", 0), a.send(10, 7, "dois", 0), a.send(10, 7, "três", 0)
 			acked := func(m engine.ID, ack int, pid string) {
 				a.raw(10, engine.TicketMessageAcked{MessageID: m, Ack: ack, ProviderID: pid, At: a.tick()})
@@ -227,10 +228,23 @@ func TestProjectionFoldsABatchsAcks(t *testing.T) {
 			for _, ev := range a.log[sent:] {
 				a.apply([]engine.RecordedEvent{ev})
 			}
+			a.do(10, engine.MarkRead{})
+			// b takes the messages with their acknowledgements and the read mark in one
+			// batch: they are written as the acks and the mark leave them. c had the
+			// messages stored before and takes the whole batch again (a replay).
 			b.apply(a.log)
-			sa, sb := snapshot(t, a.d), snapshot(t, b.d)
+			c.apply(a.log[:sent])
+			c.apply(a.log)
+			sa, sb, sc := snapshot(t, a.d), snapshot(t, b.d), snapshot(t, c.d)
 			if sa != sb {
 				t.Fatalf("one batch of acks differs from one ack a batch:\none a batch\n%s\none batch\n%s", sa, sb)
+			}
+			if sa != sc {
+				t.Fatalf("a replayed batch differs from one ack a batch:\none a batch\n%s\nreplayed\n%s", sa, sc)
+			}
+			var unread int
+			if err := b.d.SQL.QueryRow(`SELECT COUNT(*) FROM messages WHERE NOT read`).Scan(&unread); err != nil || unread != 0 {
+				t.Errorf("%d messages unread after the read mark, %v", unread, err)
 			}
 			var ack int
 			var pid string

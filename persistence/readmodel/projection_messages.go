@@ -25,8 +25,11 @@ type messageWriter struct {
 	tx      *sql.Tx
 	dialect db.Dialect
 
-	// pending holds the buffered rows of messages, each followed by its indexed words.
-	pending [][]any
+	// pending holds the buffered rows of messages, each followed by its indexed words;
+	// pendingAt finds a buffered row by message id (PostgreSQL only), so that an
+	// acknowledgement of a message not written yet is folded into its row.
+	pending   [][]any
+	pendingAt map[engine.ID]int
 	// words feeds PostgreSQL's per-ticket word index (nil on SQLite, whose index is
 	// per message and written with the messages).
 	words *wordIndex
@@ -48,6 +51,18 @@ type ackUpdate struct {
 }
 
 func (w *messageWriter) ack(ticket engine.ID, e engine.TicketMessageAcked) {
+	if i, ok := w.pendingAt[e.MessageID]; ok && w.pending[i][colTicket] == ticket {
+		// Not written yet: the row is inserted with the ack, and no UPDATE leaves a
+		// dead version of it behind.
+		r := w.pending[i]
+		if e.Ack > r[colAck].(int) {
+			r[colAck], r[colUpdatedAt] = e.Ack, tsArg(w.dialect, e.At)
+		}
+		if r[colProviderID] == "" {
+			r[colProviderID] = e.ProviderID
+		}
+		return
+	}
 	u := w.acks[e.MessageID]
 	if u == nil {
 		if w.acks == nil {
@@ -103,6 +118,27 @@ func (w *messageWriter) flushAcks(ctx context.Context) error {
 var messageCols = []string{"id", "company_id", "ticket_id", "seq", "contact_id", "sender_id", "body", "from_me",
 	"read", "media_type", "media_url", "quoted_msg_id", "ack", "is_deleted", "provider_id", "created_at", "updated_at"}
 
+// Positions in a buffered row (messageCols) of the columns later events of the same
+// batch change before it is written.
+const (
+	colTicket     = 2
+	colSeq        = 3
+	colRead       = 8
+	colAck        = 12
+	colProviderID = 14
+	colUpdatedAt  = 16
+)
+
+// messageUpsert is what a message row already stored (a replayed batch) takes from
+// the buffered one: only what an acknowledgement folded into it moves, as the
+// acknowledgement's own UPDATE would have, and an unchanged row is not written.
+const messageUpsert = `ON CONFLICT (id) DO UPDATE SET
+	ack = CASE WHEN messages.ack < EXCLUDED.ack THEN EXCLUDED.ack ELSE messages.ack END,
+	updated_at = CASE WHEN messages.ack < EXCLUDED.ack THEN EXCLUDED.updated_at ELSE messages.updated_at END,
+	provider_id = CASE WHEN messages.provider_id = '' THEN EXCLUDED.provider_id ELSE messages.provider_id END
+	WHERE messages.ticket_id = EXCLUDED.ticket_id
+		AND (messages.ack < EXCLUDED.ack OR (EXCLUDED.provider_id <> '' AND messages.provider_id = ''))`
+
 // newMessage is one message row to insert.
 type newMessage struct {
 	id, company, ticket     engine.ID
@@ -112,6 +148,7 @@ type newMessage struct {
 	fromMe, read            bool
 	mediaType, mediaURL     string
 	providerID              string
+	ack                     int
 	at                      time.Time
 }
 
@@ -125,7 +162,7 @@ func (w *messageWriter) apply(ctx context.Context, ticket, company, contact engi
 	case engine.TicketMessageSent:
 		w.add(newMessage{id: e.MessageID, company: company, ticket: ticket, seq: seq, sender: e.SenderID,
 			quoted: e.QuotedID, body: e.Body, fromMe: true, read: true, mediaType: e.MediaType,
-			mediaURL: e.MediaURL, providerID: e.ProviderID, at: e.At})
+			mediaURL: e.MediaURL, providerID: e.ProviderID, ack: e.Ack, at: e.At})
 	case engine.TicketWhisperAdded:
 		w.add(newMessage{id: e.MessageID, company: company, ticket: ticket, seq: seq, sender: e.SenderID,
 			body: e.Body, fromMe: true, read: true, mediaType: e.Media(), at: e.At})
@@ -158,7 +195,13 @@ func (w *messageWriter) apply(ctx context.Context, ticket, company, contact engi
 			tsArg(w.dialect, e.At), e.MessageID, ticket)
 	case engine.TicketRead, engine.TicketResolved:
 		// Both leave the ticket with nothing unread; the customer's messages before
-		// this point of the stream are read.
+		// this point of the stream are read. Those not written yet are written read
+		// (no dead row versions); the UPDATE finds the ones written before.
+		for _, r := range w.pending {
+			if r[colTicket] == ticket && r[colSeq].(int64) < seq {
+				r[colRead] = true
+			}
+		}
 		return w.update(ctx, `UPDATE messages SET read = TRUE WHERE ticket_id = $1 AND read = FALSE AND seq < $2`,
 			ticket, seq)
 	}
@@ -170,8 +213,14 @@ func (w *messageWriter) add(m newMessage) {
 	if len(words) > maxIndexedWords {
 		words = words[:maxIndexedWords]
 	}
+	if w.dialect == db.Postgres {
+		if w.pendingAt == nil {
+			w.pendingAt = map[engine.ID]int{}
+		}
+		w.pendingAt[m.id] = len(w.pending)
+	}
 	w.pending = append(w.pending, []any{m.id, m.company, m.ticket, m.seq, m.contact, m.sender, m.body, m.fromMe,
-		m.read, m.mediaType, m.mediaURL, m.quoted, engine.AckPending, false, m.providerID,
+		m.read, m.mediaType, m.mediaURL, m.quoted, m.ack, false, m.providerID,
 		tsArg(w.dialect, m.at), tsArg(w.dialect, m.at), strings.Join(words, " ")})
 	if w.words != nil {
 		w.words.add(m.ticket, m.company, m.seq, words)
@@ -197,11 +246,12 @@ func (w *messageWriter) flush(ctx context.Context) error {
 	}
 	rows := w.pending
 	w.pending = nil
+	clear(w.pendingAt)
 	if w.dialect == db.Postgres {
 		for i, r := range rows {
 			rows[i] = r[:len(r)-1]
 		}
-		if err := insertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, `ON CONFLICT (id) DO NOTHING`, nil); err != nil {
+		if err := insertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, messageUpsert, nil); err != nil {
 			return err
 		}
 		return w.flushAcks(ctx)

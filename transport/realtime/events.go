@@ -188,7 +188,7 @@ func (p *Publisher) ticketEvent(ctx context.Context, rec engine.RecordedEvent, t
 			MediaURL: e.MediaURL, ProviderID: e.ProviderID, QuotedMsg: p.quotes.quote(e.QuotedID), CreatedAt: e.At})
 	case engine.TicketMessageSent:
 		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, SenderID: e.SenderID, FromMe: true, Read: true,
-			Body: e.Body, MediaType: e.MediaType, MediaURL: e.MediaURL, ProviderID: e.ProviderID,
+			Body: e.Body, MediaType: e.MediaType, MediaURL: e.MediaURL, ProviderID: e.ProviderID, Ack: e.Ack,
 			QuotedMsg: p.quotes.quote(e.QuotedID), CreatedAt: e.At})
 	case engine.TicketWhisperAdded:
 		return p.messageCreated(rec, t, filter, engine.Message{ID: e.MessageID, SenderID: e.SenderID, FromMe: true, Read: true,
