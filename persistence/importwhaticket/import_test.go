@@ -3,6 +3,7 @@ package importwhaticket_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"os"
 	"strconv"
@@ -59,7 +60,7 @@ func count(t *testing.T, d *db.DB, q string, args ...any) int {
 // buildReadModels runs the read-model projection until it has every event.
 func buildReadModels(t *testing.T, d *db.DB, j *journal.Store) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	r, err := projection.New(d, j, projection.Config{Logger: zerolog.Nop()}, readmodel.NewProjection(zerolog.Nop()))
 	if err != nil {
@@ -252,5 +253,14 @@ func TestImportVolume(t *testing.T) {
 	t.Logf("read models: %d events in %s: %.0f events/s", rep.Events, el.Round(time.Millisecond), float64(rep.Events)/el.Seconds())
 	if got := count(t, d, `SELECT COUNT(*) FROM messages`); got != msgs {
 		t.Errorf("messages read model has %d, want %d", got, msgs)
+	}
+	src, err := sql.Open("pgx", srcURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	for name, q := range map[string]*sql.DB{"whaticket": src, "Atende": d.SQL} {
+		total, largest := dbtest.TableSizes(t, q)
+		t.Logf("%s's tables: %.1f MB: %s", name, float64(total)/1e6, largest)
 	}
 }

@@ -34,8 +34,17 @@ func (f flavour) sql(q string) string {
 
 // driverFor picks the driver and its data source name for a source URL:
 // postgres://… (or postgresql://) as it is, mysql://user:pass@host:port/db as the
-// MySQL driver's user:pass@tcp(host:port)/db?parseTime=true.
+// MySQL driver's user:pass@tcp(host:port)/db?parseTime=true, and sqlite:PATH, a
+// whaticket schema in a SQLite file (whaticket never runs on SQLite, but `atende
+// seed --volume` synthesizes its shop into one: Synthesize). SQLite reads
+// PostgreSQL's "quoted" identifiers as they are.
 func driverFor(raw string) (driver, dsn string, f flavour, err error) {
+	if path, ok := strings.CutPrefix(raw, "sqlite:"); ok {
+		if path == "" {
+			return "", "", 0, errors.New("source URL: sqlite:PATH")
+		}
+		return "sqlite", path, flavourPostgres, nil
+	}
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", "", 0, fmt.Errorf("source URL: %w", err)

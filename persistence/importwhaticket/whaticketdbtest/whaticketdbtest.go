@@ -12,54 +12,12 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"golang.org/x/crypto/bcrypt"
+
+	"atende/persistence/importwhaticket"
 )
 
-// whaticketSchema is whaticket-community's schema as its Sequelize migrations leave
-// it on PostgreSQL (backend/src/database/migrations, create-* and add-* up to
-// add-whatsapp-to-user): quoted CamelCase tables and columns, integer ids except the
-// messages', which are WhatsApp's string ids. Tags and TicketTags come from a fork
-// that has them (whaticket-community itself has none).
-const Schema = `
-CREATE TABLE "Users" (id SERIAL PRIMARY KEY, name VARCHAR(255) NOT NULL, email VARCHAR(255) NOT NULL UNIQUE,
-	"passwordHash" VARCHAR(255) NOT NULL, "createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL,
-	profile VARCHAR(255) NOT NULL DEFAULT 'admin', "tokenVersion" INTEGER NOT NULL DEFAULT 0, "whatsappId" INTEGER);
-CREATE TABLE "Contacts" (id SERIAL PRIMARY KEY, name VARCHAR(255) NOT NULL, number VARCHAR(255) NOT NULL UNIQUE,
-	"profilePicUrl" VARCHAR(255), "createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL,
-	email VARCHAR(255) NOT NULL DEFAULT '', "isGroup" BOOLEAN NOT NULL DEFAULT false);
-CREATE TABLE "Whatsapps" (id SERIAL PRIMARY KEY, session TEXT, qrcode TEXT, status VARCHAR(255), battery VARCHAR(255),
-	plugged BOOLEAN, "createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL, name VARCHAR(255) NOT NULL UNIQUE,
-	"isDefault" BOOLEAN NOT NULL DEFAULT false, retries INTEGER NOT NULL DEFAULT 0, "greetingMessage" TEXT,
-	"farewellMessage" TEXT);
-ALTER TABLE "Users" ADD FOREIGN KEY ("whatsappId") REFERENCES "Whatsapps" (id) ON DELETE SET NULL;
-CREATE TABLE "Queues" (id SERIAL PRIMARY KEY, name VARCHAR(255) NOT NULL UNIQUE, color VARCHAR(255) NOT NULL UNIQUE,
-	"greetingMessage" TEXT, "createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL);
-CREATE TABLE "Tickets" (id SERIAL PRIMARY KEY, status VARCHAR(255) NOT NULL DEFAULT 'pending', "lastMessage" TEXT,
-	"contactId" INTEGER REFERENCES "Contacts" (id) ON DELETE CASCADE, "userId" INTEGER REFERENCES "Users" (id) ON DELETE SET NULL,
-	"createdAt" TIMESTAMPTZ(6) NOT NULL, "updatedAt" TIMESTAMPTZ(6) NOT NULL,
-	"whatsappId" INTEGER REFERENCES "Whatsapps" (id) ON DELETE SET NULL, "isGroup" BOOLEAN NOT NULL DEFAULT false,
-	"unreadMessages" INTEGER, "queueId" INTEGER REFERENCES "Queues" (id) ON DELETE SET NULL);
-CREATE TABLE "Messages" (id VARCHAR(255) PRIMARY KEY, body TEXT NOT NULL, ack INTEGER NOT NULL DEFAULT 0,
-	read BOOLEAN NOT NULL DEFAULT false, "mediaType" VARCHAR(255), "mediaUrl" VARCHAR(255),
-	"ticketId" INTEGER NOT NULL REFERENCES "Tickets" (id) ON DELETE CASCADE,
-	"createdAt" TIMESTAMPTZ(6) NOT NULL, "updatedAt" TIMESTAMPTZ(6) NOT NULL, "fromMe" BOOLEAN NOT NULL DEFAULT false,
-	"isDeleted" BOOLEAN NOT NULL DEFAULT false, "contactId" INTEGER REFERENCES "Contacts" (id) ON DELETE CASCADE,
-	"quotedMsgId" VARCHAR(255) REFERENCES "Messages" (id) ON DELETE SET NULL);
-CREATE TABLE "ContactCustomFields" (id SERIAL PRIMARY KEY, name VARCHAR(255) NOT NULL, value VARCHAR(255) NOT NULL,
-	"contactId" INTEGER NOT NULL REFERENCES "Contacts" (id) ON DELETE CASCADE,
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL);
-CREATE TABLE "Settings" (key VARCHAR(255) PRIMARY KEY, value TEXT NOT NULL,
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL);
-CREATE TABLE "WhatsappQueues" ("whatsappId" INTEGER, "queueId" INTEGER,
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL, PRIMARY KEY ("whatsappId", "queueId"));
-CREATE TABLE "UserQueues" ("userId" INTEGER, "queueId" INTEGER,
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL, PRIMARY KEY ("userId", "queueId"));
-CREATE TABLE "QuickAnswers" (id SERIAL PRIMARY KEY, shortcut TEXT NOT NULL, message TEXT NOT NULL,
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL);
-CREATE TABLE "Tags" (id SERIAL PRIMARY KEY, name VARCHAR(255) NOT NULL, color VARCHAR(255),
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL);
-CREATE TABLE "TicketTags" ("ticketId" INTEGER NOT NULL, "tagId" INTEGER NOT NULL,
-	"createdAt" TIMESTAMPTZ NOT NULL, "updatedAt" TIMESTAMPTZ NOT NULL, PRIMARY KEY ("ticketId", "tagId"));
-`
+// Schema is whaticket-community's schema on PostgreSQL.
+const Schema = importwhaticket.WhaticketSchema
 
 // Shop is what a generated whaticket database holds, and what an import of it must
 // give.
