@@ -57,6 +57,12 @@ func importCmd(ctx context.Context, args []string, getenv func(string) string, s
 		return errors.New("import whaticket: --from is required")
 	}
 	ic.CompanyID = company
+	return importInto(ctx, cfg, ic, stdout, stderr, log)
+}
+
+// importInto runs the import ic into the node's database (cfg), then builds the
+// read models from what it wrote: a summary on stdout, progress on stderr.
+func importInto(ctx context.Context, cfg node.Config, ic importwhaticket.Config, stdout, stderr io.Writer, log zerolog.Logger) error {
 	d, err := node.OpenDB(ctx, cfg, log)
 	if err != nil {
 		return err

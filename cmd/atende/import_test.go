@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"atende/engine"
 	"atende/persistence/db"
 	"atende/persistence/db/dbtest"
+	"atende/persistence/importwhaticket"
 	"atende/persistence/importwhaticket/whaticketdbtest"
 )
 
@@ -89,4 +91,53 @@ func TestImportCommandRefusesBadInput(t *testing.T) {
 			t.Errorf("%v: %v, want %q", tt.args, err, tt.want)
 		}
 	}
+}
+
+// `atende seed --volume N` builds the demo tenant and the volume tenant of N
+// messages through the importer; a second run adds nothing, and the node serves the
+// volume tenant's tickets to its admin. Bad values are refused.
+func TestSeedVolumeCommand(t *testing.T) {
+	target := dbtest.URL(t, db.SQLite)
+	getenv := func(k string) string {
+		return map[string]string{"DATABASE_URL": target, "DATA_DIR": t.TempDir(), "LOG_LEVEL": "error"}[k]
+	}
+	seedOnce := func() string {
+		t.Helper()
+		var out, errs bytes.Buffer
+		if err := run([]string{"seed", "--volume", "600"}, getenv, &out, &errs); err != nil {
+			t.Fatalf("seed --volume: %v\n%s\n%s", err, out.String(), errs.String())
+		}
+		return out.String()
+	}
+	out := seedOnce()
+	for _, want := range []string{fmt.Sprintf("%-14s %8d new", "ticket", 60), fmt.Sprintf("%-14s %8d new", "message", 600),
+		"log in as " + importwhaticket.VolumeAdmin} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if again := seedOnce(); !strings.Contains(again, "(0 journal events)") {
+		t.Fatalf("second run:\n%s", again)
+	}
+	for _, bad := range [][]string{{"seed", "--volume", "-5"}, {"seed", "--volume", "many"}} {
+		if err := run(bad, getenv, io.Discard, io.Discard); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+
+	ta := startApp(t, testConfig(t, target))
+	defer ta.stop()
+	admin := login(t, ta.base, importwhaticket.VolumeAdmin, importwhaticket.VolumePassword)
+	total := 0
+	for _, status := range []string{"open", "pending", "closed"} {
+		var page struct {
+			Count int `json:"count"`
+		}
+		admin.call("GET", "/tickets?status="+status+"&showAll=true", nil, http.StatusOK, &page)
+		total += page.Count
+	}
+	if total != 60 {
+		t.Errorf("the volume admin sees %d tickets, want 60", total)
+	}
+	login(t, ta.base, "admin@atende.local", "admin123") // the demo tenant is there too
 }

@@ -48,7 +48,11 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "atende %s (%s)\n", version, commit)
 		return nil
-	case "serve", "migrate", "seed":
+	case "serve", "migrate":
+	case "seed":
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return seedCmd(ctx, rest, getenv, stdout, stderr)
 	case "tenant":
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
@@ -77,9 +81,6 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 	switch cmd {
 	case "migrate":
 		return node.Migrate(ctx, cfg, log)
-	case "seed":
-		cfg.SeedDemo = true
-		return node.Seed(ctx, cfg, log)
 	default:
 		return serve(ctx, cfg, log)
 	}
