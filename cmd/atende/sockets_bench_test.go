@@ -79,47 +79,27 @@ func BenchmarkIdleSocketRSS(b *testing.B) {
 	go func() { probes <- probeReady(p.base, probeStop) }()
 	start := time.Now()
 	var mu sync.Mutex
-	var next atomic.Int64
-	var failed atomic.Value
-	var wg sync.WaitGroup
-	for range 64 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for next.Add(1) <= int64(n) {
-				c, err := idleAttendant(u, admin.token)
-				if err != nil {
-					failed.Store(err)
-					return
-				}
-				mu.Lock()
-				socks = append(socks, c)
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	err = inParallel(64, n, func(int) error {
+		c, err := idleAttendant(u, admin.token)
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		socks = append(socks, c)
+		mu.Unlock()
+		return nil
+	})
 	storm := time.Since(start)
 	close(probeStop)
 	lat := <-probes
-	if err, _ := failed.Load().(error); err != nil {
+	if err != nil {
 		b.Fatalf("after %d sockets: %v", len(socks), err)
 	}
 	time.Sleep(time.Duration(envInt("ATENDE_B1_SETTLE", 10)) * time.Second)
 	rss1 := processRSS(b, p.cmd.Process.Pid)
 	g1 := goroutines(b, private)
-	if path := os.Getenv("ATENDE_B1_HEAP"); path != "" {
-		// The server's heap with the sockets open, for go tool pprof.
-		res, err := http.Get("http://" + private + "/debug/pprof/heap")
-		if err != nil {
-			b.Fatal(err)
-		}
-		prof, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		if err := os.WriteFile(path, prof, 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	// The server's heap with the sockets open, for go tool pprof.
+	saveHeap(b, private, os.Getenv("ATENDE_B1_HEAP"))
 	b.ReportMetric(float64(rss1-rss0)/float64(n), "rss-B/socket")
 	b.ReportMetric(float64(g1-g0)/float64(n), "goroutines/socket")
 	b.ReportMetric(float64(n), "sockets")
@@ -225,6 +205,50 @@ func goroutines(t testing.TB, addr string) int {
 		t.Fatalf("goroutine profile %q: %v", line, err)
 	}
 	return total
+}
+
+// inParallel calls do with 1 to n from workers goroutines and returns the first
+// error, after which the workers take no more.
+func inParallel(workers, n int, do func(i int) error) error {
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := next.Add(1); i <= int64(n) && failed.Load() == nil; i = next.Add(1) {
+				if err := do(int(i)); err != nil {
+					failed.CompareAndSwap(nil, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	err, _ := failed.Load().(error)
+	return err
+}
+
+// saveHeap writes the heap profile of the server whose private listener is at
+// metricsAddr to path, for go tool pprof; an empty path saves nothing.
+func saveHeap(t testing.TB, metricsAddr, path string) {
+	t.Helper()
+	if path == "" {
+		return
+	}
+	res, err := http.Get("http://" + metricsAddr + "/debug/pprof/heap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	prof, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("heap profile: %d, %v", res.StatusCode, err)
+	}
+	if err := os.WriteFile(path, prof, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // processRSS is process pid's resident set, in bytes (VmRSS of /proc/<pid>/status).
