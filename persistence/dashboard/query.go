@@ -305,7 +305,8 @@ func Latency(h []int64) engine.DashboardLatency {
 // series fills the series: one point per day for a range of at most
 // engine.DashboardSeriesDays days, else one per month (the last
 // engine.DashboardSeriesMonths months of the range; the first and last months count
-// whole). Points read the rows of four metrics through dash_buckets_series.
+// whole). Points read the rows of four metrics found through dash_buckets_series
+// (which leaves the count out, so that increments are HOT updates on PostgreSQL).
 func (q *Queries) series(ctx context.Context, out *engine.Dashboard, companyID engine.ID, from, to time.Time, queues []engine.ID) error {
 	grain := GrainDay
 	lo := DayNumber(from.Year(), from.Month(), from.Day())
