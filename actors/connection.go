@@ -268,7 +268,7 @@ func (a *connActor) init(ctx actor.Context) {
 	a.numbers = newRecent[engine.ID, string](kept)
 	a.tickets = newRecent[engine.ID, engine.ID](kept)
 	a.since = newRecent[engine.ID, opened](kept)
-	a.out = newOutbound(outboundIndexSize)
+	a.out = newOutbound(outboundIndexSize, settledKept)
 	a.ticketLookups = map[engine.ID]*actor.Future{}
 	a.resolving = map[string]*actor.Future{}
 	a.learning = map[engine.ID]*actor.Future{}
@@ -539,6 +539,7 @@ func (a *connActor) resendPending(ctx actor.Context) {
 			Body: p.Body, MediaType: p.MediaType, MediaURL: p.MediaURL, QuotedID: p.QuotedID}
 		if attempted[p.MessageID] {
 			if a.out.admit(p.MessageID) {
+				a.out.settle(p.MessageID)
 				a.log.Warn().Int64("ticket_id", p.TicketID).Int64("message_id", p.MessageID).
 					Msg("send attempted before a restart, outcome unknown: message failed, not sent again")
 				a.recordFailure(ctx, req, engine.E(engine.ErrChannelOutcomeUnknown))

@@ -186,11 +186,13 @@ func (a *connActor) onSendResult(ctx actor.Context, r *sendResult) {
 			a.retryInLane(ctx, r.req, r.attempt, r.to, r.err)
 			return
 		}
+		a.out.settle(r.req.MessageID)
 		a.nextInLane(ctx, r.to)
 		log.Error().Err(r.err).Msg("send refused by the channel: message failed")
 		a.recordFailure(ctx, r.req, r.err)
 		return
 	}
+	a.out.settle(r.req.MessageID)
 	a.nextInLane(ctx, r.to)
 	a.out.index.add(r.providerID, outRef{ticket: r.req.TicketID, message: r.req.MessageID})
 	f, err := a.ticketFuture(ctx, r.req.TicketID, engine.AckMessage{MessageID: r.req.MessageID, Ack: engine.AckSent,

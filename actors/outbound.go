@@ -7,7 +7,12 @@ import "atende/engine"
 // its rules hold, and are tested, on their own:
 //
 //   - each message id is handed over once per activation (admit), unless a send gives
-//     up, after which a later delivery may try it again (forget);
+//     up, after which a later delivery may try it again (forget). An id stays
+//     refused while its send is in flight and, once settled (sent or failed for
+//     good, settle), among the last settledKept settled ids: a repeat comes from
+//     the outbox, which reads the read model and may list a message for as long as
+//     the projection has not applied its receipt or failure — seconds, while the
+//     bound is a hundred thousand sends;
 //   - sends to one recipient go one at a time, in the order they were handed over:
 //     the recipient's lane (enter, next). A reply never overtakes the message before
 //     it, not even while that message waits to be retried;
@@ -19,9 +24,10 @@ import "atende/engine"
 //     messages take their recipient's lane like a ticket's, so a campaign message and
 //     a conversation's messages to one customer never overtake each other.
 type outbound struct {
-	sent  map[engine.ID]bool      // message ids handed over (in flight or done)
-	lanes map[string][]queuedSend // recipients with a send in flight -> the sends waiting behind it
-	index *outboundIndex
+	sending map[engine.ID]struct{}       // message ids handed over, not settled yet
+	settled *recent[engine.ID, struct{}] // the message ids settled lately
+	lanes   map[string][]queuedSend      // recipients with a send in flight -> the sends waiting behind it
+	index   *outboundIndex
 	// campaignTaken: campaign message ids the channel took -> provider id (at most
 	// campaignTakenMax; past it they are forgotten, and the channel's idempotency or
 	// the recorded attempts cover a repeat); campaignBusy: those in flight.
@@ -50,11 +56,16 @@ const (
 )
 
 // outboundIndexSize is how many sent messages' provider ids an activation keeps in
-// memory; older ones are found through the locator.
-const outboundIndexSize = 100_000
+// memory; older ones are found through the locator. settledKept is how many settled
+// message ids it keeps refusing (between settledKept and twice as many: recent).
+const (
+	outboundIndexSize = 100_000
+	settledKept       = 100_000
+)
 
-func newOutbound(indexSize int) outbound {
-	return outbound{sent: map[engine.ID]bool{}, lanes: map[string][]queuedSend{}, index: newOutboundIndex(indexSize),
+func newOutbound(indexSize, settledMax int) outbound {
+	return outbound{sending: map[engine.ID]struct{}{}, settled: newRecent[engine.ID, struct{}](settledMax),
+		lanes: map[string][]queuedSend{}, index: newOutboundIndex(indexSize),
 		campaignTaken: map[engine.ID]string{}, campaignBusy: map[engine.ID]bool{}}
 }
 
@@ -85,17 +96,24 @@ func (o outbound) settleCampaign(id engine.ID, providerID string, taken bool) {
 }
 
 // admit reports whether message id may be handed over now: false when this
-// activation already did (in flight or done).
+// activation already did (in flight, or settled lately).
 func (o outbound) admit(id engine.ID) bool {
-	if o.sent[id] {
+	if _, busy := o.sending[id]; busy || o.settled.has(id) {
 		return false
 	}
-	o.sent[id] = true
+	o.sending[id] = struct{}{}
 	return true
 }
 
 // forget lets message id be handed over again: its send gave up.
-func (o outbound) forget(id engine.ID) { delete(o.sent, id) }
+func (o outbound) forget(id engine.ID) { delete(o.sending, id) }
+
+// settle ends message id's send for good: the channel took it, or refused it and the
+// message failed. It is refused while it is among the ids settled lately.
+func (o outbound) settle(id engine.ID) {
+	delete(o.sending, id)
+	o.settled.set(id, struct{}{})
+}
 
 // enter puts s in recipient to's lane and reports whether it may start now: true
 // when the lane was free (s now holds it), false when s waits behind the send in

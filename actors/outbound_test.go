@@ -7,7 +7,7 @@ import (
 )
 
 func TestOutboundAdmitsEachMessageOnceUntilForgotten(t *testing.T) {
-	o := newOutbound(10)
+	o := newOutbound(10, 10)
 	if !o.admit(7) {
 		t.Fatal("first hand-over of message 7 refused")
 	}
@@ -23,10 +23,43 @@ func TestOutboundAdmitsEachMessageOnceUntilForgotten(t *testing.T) {
 	}
 }
 
+// Settled ids are refused while they are among the last ones settled, then forgotten,
+// so the record stays bounded however many messages an activation sends; an id in
+// flight is refused however many settle after it.
+func TestOutboundForgetsOldSettledSendsOnly(t *testing.T) {
+	const kept = 4
+	o := newOutbound(10, kept)
+	if !o.admit(1) {
+		t.Fatal("message 1 refused")
+	}
+	for id := engine.ID(100); id < 100+10*kept; id++ {
+		if !o.admit(id) {
+			t.Fatalf("message %d refused", id)
+		}
+		o.settle(id)
+		if o.admit(id) {
+			t.Fatalf("message %d admitted again right after it settled", id)
+		}
+		if n := o.settled.len(); n > 2*kept {
+			t.Fatalf("%d settled ids kept, want at most %d", n, 2*kept)
+		}
+	}
+	if o.admit(1) {
+		t.Fatal("message 1, still in flight, admitted again")
+	}
+	if !o.admit(100) {
+		t.Fatal("the first settled message is still refused after 40 more settled")
+	}
+	o.settle(1)
+	if o.admit(1) || len(o.sending) != 1 {
+		t.Fatalf("after settling 1: admitted again, or %d in flight (want only 100)", len(o.sending))
+	}
+}
+
 // Sends to one recipient go one at a time in the order they were handed over; other
 // recipients' lanes are independent; a lane emptied is free again.
 func TestOutboundLanesKeepEachRecipientsOrder(t *testing.T) {
-	o := newOutbound(10)
+	o := newOutbound(10, 10)
 	send := func(id engine.ID) queuedSend { return queuedSend{req: DeliverRequest{MessageID: id}} }
 	if !o.enter("ana", send(1)) {
 		t.Fatal("the first send to a free lane must start")
@@ -89,7 +122,7 @@ func TestOutboundIndexKeepsTheNewest(t *testing.T) {
 // refused for a later try, again once taken it answers the same provider id; a send
 // that was not taken may go again.
 func TestOutboundCampaignMessageIDIsItsIdempotencyKey(t *testing.T) {
-	o := newOutbound(10)
+	o := newOutbound(10, 10)
 	if _, v := o.admitCampaign(5); v != campaignSendNow {
 		t.Fatalf("first send of 5: %v", v)
 	}
