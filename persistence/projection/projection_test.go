@@ -186,6 +186,13 @@ func tailConcurrentAppends(t *testing.T, d *db.DB, source func(*journal.Store) p
 	if cp, _ := r.Checkpoint("counts"); cp != head {
 		t.Errorf("checkpoint %d, head %d", cp, head)
 	}
+	only, err := r.Only("counts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Applied() != head || only.Applied() != head {
+		t.Errorf("applied %d (runner), %d (counts), head %d", r.Applied(), only.Applied(), head)
+	}
 	var stored int64
 	_ = d.SQL.QueryRow(`SELECT position FROM projection_checkpoints WHERE name = 'counts'`).Scan(&stored)
 	if stored != head {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"sync"
@@ -236,6 +237,24 @@ func (r *Runner) Only(names ...string) (*Some, error) {
 // WaitFor is Runner.WaitFor for these projections only.
 func (s *Some) WaitFor(ctx context.Context, position int64) error {
 	return s.r.waitFor(ctx, position, s.workers)
+}
+
+// Applied is the lowest position the runner's projections have applied.
+func (r *Runner) Applied() int64 { return r.applied(r.workers) }
+
+// Applied is Runner.Applied for these projections only.
+func (s *Some) Applied() int64 { return s.r.applied(s.workers) }
+
+// applied is the lowest position workers have applied; with no workers, every
+// position counts as applied (as WaitFor returns at once).
+func (r *Runner) applied(workers []*worker) int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	low := int64(math.MaxInt64)
+	for _, w := range workers {
+		low = min(low, w.position)
+	}
+	return low
 }
 
 func (r *Runner) waitFor(ctx context.Context, position int64, workers []*worker) error {

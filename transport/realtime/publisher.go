@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -25,6 +26,9 @@ type Source interface {
 // Waiter reports when the read models have applied a position (the projection runner).
 type Waiter interface {
 	WaitFor(ctx context.Context, position int64) error
+	// Applied is the position up to which every read model waited for has applied
+	// the journal.
+	Applied() int64
 }
 
 // Config configures a Publisher. Zero values are documented per field.
@@ -49,6 +53,9 @@ type Config struct {
 	Poll time.Duration
 	// WaitTimeout bounds the wait for the read models per batch; 0: 5 s. After it the
 	// batch is published with whatever the read model holds, and a warning logged.
+	// The publisher waits for the batch's first event only, and publishes the part
+	// of the batch the read models have applied then (smaller steps while they are
+	// behind, rather than a wait for the end of the batch).
 	WaitTimeout time.Duration
 	Logger      zerolog.Logger
 }
@@ -154,18 +161,23 @@ func (p *Publisher) step(ctx context.Context) (int, error) {
 	if err != nil || len(evs) == 0 {
 		return 0, err
 	}
-	last := evs[len(evs)-1].Position
 	if p.cfg.Waiter != nil {
+		first := evs[0].Position
 		wctx, cancel := context.WithTimeout(ctx, p.cfg.WaitTimeout)
-		err := p.cfg.Waiter.WaitFor(wctx, last)
+		err := p.cfg.Waiter.WaitFor(wctx, first)
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return 0, ctx.Err()
 			}
-			p.log.Warn().Err(err).Int64("position", last).Msg("read models behind: publishing what they hold")
+			p.log.Warn().Err(err).Int64("position", first).Msg("read models behind: publishing what they hold")
+		} else if applied := p.cfg.Waiter.Applied(); applied < evs[len(evs)-1].Position {
+			// The read models have applied the batch's head (a projection's batch
+			// ended inside it): publish that now; the rest comes with the next step.
+			evs = evs[:sort.Search(len(evs), func(i int) bool { return evs[i].Position > applied })]
 		}
 	}
+	last := evs[len(evs)-1].Position
 	tickets := newTicketCache(p.cfg.Queries)
 	tickets.prefetch(ctx, evs)
 	messages := newMessageCache(ctx, p.cfg.Queries, evs, p.log)

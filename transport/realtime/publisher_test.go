@@ -400,3 +400,110 @@ func TestTicketEventsReachItsGuests(t *testing.T) {
 		}
 	}
 }
+
+// stepWaiter is a projection runner stand-in whose applied position the test moves.
+type stepWaiter struct {
+	mu      sync.Mutex
+	applied int64
+	changed chan struct{}
+}
+
+func (w *stepWaiter) set(pos int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.applied = pos
+	close(w.changed)
+	w.changed = make(chan struct{})
+}
+
+func (w *stepWaiter) Applied() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.applied
+}
+
+func (w *stepWaiter) WaitFor(ctx context.Context, pos int64) error {
+	for {
+		w.mu.Lock()
+		applied, ch := w.applied, w.changed
+		w.mu.Unlock()
+		if applied >= pos {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// While the read models have applied only the head of a batch the publisher read,
+// it publishes that head at once and the rest once the read models have it too —
+// never an event the read models do not show yet, and no wait for the whole batch.
+func TestPublisherPublishesWhatTheReadModelsApplied(t *testing.T) {
+	d := dbtest.Open(t, db.SQLite)
+	j, err := journal.New(d, journal.Config{Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.Close() })
+	q := &tickets{m: map[engine.ID]engine.Ticket{}}
+	q.set(engine.Ticket{ID: 7, CompanyID: 1, Status: engine.StatusPending, QueueID: 10, ContactID: 5})
+	backlog := socket.NewPositionBacklog(0, 0, 0, nil)
+	hub, err := socket.NewHub(socket.HubConfig{Backlog: backlog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &stepWaiter{changed: make(chan struct{})}
+	// A wait timeout far beyond the test's: publishing must not come from giving up.
+	pub, err := New(Config{Source: j, Hub: hub, Backlog: backlog, Queries: q, Waiter: w, Poll: 10 * time.Millisecond,
+		WaitTimeout: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	var data []engine.EventData
+	for i := range 4 {
+		typ, body, err := engine.EncodeTicketEvent(engine.TicketMessageReceived{MessageID: engine.ID(70 + i), Body: "Olá", At: at})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, engine.EventData{Type: typ, Data: body})
+	}
+	// One append: the publisher reads the four events as one batch.
+	res, err := j.Append(context.Background(), 1, engine.TicketStream(7), engine.AnyVersion, data...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.LastPosition()
+	first := last - 3
+	pub.Start()
+	t.Cleanup(pub.Close)
+
+	w.set(first + 1) // the read models have the first two events
+	waitPublished := func(pos int64) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for pub.Position() < pos {
+			if time.Now().After(deadline) {
+				t.Fatalf("publisher at %d, want %d", pub.Position(), pos)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	waitPublished(first + 1)
+	time.Sleep(50 * time.Millisecond) // time for a wrong step past what was applied
+	if got := pub.Position(); got != first+1 {
+		t.Fatalf("published up to %d while the read models had %d", got, first+1)
+	}
+	w.set(last)
+	waitPublished(last)
+	var seqs []int64
+	if err := backlog.Replay(1, 0, func(rec *socket.Record) bool { seqs = append(seqs, rec.Seq); return true }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{first, first + 1, first + 2, last}; !slices.Equal(seqs, want) {
+		t.Fatalf("published %v, want each event once, in order: %v", seqs, want)
+	}
+}
