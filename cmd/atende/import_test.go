@@ -124,6 +124,19 @@ func TestSeedVolumeCommand(t *testing.T) {
 			t.Errorf("%v accepted", bad)
 		}
 	}
+	prod := func(k string) string {
+		switch k {
+		case "ATENDE_ENV":
+			return "production"
+		case "JWT_SECRET":
+			return "a7f3c9e1b5d8f2a4c6e0b9d3f7a1c5e8"
+		}
+		return getenv(k)
+	}
+	if err := run([]string{"seed", "--volume", "600"}, prod, io.Discard, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "refused in production") {
+		t.Errorf("seed --volume in production: %v", err)
+	}
 
 	ta := startApp(t, testConfig(t, target))
 	defer ta.stop()
