@@ -44,22 +44,19 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		args = []string{"serve"}
 	}
 	cmd, rest := args[0], args[1:]
+	// Every command stops at Ctrl-C or SIGTERM.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	switch cmd {
 	case "version", "--version", "-v":
 		fmt.Fprintf(stdout, "atende %s (%s)\n", version, commit)
 		return nil
 	case "serve", "migrate":
 	case "seed":
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
 		return seedCmd(ctx, rest, getenv, stdout, stderr)
 	case "tenant":
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
 		return tenantCmd(ctx, rest, getenv, stdout, newLogger(node.Config{LogFormat: "json", LogLevel: "warn"}, stderr))
 	case "import":
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
 		return importCmd(ctx, rest, getenv, stdout, stderr, newLogger(node.Config{LogFormat: "json", LogLevel: "warn"}, stderr))
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, "usage: atende serve|migrate|seed|tenant|import|version [flags]; atende serve -h lists the flags")
@@ -75,8 +72,6 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) er
 		return err
 	}
 	log := newLogger(cfg, stderr)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 
 	switch cmd {
 	case "migrate":

@@ -216,13 +216,13 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, ts []*Ticket) er
 		rows[i] = []any{t.ID, t.Company, t.OpenedAt.UnixMicro(), t.CycleAt.UnixMicro(), t.Status, t.Queue, t.User,
 			t.Channel, b2i(t.Responded), b2i(t.Deleted), t.Version}
 	}
-	return insertRows(ctx, q, d, "dash_tickets", []string{"ticket_id", "company_id", "opened_at", "cycle_at", "status",
-		"queue_id", "user_id", "channel", "responded", "deleted", "version"}, rows,
+	return db.InsertRows(ctx, q, d, "dash_tickets", []string{"ticket_id", "company_id", "opened_at", "cycle_at", "status",
+		"queue_id", "user_id", "channel", "responded", "deleted", "version"}, nil, rows,
 		`ON CONFLICT (ticket_id) DO UPDATE SET company_id = excluded.company_id, opened_at = excluded.opened_at,
 			cycle_at = excluded.cycle_at, status = excluded.status, queue_id = excluded.queue_id,
 			user_id = excluded.user_id, channel = excluded.channel, responded = excluded.responded,
 			deleted = excluded.deleted, version = excluded.version
-		WHERE dash_tickets.version < excluded.version`)
+		WHERE dash_tickets.version < excluded.version`, nil)
 }
 
 // WriteDeltas adds deltas to dash_buckets (in key order, so two writers never lock
@@ -239,9 +239,9 @@ func WriteDeltas(ctx context.Context, q querier, d db.Dialect, deltas Deltas) er
 	for i, k := range keys {
 		rows[i] = []any{k.Company, k.Grain, k.Period, k.Metric, k.Queue, k.User, k.Channel, deltas[k]}
 	}
-	return insertRows(ctx, q, d, "dash_buckets", []string{"company_id", "grain", "period", "metric", "queue_id",
-		"user_id", "channel", "n"}, rows,
-		`ON CONFLICT (company_id, grain, period, metric, queue_id, user_id, channel) DO UPDATE SET n = dash_buckets.n + excluded.n`)
+	return db.InsertRows(ctx, q, d, "dash_buckets", []string{"company_id", "grain", "period", "metric", "queue_id",
+		"user_id", "channel", "n"}, nil, rows,
+		`ON CONFLICT (company_id, grain, period, metric, queue_id, user_id, channel) DO UPDATE SET n = dash_buckets.n + excluded.n`, nil)
 }
 
 func keyLess(a, b Key) bool {
@@ -260,38 +260,4 @@ func keyLess(a, b Key) bool {
 		return a.User < b.User
 	}
 	return a.Channel < b.Channel
-}
-
-// insertRows writes rows in multi-row INSERTs of at most maxParams arguments, each
-// followed by tail (the conflict clause).
-func insertRows(ctx context.Context, q querier, d db.Dialect, table string, cols []string, rows [][]any, tail string) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	per := max(1, maxParams(d)/len(cols))
-	for start := 0; start < len(rows); start += per {
-		part := rows[start:min(start+per, len(rows))]
-		var b strings.Builder
-		b.WriteString("INSERT INTO " + table + " (" + strings.Join(cols, ", ") + ") VALUES ")
-		args := make([]any, 0, len(part)*len(cols))
-		for i, r := range part {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for j := range r {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				args = append(args, r[j])
-				b.WriteString(placeholder(d, len(args)))
-			}
-			b.WriteByte(')')
-		}
-		b.WriteString(" " + tail)
-		if _, err := q.ExecContext(ctx, b.String(), args...); err != nil {
-			return fmt.Errorf("write %s: %w", table, err)
-		}
-	}
-	return nil
 }

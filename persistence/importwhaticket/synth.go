@@ -3,12 +3,15 @@ package importwhaticket
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"atende/persistence/db"
 )
 
 // WhaticketSchema is whaticket-community's schema as its Sequelize migrations leave
@@ -106,9 +109,12 @@ func Synthesize(ctx context.Context, url string, v Volume, progress io.Writer) e
 	if v.Contacts <= 0 || v.Tickets <= 0 || v.MessagesPerTicket <= 0 {
 		return fmt.Errorf("synthesize: contacts, tickets and messages per ticket must be positive, got %+v", v)
 	}
-	driver, dsn, _, err := driverFor(url)
+	driver, dsn, f, err := driverFor(url)
 	if err != nil {
 		return err
+	}
+	if f == flavourMySQL {
+		return errors.New("synthesize: postgres://… or sqlite:PATH only")
 	}
 	d, err := sql.Open(driver, dsn)
 	if err != nil {
@@ -116,10 +122,11 @@ func Synthesize(ctx context.Context, url string, v Volume, progress io.Writer) e
 	}
 	defer d.Close()
 	d.SetMaxOpenConns(1)
-	s := synth{v: v, sqlite: driver == "sqlite", progress: progress,
+	s := synth{v: v, dialect: db.Postgres, progress: progress,
 		base: time.Now().UTC().Truncate(time.Hour).Add(-30 * 24 * time.Hour)}
 	schema := WhaticketSchema
-	if s.sqlite {
+	if driver == "sqlite" {
+		s.dialect = db.SQLite
 		schema = sqliteSchema()
 		// A scratch copy: nothing to recover after a crash, so no journal and no
 		// sync.
@@ -149,7 +156,7 @@ func Synthesize(ctx context.Context, url string, v Volume, progress io.Writer) e
 
 type synth struct {
 	v        Volume
-	sqlite   bool
+	dialect  db.Dialect
 	tx       *sql.Tx
 	base     time.Time
 	progress io.Writer
@@ -164,46 +171,24 @@ func mix(i uint64) uint64 {
 	return i ^ (i >> 31)
 }
 
-// insert writes n rows of cols into table, many per statement; row fills one row's
-// values.
+// insert writes n rows of cols into table; row fills one row's values. The rows are
+// made and written a thousand at a time.
 func (s *synth) insert(ctx context.Context, table string, cols []string, n int, row func(i int, vals []any)) error {
-	// 1,000 rows of at most 13 columns stay under both databases' limits on bound
-	// parameters (SQLite 32,766, PostgreSQL 65,535).
-	const per = 1000
 	quoted := make([]string, len(cols))
 	for i, c := range cols {
 		quoted[i] = `"` + c + `"`
 	}
-	head := `INSERT INTO "` + table + `" (` + strings.Join(quoted, ", ") + `) VALUES `
-	vals := make([]any, 0, per*len(cols))
-	var q strings.Builder
-	one := make([]any, len(cols))
-	for start := 0; start < n; start += per {
-		end := min(start+per, n)
-		vals = vals[:0]
-		q.Reset()
-		q.WriteString(head)
-		for i := start; i < end; i++ {
-			row(i, one)
-			if i > start {
-				q.WriteString(", ")
-			}
-			q.WriteByte('(')
-			for c := range cols {
-				if c > 0 {
-					q.WriteString(", ")
-				}
-				vals = append(vals, one[c])
-				if s.sqlite {
-					q.WriteByte('?')
-				} else {
-					fmt.Fprintf(&q, "$%d", len(vals))
-				}
-			}
-			q.WriteByte(')')
+	const chunk = 1000
+	rows := make([][]any, 0, chunk)
+	for start := 0; start < n; start += chunk {
+		rows = rows[:0]
+		for i := start; i < min(start+chunk, n); i++ {
+			r := make([]any, len(cols))
+			row(i, r)
+			rows = append(rows, r)
 		}
-		if _, err := s.tx.ExecContext(ctx, q.String(), vals...); err != nil {
-			return fmt.Errorf("%s: %w", table, err)
+		if err := db.InsertRows(ctx, s.tx, s.dialect, `"`+table+`"`, quoted, nil, rows, "", nil); err != nil {
+			return err
 		}
 	}
 	if s.progress != nil {

@@ -3,6 +3,7 @@ package importwhaticket_test
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -106,6 +107,30 @@ func TestSynthesizedShopImports(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Synthesize refuses an empty volume, a MySQL target and a SQLite URL without a path,
+// and writes nothing then.
+func TestSynthesizeRefusesBadInput(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "w.db")
+	for _, c := range []struct {
+		url string
+		v   importwhaticket.Volume
+	}{
+		{"sqlite:" + path, importwhaticket.Volume{}},
+		{"sqlite:" + path, importwhaticket.Volume{Contacts: 1, Tickets: -1, MessagesPerTicket: 1}},
+		{"mysql://u:p@127.0.0.1:1/w", importwhaticket.VolumeOf(10)},
+		{"sqlite:", importwhaticket.VolumeOf(10)},
+		{"ftp://example.com/w", importwhaticket.VolumeOf(10)},
+	} {
+		if err := importwhaticket.Synthesize(ctx, c.url, c.v, nil); err == nil {
+			t.Errorf("Synthesize(%q, %+v) succeeded", c.url, c.v)
+		}
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Error("a refused synthesis left a database behind")
 	}
 }
 

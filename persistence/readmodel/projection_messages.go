@@ -88,7 +88,7 @@ const ackColumns = 5
 func (w *messageWriter) flushAcks(ctx context.Context) error {
 	ids := w.ackOrder
 	w.ackOrder = nil
-	per := maxParams(w.dialect) / ackColumns
+	per := db.MaxParams(w.dialect) / ackColumns
 	for start := 0; start < len(ids); start += per {
 		var a args
 		var b strings.Builder
@@ -251,7 +251,7 @@ func (w *messageWriter) flush(ctx context.Context) error {
 		for i, r := range rows {
 			rows[i] = r[:len(r)-1]
 		}
-		if err := insertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, messageUpsert, nil); err != nil {
+		if err := db.InsertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, messageUpsert, nil); err != nil {
 			return err
 		}
 		return w.flushAcks(ctx)
@@ -262,7 +262,7 @@ func (w *messageWriter) flush(ctx context.Context) error {
 		rows[i] = r[:len(r)-1]
 	}
 	var fts [][]any
-	err := insertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, `ON CONFLICT (id) DO NOTHING RETURNING id`,
+	err := db.InsertRows(ctx, w.tx, w.dialect, "messages", messageCols, nil, rows, `ON CONFLICT (id) DO NOTHING RETURNING id`,
 		func(rs *sql.Rows) error {
 			for rs.Next() {
 				var id engine.ID
@@ -278,5 +278,5 @@ func (w *messageWriter) flush(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return insertRows(ctx, w.tx, w.dialect, "messages_fts", []string{"rowid", "words"}, nil, fts, "", nil)
+	return db.InsertRows(ctx, w.tx, w.dialect, "messages_fts", []string{"rowid", "words"}, nil, fts, "", nil)
 }

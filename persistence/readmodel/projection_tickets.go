@@ -83,7 +83,7 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, rows map[engine.
 			}
 		}
 	}
-	err := insertRows(ctx, q, d, "tickets", []string{"id", "company_id", "uuid", "status", "user_id", "queue_id",
+	err := db.InsertRows(ctx, q, d, "tickets", []string{"id", "company_id", "uuid", "status", "user_id", "queue_id",
 		"whatsapp_id", "contact_id", "channel", "is_group", "unread_messages", "last_message", "protocol",
 		"created_at", "updated_at", "deleted", "version", "pending_since"}, nil, values,
 		`ON CONFLICT (id) DO UPDATE SET company_id = excluded.company_id, uuid = excluded.uuid,
@@ -104,7 +104,7 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, rows map[engine.
 			return fmt.Errorf("replace ticket tags: %w", err)
 		}
 	}
-	if err := insertRows(ctx, q, d, "ticket_tags", []string{"ticket_id", "tag_id", "company_id"}, nil, tagRows,
+	if err := db.InsertRows(ctx, q, d, "ticket_tags", []string{"ticket_id", "tag_id", "company_id"}, nil, tagRows,
 		`ON CONFLICT (ticket_id, tag_id) DO NOTHING`, nil); err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func writeTickets(ctx context.Context, q querier, d db.Dialect, rows map[engine.
 	for i, c := range cells {
 		countRows[i] = []any{c.company, c.status, c.queue, c.userID, deltas[c]}
 	}
-	return insertRows(ctx, q, d, "ticket_counts", []string{"company_id", "status", "queue_id", "user_id", "n"}, nil, countRows,
+	return db.InsertRows(ctx, q, d, "ticket_counts", []string{"company_id", "status", "queue_id", "user_id", "n"}, nil, countRows,
 		`ON CONFLICT (company_id, status, queue_id, user_id) DO UPDATE SET n = ticket_counts.n + excluded.n`, nil)
 }
 

@@ -107,7 +107,7 @@ func (x *wordIndex) flush(ctx context.Context) error {
 		}
 	}
 	x.added = map[chunkKey]*wordSet{}
-	err := insertRows(ctx, x.tx, db.Postgres, "ticket_words", []string{"ticket_id", "chunk", "company_id", "multi", "words"},
+	err := db.InsertRows(ctx, x.tx, db.Postgres, "ticket_words", []string{"ticket_id", "chunk", "company_id", "multi", "words"},
 		[]string{"", "", "", "", "strip(to_tsvector('simple', %s))"}, rows,
 		`ON CONFLICT (ticket_id, chunk) DO UPDATE SET words = strip(ticket_words.words || excluded.words)
 		WHERE strip(ticket_words.words || excluded.words) <> ticket_words.words

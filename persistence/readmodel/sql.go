@@ -94,84 +94,12 @@ func (a *args) inList(col string, ids []engine.ID) string {
 	return col + " IN (" + a.ids(ids) + ")"
 }
 
-// maxParams bounds the placeholders of one multi-row statement, well under both
-// dialects' limits (PostgreSQL 65535, SQLite 32766). The SQLite driver matches each
-// placeholder to its argument by a linear search, so a statement's binding costs the
-// square of its arguments: SQLite statements stay small.
-func maxParams(d db.Dialect) int {
-	if d == db.SQLite {
-		return 600
-	}
-	return 8000
-}
-
-// idChunk is how many ids one IN list carries (see maxParams).
+// idChunk is how many ids one IN list carries (see db.MaxParams).
 func idChunk(d db.Dialect) int {
 	if d == db.SQLite {
 		return 200
 	}
 	return 1000
-}
-
-// insertRows writes rows into table with one multi-row INSERT per chunk. exprs, when
-// not nil, gives per column the SQL for its value with %s standing for the
-// placeholder (e.g. "to_tsvector('simple', %s)"). suffix follows the VALUES list (ON
-// CONFLICT …, RETURNING …); onRows, when not nil, receives the rows a RETURNING
-// clause gives back.
-func insertRows(ctx context.Context, q querier, d db.Dialect, table string, cols []string, exprs []string, rows [][]any, suffix string, onRows func(*sql.Rows) error) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	per := max(1, maxParams(d)/len(cols))
-	for start := 0; start < len(rows); start += per {
-		chunk := rows[start:min(start+per, len(rows))]
-		var a args
-		var b strings.Builder
-		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", table, strings.Join(cols, ", "))
-		for i, row := range chunk {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteByte('(')
-			for j, v := range row {
-				if j > 0 {
-					b.WriteString(", ")
-				}
-				ph := a.add(v)
-				if d == db.SQLite {
-					ph = "?" // positional: binds in linear time (see maxParams)
-				}
-				if exprs != nil && exprs[j] != "" {
-					ph = fmt.Sprintf(exprs[j], ph)
-				}
-				b.WriteString(ph)
-			}
-			b.WriteByte(')')
-		}
-		b.WriteString(" ")
-		b.WriteString(suffix)
-		if onRows == nil {
-			if _, err := q.ExecContext(ctx, b.String(), a.list...); err != nil {
-				return fmt.Errorf("insert into %s: %w", table, err)
-			}
-			continue
-		}
-		rs, err := q.QueryContext(ctx, b.String(), a.list...)
-		if err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
-		err = onRows(rs)
-		if cerr := rs.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = rs.Err()
-		}
-		if err != nil {
-			return fmt.Errorf("insert into %s: %w", table, err)
-		}
-	}
-	return nil
 }
 
 // chunks splits ids into slices of at most n.
