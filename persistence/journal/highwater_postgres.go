@@ -87,13 +87,17 @@ func (hw *highWater) add(f fence) {
 // sqlHighWater computes, in one snapshot: the best fence among the newest finished
 // rows (their writers' fences), the best of this node's pending fences whose
 // transaction is older than every running one, and the highest committed position.
+//
+// Archived positions (compact_postgres.go) are final: a stream is archived only below
+// a proven mark. They count in both the mark and the top, for the case where the
+// newest events have been archived too and events holds nothing at or above them.
 const sqlHighWater = `SELECT
-	coalesce((SELECT max(fence) FROM (SELECT fence FROM events
+	greatest(coalesce((SELECT max(fence) FROM (SELECT fence FROM events
 		WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-		ORDER BY position DESC LIMIT ` + fenceSampleRows + `) AS f), 0),
+		ORDER BY position DESC LIMIT ` + fenceSampleRows + `) AS f), 0), ` + sqlArchiveTop + `),
 	coalesce((SELECT max(f.pos) FROM unnest($1::bigint[], $2::bigint[]) AS f(xid, pos)
 		WHERE f.xid::text::xid8 < pg_snapshot_xmin(pg_current_snapshot())), 0),
-	coalesce((SELECT max(position) FROM events), 0)`
+	greatest(coalesce((SELECT max(position) FROM events), 0), ` + sqlArchiveTop + `)`
 
 // highWaterNow runs sqlHighWater and returns the high-water mark it proves and the
 // highest committed position.
@@ -198,34 +202,38 @@ func (b *postgresBackend) readable(ctx context.Context, after, limit int64, whol
 // transaction still open below it cannot exist, so a reader that has read position p
 // never meets a position below p later (see doc.go).
 func (b *postgresBackend) readAll(ctx context.Context, after, limit int64) ([]engine.RecordedEvent, error) {
-	return b.readFinal(ctx, after, limit, false, "")
+	return b.readFinal(ctx, after, limit, false, 0)
 }
 
 // readCompany is readAll of one tenant's events (a dashboard rezone), bounded by the
 // same high-water mark.
 func (b *postgresBackend) readCompany(ctx context.Context, companyID engine.ID, after, limit int64) ([]engine.RecordedEvent, error) {
-	return b.readFinal(ctx, after, limit, true, "company_id = $4 AND ", companyID)
+	return b.readFinal(ctx, after, limit, true, companyID)
 }
 
-// readFinal reads the events after position after, up to limit, that are final:
-// filter (conditions on $4… joined by AND, with args) narrows them, and then whole
-// asks readable for a mark that covers every committed event.
-func (b *postgresBackend) readFinal(ctx context.Context, after, limit int64, whole bool, filter string, args ...any) ([]engine.RecordedEvent, error) {
+// readFinal reads the events after position after, up to limit, that are final — of
+// one tenant when company is not 0 — and then whole asks readable for a mark that
+// covers every committed event. Below the archive's top it reads archived streams too
+// (readWindow).
+func (b *postgresBackend) readFinal(ctx context.Context, after, limit int64, whole bool, company engine.ID) ([]engine.RecordedEvent, error) {
 	hwm, err := b.readable(ctx, after, limit, whole)
 	if err != nil {
 		return nil, err
 	}
-	if hwm <= after {
-		return nil, nil
+	for after < hwm {
+		evs, reached, err := b.readWindow(ctx, after, hwm, limit, company)
+		if err != nil || len(evs) > 0 {
+			return evs, err
+		}
+		after = reached
 	}
-	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
-		WHERE `+filter+`position > $1 AND position <= $2 ORDER BY position LIMIT $3`, append([]any{after, hwm, limit}, args...)...)
+	return nil, nil
 }
 
 // head is the highest committed position. ReadAll reaches it once every transaction
 // that could still commit below it has ended.
 func (b *postgresBackend) head(ctx context.Context) (int64, error) {
 	var h int64
-	err := b.pool.QueryRow(ctx, `SELECT coalesce(max(position), 0) FROM events`).Scan(&h)
+	err := b.pool.QueryRow(ctx, `SELECT greatest(coalesce(max(position), 0), `+sqlArchiveTop+`) FROM events`).Scan(&h)
 	return h, err
 }

@@ -166,8 +166,7 @@ func (b *postgresBackend) decide(ctx context.Context, conn *pgxpool.Conn, stream
 		batch.Queue(sqlSeqFence)
 		batch.Queue(`SELECT pg_current_xact_id()`)
 	}
-	batch.Queue(`SELECT s, coalesce((SELECT max(version) FROM events WHERE stream_id = s), 0)
-		FROM unnest($1::text[]) AS s`, streams)
+	batch.Queue(`SELECT s, `+sqlStreamVersion+` FROM unnest($1::text[]) AS s`, streams)
 	if !b.lockMode {
 		batch.Queue(`SELECT nextval('`+positionSeq+`') FROM generate_series(1, $1::int)`, events)
 	}
@@ -316,15 +315,41 @@ func nilIfEmpty(b []byte) []byte {
 	return b
 }
 
+// sqlStreamVersion is the current version of stream s: its newest event's, or, when
+// every event is archived, its archive's last (compact_postgres.go). COALESCE
+// evaluates the second subquery only for a stream without live events.
+const sqlStreamVersion = `coalesce((SELECT max(version) FROM events WHERE stream_id = s),
+	(SELECT last_version FROM events_archive WHERE stream_id = s), 0)`
+
 func (b *postgresBackend) streamVersion(ctx context.Context, stream string) (int64, error) {
 	var v int64
-	err := b.pool.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM events WHERE stream_id = $1`, stream).Scan(&v)
+	err := b.pool.QueryRow(ctx, `SELECT `+sqlStreamVersion+` FROM (SELECT $1::text AS s) AS q`, stream).Scan(&v)
 	return v, err
 }
 
+// readStream reads the stream's live events and its archive in one statement, so a
+// compaction committing meanwhile is seen entirely or not at all. The archive holds
+// versions 1 … last_version and the live events the ones after.
 func (b *postgresBackend) readStream(ctx context.Context, stream string, from, limit int64) ([]engine.RecordedEvent, error) {
-	return b.query(ctx, `SELECT `+pgEventCols+` FROM events
-		WHERE stream_id = $1 AND version >= $2 ORDER BY version LIMIT $3`, stream, from, limit)
+	rs, err := b.pool.Query(ctx, `(SELECT `+pgEventCols+`, NULL::bytea FROM events
+			WHERE stream_id = $1 AND version >= $2 ORDER BY version LIMIT $3)
+		UNION ALL
+		(SELECT `+sqlArchiveCols+` FROM events_archive WHERE stream_id = $1 AND last_version >= $2)`,
+		stream, from, limit)
+	if err != nil {
+		return nil, err
+	}
+	live, archived, err := scanWithArchives(rs)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.DeleteFunc(archived, func(e engine.RecordedEvent) bool { return e.Version < from })
+	out = append(out, live...)
+	slices.SortFunc(out, byVersion)
+	if int64(len(out)) > limit {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 func (b *postgresBackend) query(ctx context.Context, q string, args ...any) ([]engine.RecordedEvent, error) {
@@ -349,6 +374,8 @@ func (b *postgresBackend) saveSnapshot(ctx context.Context, snap engine.Snapshot
 	var exists bool
 	err := b.pool.QueryRow(ctx, `WITH ev AS (
 			SELECT 1 FROM events WHERE stream_id = $1 AND version = $2
+			UNION ALL
+			SELECT 1 FROM events_archive WHERE stream_id = $1 AND last_version >= $2
 		), up AS (
 			INSERT INTO snapshots (stream_id, version, type, data, recorded_at)
 			SELECT $1, $2, $3, $4, now() FROM ev
