@@ -91,6 +91,11 @@ type Config struct {
 	// pacing (benchmarks), docs/campaigns.md.
 	CampaignInterval time.Duration
 
+	// CompactAfter (COMPACT_AFTER, default 24h) is how long a journal stream stays
+	// quiet before it is compacted into one archived row (PostgreSQL;
+	// docs/architecture.md, "Compaction"); 0 never compacts.
+	CompactAfter time.Duration
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946

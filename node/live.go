@@ -83,6 +83,7 @@ func (n *Node) startLive(ctx context.Context) error {
 	if err := n.startReadSide(ctx, l); err != nil {
 		return err
 	}
+	n.startCompaction(l)
 	wcCluster, err := n.startWebchat(ctx, l)
 	if err != nil {
 		return err

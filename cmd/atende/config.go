@@ -101,7 +101,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&c.CallTURNUsername, "call-turn-username", env("CALL_TURN_USERNAME", ""), "TURN user name for video calls (CALL_TURN_USERNAME)")
 	fs.StringVar(&c.CallTURNCredential, "call-turn-credential", env("CALL_TURN_CREDENTIAL", ""), "TURN credential for video calls (CALL_TURN_CREDENTIAL)")
 	fs.StringVar(&callTTL, "call-link-ttl", env("CALL_LINK_TTL", "30m"), "how long a video call link lets the customer join (CALL_LINK_TTL)")
-	var access, refresh, shutdown, dedupeTTL, campaignInterval string
+	var access, refresh, shutdown, dedupeTTL, campaignInterval, compactAfter string
+	fs.StringVar(&compactAfter, "compact-after", env("COMPACT_AFTER", "24h"), "how long a journal stream stays quiet before it is compacted (PostgreSQL); 0 = never (COMPACT_AFTER)")
 	fs.StringVar(&campaignInterval, "campaign-interval", env("CAMPAIGN_INTERVAL", "4s"), "pause between two campaign sends of one connection, plus up to 3s of jitter; 0 = no pacing (CAMPAIGN_INTERVAL)")
 	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
 	fs.StringVar(&access, "access-ttl", env("ACCESS_TOKEN_TTL", "15m"), "access token lifetime (ACCESS_TOKEN_TTL)")
@@ -117,6 +118,11 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 		return node.Config{}, fmt.Errorf("config: CAMPAIGN_INTERVAL must be a duration from 0 to 1h, got %q", campaignInterval)
 	} else {
 		c.CampaignInterval = d
+	}
+	if d, err := time.ParseDuration(compactAfter); err != nil || (d != 0 && d < time.Minute) {
+		return node.Config{}, fmt.Errorf("config: COMPACT_AFTER must be 0 or a duration of at least 1m, got %q", compactAfter)
+	} else {
+		c.CompactAfter = d
 	}
 	if metaAppID != "" {
 		id, err := strconv.ParseInt(metaAppID, 10, 64)

@@ -29,6 +29,12 @@ func TestConfigDefaults(t *testing.T) {
 	if c.CookieSecure {
 		t.Fatal("development default should not require HTTPS cookies")
 	}
+	if c.CompactAfter != 24*time.Hour {
+		t.Fatalf("default COMPACT_AFTER %v", c.CompactAfter)
+	}
+	if c, err := parseConfig([]string{"--compact-after", "0"}, envOf(nil)); err != nil || c.CompactAfter != 0 {
+		t.Fatalf("COMPACT_AFTER=0: %v, %v", c.CompactAfter, err)
+	}
 }
 
 func TestConfigFlagBeatsEnv(t *testing.T) {
@@ -53,6 +59,8 @@ func TestConfigRefusals(t *testing.T) {
 		{"unknown env", nil, map[string]string{"ATENDE_ENV": "staging"}, "development or production"},
 		{"bad ttl", []string{"--access-ttl", "-1s"}, nil, "positive duration"},
 		{"bad log format", nil, map[string]string{"LOG_FORMAT": "xml"}, "json or console"},
+		{"compaction too eager", nil, map[string]string{"COMPACT_AFTER": "10s"}, "COMPACT_AFTER must be"},
+		{"compaction not a duration", []string{"--compact-after", "daily"}, nil, "COMPACT_AFTER must be"},
 		{"cluster on sqlite", []string{"--cluster"}, map[string]string{"REDIS_URL": "redis://x", "JWT_SECRET": strings.Repeat("k", 40)}, "needs PostgreSQL"},
 		{"cluster without redis", []string{"--cluster"}, map[string]string{"DATABASE_URL": "postgres://x/y", "JWT_SECRET": strings.Repeat("k", 40)}, "needs Redis"},
 		{"cluster without secret", []string{"--cluster"}, map[string]string{"DATABASE_URL": "postgres://x/y", "REDIS_URL": "redis://x"}, "needs JWT_SECRET"},

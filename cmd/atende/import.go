@@ -88,5 +88,14 @@ func importInto(ctx context.Context, cfg node.Config, ic importwhaticket.Config,
 		return err
 	}
 	fmt.Fprintf(stdout, "read models built in %s\n", time.Since(start).Round(time.Millisecond))
+	// What was imported is history: its streams are compacted now rather than a day
+	// later (docs/import.md).
+	st, err := node.CompactJournal(ctx, d, j, rep.CompanyID, -1, log)
+	if err != nil {
+		return err
+	}
+	if st.Streams > 0 {
+		fmt.Fprintf(stdout, "journal compacted: %d conversations' and contacts' streams, %d events\n", st.Streams, st.Events)
+	}
 	return nil
 }

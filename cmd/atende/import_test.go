@@ -18,10 +18,20 @@ import (
 // `atende import whaticket` copies a whaticket database into a tenant and builds its
 // read models; the node then serves it: whaticket's users log in with their
 // passwords and see the imported tickets and messages. A second run adds nothing.
+//
+// On PostgreSQL the import then compacts the tenant's streams (they are history), and
+// the node serves them from the archive: an imported open ticket is closed by the
+// admin, its actor rebuilt from archived events and its next version appended.
 func TestImportWhaticketCommand(t *testing.T) {
+	for _, dialect := range dbtest.Dialects {
+		t.Run(string(dialect), func(t *testing.T) { testImportWhaticketCommand(t, dialect) })
+	}
+}
+
+func testImportWhaticketCommand(t *testing.T, dialect db.Dialect) {
 	src := dbtest.URL(t, db.Postgres)
 	shop := whaticketdbtest.Build(t, src, 30)
-	target := dbtest.URL(t, db.SQLite)
+	target := dbtest.URL(t, dialect)
 	getenv := func(k string) string { return map[string]string{"DATABASE_URL": target}[k] }
 	importOnce := func() string {
 		t.Helper()
@@ -73,6 +83,26 @@ func TestImportWhaticketCommand(t *testing.T) {
 	}
 	if messages == 0 {
 		t.Error("the imported tickets show no messages")
+	}
+	if dialect != db.Postgres {
+		return
+	}
+	if !strings.Contains(out, "journal compacted") {
+		t.Errorf("the import compacted nothing:\n%s", out)
+	}
+	var open struct {
+		Tickets []engine.Ticket `json:"tickets"`
+	}
+	admin.call("GET", "/tickets?status=open&showAll=true&pageNumber=1", nil, http.StatusOK, &open)
+	if len(open.Tickets) == 0 {
+		t.Fatal("no open imported ticket")
+	}
+	id := open.Tickets[0].ID
+	admin.call("PUT", fmt.Sprintf("/tickets/%d", id), map[string]any{"status": "closed"}, http.StatusOK, nil)
+	var closed engine.Ticket
+	admin.call("GET", fmt.Sprintf("/tickets/%d", id), nil, http.StatusOK, &closed)
+	if closed.Status != "closed" {
+		t.Errorf("archived ticket %d after closing: status %q", id, closed.Status)
 	}
 }
 

@@ -159,6 +159,8 @@ type CompactConfig struct {
 	MaxEvents int
 	// Batch is the number of streams moved by one transaction (0: 500).
 	Batch int
+	// Company, when not 0, compacts that tenant's streams only.
+	Company engine.ID
 }
 
 // CompactStats says what one Compact moved.
@@ -205,8 +207,9 @@ func (s *Store) Compact(ctx context.Context, cfg CompactConfig) (CompactStats, e
 	}
 	cutoff := time.Now().Add(-max(cfg.MinAge, 0))
 	rs, err := b.pool.Query(ctx, `SELECT stream_id FROM events GROUP BY stream_id
-		HAVING max(position) <= $1 AND max(recorded_at) < $2 AND count(*) <= $3 AND min(company_id) = max(company_id)
-		ORDER BY min(position)`, below, cutoff, cfg.MaxEvents)
+		HAVING max(position) <= $1 AND max(recorded_at) < $2 AND count(*) <= $3
+			AND min(company_id) = max(company_id) AND ($4 = 0 OR min(company_id) = $4)
+		ORDER BY min(position)`, below, cutoff, cfg.MaxEvents, cfg.Company)
 	if err != nil {
 		return stats, fmt.Errorf("compact: list streams: %w", err)
 	}
