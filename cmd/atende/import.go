@@ -96,6 +96,9 @@ func importInto(ctx context.Context, cfg node.Config, ic importwhaticket.Config,
 	}
 	if st.Streams > 0 {
 		fmt.Fprintf(stdout, "journal compacted: %d conversations' and contacts' streams, %d events\n", st.Streams, st.Events)
+		if err := j.Reclaim(ctx); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -298,3 +298,22 @@ func (b *postgresBackend) compactBatch(ctx context.Context, streams []string, be
 	}
 	return stats, nil
 }
+
+// Reclaim gives back the disk space a large compaction freed: VACUUM returns the
+// emptied pages at the end of events to the file system, and REINDEX … CONCURRENTLY
+// rebuilds its indexes from the rows left (a vacuum leaves an index's emptied pages
+// in its file). Both run beside appends and reads. Worth it after a one-off
+// compaction of most of the journal (an import); the periodic compaction needs none,
+// since new events reuse the space the old ones left.
+func (s *Store) Reclaim(ctx context.Context) error {
+	b, ok := s.be.(*postgresBackend)
+	if !ok {
+		return ErrCompactUnsupported
+	}
+	for _, q := range []string{`VACUUM (ANALYZE) events`, `VACUUM (ANALYZE) events_archive`, `REINDEX TABLE CONCURRENTLY events`} {
+		if _, err := b.pool.Exec(ctx, q); err != nil {
+			return fmt.Errorf("reclaim: %s: %w", q, err)
+		}
+	}
+	return nil
+}

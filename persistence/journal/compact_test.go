@@ -222,6 +222,21 @@ func TestCompactionKeepsTheJournal(t *testing.T) {
 	for _, limit := range []int{1, 5, 1000} {
 		sameView(t, readView(t, s, limit), afterAppend)
 	}
+	var sizeBefore, sizeAfter int64
+	sizeOf := `SELECT pg_total_relation_size('events')`
+	if err := d.Pool.QueryRow(ctx, sizeOf).Scan(&sizeBefore); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reclaim(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Pool.QueryRow(ctx, sizeOf).Scan(&sizeAfter); err != nil {
+		t.Fatal(err)
+	}
+	if sizeAfter >= sizeBefore {
+		t.Errorf("events take %d bytes after Reclaim, %d before", sizeAfter, sizeBefore)
+	}
+	sameView(t, readView(t, s, 1000), afterAppend)
 	// With every event archived, the head and the high-water mark still stand, and
 	// a new journal on the database takes up where this one is.
 	s2 := newStore(t, d, Config{})
@@ -377,4 +392,23 @@ func FuzzDecodeArchive(f *testing.F) {
 			t.Fatalf("re-encoded archive: %d events, %v; want %d", len(again), err, len(evs))
 		}
 	})
+}
+
+// BenchmarkDecodeArchive decodes a ticket's archive of 13 events with message-sized
+// payloads: what a reopened old conversation's actor pays on top of its read.
+func BenchmarkDecodeArchive(b *testing.B) {
+	at := time.Date(2026, 11, 28, 10, 0, 0, 0, time.UTC)
+	var evs []engine.RecordedEvent
+	for i := range 13 {
+		evs = append(evs, engine.RecordedEvent{Position: int64(1000 + 7*i), StreamID: "ticket/1", Version: int64(i + 1),
+			Type: "TicketMessageReceived", CompanyID: 2, RecordedAt: at.Add(time.Duration(i) * time.Minute),
+			Data: []byte(fmt.Sprintf(`{"ticketId":1,"messageId":%d,"body":"Meu pedido chegou com um item faltando, podem verificar? %d","fromMe":false,"providerId":"3EB0000000000000%08X"}`, 100+i, i, i))})
+	}
+	v := encodeArchive(evs)
+	for b.Loop() {
+		if _, err := decodeArchive(nil, "ticket/1", 2, v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(v)), "archive-B")
 }

@@ -4,6 +4,9 @@
 // of each stream). New picks the implementation by the database's dialect; one
 // conformance suite runs against both.
 //
+// On PostgreSQL, Compact moves quiet streams into table events_archive, one
+// compressed row a stream; every reader reads both tables (compact_postgres.go).
+//
 // # Who calls it
 //
 // Actors append the events their aggregates decide and rebuild state from snapshot +
