@@ -65,31 +65,52 @@ func TestLocatorFindsMessagesByProviderID(t *testing.T) {
 	})
 }
 
-// The lookup repeats the partial index's condition, so SQLite searches the index
-// instead of scanning every message (it uses a partial index only then).
+// The lookup uses the provider index on both dialects: SQLite only when the query
+// repeats the partial index's condition, PostgreSQL only when it asks for the hash
+// the index keys on.
 func TestLocatorUsesTheProviderIndex(t *testing.T) {
-	d := dbtest.Open(t, db.SQLite)
-	rows, err := d.SQL.Query(`EXPLAIN QUERY PLAN SELECT m.ticket_id, m.id FROM messages m JOIN tickets t ON t.id = m.ticket_id
-		WHERE m.provider_id = 'x' AND m.provider_id <> '' AND t.whatsapp_id = 1 ORDER BY m.id DESC LIMIT 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var plan []string
-	for rows.Next() {
-		var id, parent, unused int
-		var detail string
-		if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		q := readmodel.LocatorQuery(d.Dialect)
+		if !strings.Contains(q, "m.provider_id <> ''") {
+			t.Fatal("the locator's query lost the index condition")
+		}
+		ctx := context.Background()
+		conn, err := d.SQL.Conn(ctx)
+		if err != nil {
 			t.Fatal(err)
 		}
-		plan = append(plan, detail)
-	}
-	if !strings.Contains(strings.Join(plan, "\n"), "USING INDEX messages_provider") {
-		t.Fatalf("plan %q does not use messages_provider", plan)
-	}
-	if !strings.Contains(readmodel.LocatorQuery, "m.provider_id <> ''") {
-		t.Fatal("the locator's query lost the index condition")
-	}
+		defer conn.Close()
+		explain := "EXPLAIN QUERY PLAN "
+		if d.Dialect == db.Postgres {
+			// An empty table is cheaper to scan than to search: forbid the scan
+			// (on this connection) to see whether the index serves the query.
+			if _, err := conn.ExecContext(ctx, `SET enable_seqscan = off`); err != nil {
+				t.Fatal(err)
+			}
+			explain = "EXPLAIN "
+		}
+		rows, err := conn.QueryContext(ctx, explain+q, "x", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var plan []string
+		for rows.Next() {
+			var line string
+			if d.Dialect == db.SQLite {
+				var id, parent, unused int
+				if err := rows.Scan(&id, &parent, &unused, &line); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := rows.Scan(&line); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, line)
+		}
+		if !strings.Contains(strings.Join(plan, "\n"), "messages_provider") {
+			t.Fatalf("plan %q does not use messages_provider", plan)
+		}
+	})
 }
 
 func itoa(id engine.ID) string { return strconv.FormatInt(id, 10) }
