@@ -332,3 +332,67 @@ func BenchmarkAppendThreePools(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReadStreamArchived is B5 for a conversation reopened after its stream was
+// compacted: 2,000 tickets of 13 message-sized events, activated (read whole, no
+// snapshot) 10,000 times by 8 loaders, live and then archived, on PostgreSQL.
+func BenchmarkReadStreamArchived(b *testing.B) {
+	const streams, events, activations, loaders = 2000, 13, 10_000, 8
+	ctx := context.Background()
+	d := dbtest.Open(b, db.Postgres)
+	s := newStore(b, d, Config{})
+	for i := range streams {
+		evs := make([]engine.EventData, events)
+		for j := range evs {
+			evs[j] = ev("TicketMessageReceived", fmt.Sprintf(`{"ticketId":%d,"messageId":%d,"body":"Meu pedido %d chegou com um item faltando, podem verificar?","fromMe":false,"providerId":"3EB0%016X"}`, i, i*events+j, j, i*events+j))
+		}
+		mustAppend(b, s, 1, fmt.Sprintf("ticket/%d", i), 0, evs...)
+	}
+	activate := func(b *testing.B) loadResult {
+		lat := make([]time.Duration, activations)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		cpu0, start := cpuTime(), time.Now()
+		for l := range loaders {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(l), 9))
+				for op := int(next.Add(1)) - 1; op < activations; op = int(next.Add(1)) - 1 {
+					stream := fmt.Sprintf("ticket/%d", rng.IntN(streams))
+					t0 := time.Now()
+					evs, err := s.ReadStream(ctx, stream, 1, 0)
+					lat[op] = time.Since(t0)
+					if err != nil || len(evs) != events {
+						b.Errorf("activate %s: %d events, %v", stream, len(evs), err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		return loadResult{ops: activations, elapsed: time.Since(start), lat: lat, cpu: cpuTime() - cpu0}
+	}
+	for _, archived := range []bool{false, true} {
+		name := "live"
+		if archived {
+			name = "archived"
+			head, err := s.Head(ctx)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if st, err := s.Compact(ctx, CompactConfig{Below: head, MinAge: -1}); err != nil || st.Streams != streams {
+				b.Fatalf("compact: %+v, %v", st, err)
+			}
+		}
+		b.Run(name, func(b *testing.B) {
+			var total loadResult
+			for range b.N {
+				r := activate(b)
+				total.ops += r.ops
+				total.elapsed += r.elapsed
+				total.cpu += r.cpu
+				total.lat = append(total.lat, r.lat...)
+			}
+			reportLoad(b, total, "activations/s")
+		})
+	}
+}

@@ -105,7 +105,7 @@ func (b *postgresBackend) readWindow(ctx context.Context, after, hwm, limit int6
 		}
 		return false
 	})
-	slices.SortFunc(live, byPosition)
+	sortBy(live, byPosition)
 	if top <= after {
 		// Nothing archived after after, in this statement's snapshot: the live
 		// events are all there is.
@@ -131,11 +131,19 @@ func (b *postgresBackend) readWindow(ctx context.Context, after, hwm, limit int6
 			out = append(out, e)
 		}
 	}
-	slices.SortFunc(out, byPosition)
+	sortBy(out, byPosition)
 	if int64(len(out)) > limit {
 		out = out[:limit]
 	}
 	return out, cut, nil
+}
+
+// sortBy sorts evs by cmp unless they already are: UNION ALL promises no order, but
+// PostgreSQL returns each branch's rows in its order, so the check usually suffices.
+func sortBy(evs []engine.RecordedEvent, cmp func(x, y engine.RecordedEvent) int) {
+	if !slices.IsSortedFunc(evs, cmp) {
+		slices.SortFunc(evs, cmp)
+	}
 }
 
 func byPosition(x, y engine.RecordedEvent) int { return cmp.Compare(x.Position, y.Position) }

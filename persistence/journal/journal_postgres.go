@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -327,29 +328,50 @@ func (b *postgresBackend) streamVersion(ctx context.Context, stream string) (int
 	return v, err
 }
 
-// readStream reads the stream's live events and its archive in one statement, so a
-// compaction committing meanwhile is seen entirely or not at all. The archive holds
-// versions 1 … last_version and the live events the ones after.
+// readStream reads the stream's live events, then its archive, in one round trip.
+// The archive holds versions 1 … last_version and the live events the ones after. The
+// two statements have snapshots of their own: a compaction committing between them
+// moves live events that the first one read into the archive the second one reads,
+// so only the archive's versions below the first live event read are taken.
 func (b *postgresBackend) readStream(ctx context.Context, stream string, from, limit int64) ([]engine.RecordedEvent, error) {
-	rs, err := b.pool.Query(ctx, `(SELECT `+pgEventCols+`, NULL::bytea FROM events
-			WHERE stream_id = $1 AND version >= $2 ORDER BY version LIMIT $3)
-		UNION ALL
-		(SELECT `+sqlArchiveCols+` FROM events_archive WHERE stream_id = $1 AND last_version >= $2)`,
-		stream, from, limit)
+	var batch pgx.Batch
+	batch.Queue(`SELECT `+pgEventCols+` FROM events
+		WHERE stream_id = $1 AND version >= $2 ORDER BY version LIMIT $3`, stream, from, limit)
+	batch.Queue(`SELECT company_id, events FROM events_archive WHERE stream_id = $1 AND last_version >= $2`, stream, from)
+	br := b.pool.SendBatch(ctx, &batch)
+	defer br.Close()
+	rs, err := br.Query()
 	if err != nil {
 		return nil, err
 	}
-	live, archived, err := scanWithArchives(rs)
+	live, err := scanEvents(rs)
 	if err != nil {
 		return nil, err
 	}
-	out := slices.DeleteFunc(archived, func(e engine.RecordedEvent) bool { return e.Version < from })
+	var company engine.ID
+	var blob []byte
+	switch err := br.QueryRow().Scan(&company, &blob); {
+	case errors.Is(err, pgx.ErrNoRows):
+		sortBy(live, byVersion)
+		return live, br.Close()
+	case err != nil:
+		return nil, err
+	}
+	archived, err := decodeArchive(nil, stream, company, blob)
+	if err != nil {
+		return nil, err
+	}
+	end := int64(math.MaxInt64)
+	if len(live) > 0 {
+		end = live[0].Version
+	}
+	out := slices.DeleteFunc(archived, func(e engine.RecordedEvent) bool { return e.Version < from || e.Version >= end })
 	out = append(out, live...)
-	slices.SortFunc(out, byVersion)
+	sortBy(out, byVersion)
 	if int64(len(out)) > limit {
 		out = out[:limit]
 	}
-	return out, nil
+	return out, br.Close()
 }
 
 func (b *postgresBackend) query(ctx context.Context, q string, args ...any) ([]engine.RecordedEvent, error) {
@@ -357,6 +379,11 @@ func (b *postgresBackend) query(ctx context.Context, q string, args ...any) ([]e
 	if err != nil {
 		return nil, err
 	}
+	return scanEvents(rs)
+}
+
+// scanEvents reads rows of pgEventCols.
+func scanEvents(rs pgx.Rows) ([]engine.RecordedEvent, error) {
 	defer rs.Close()
 	var out []engine.RecordedEvent
 	for rs.Next() {
