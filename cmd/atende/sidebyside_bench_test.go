@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -48,7 +50,25 @@ var sideWords = []string{"pedido", "frete", "pix", "boleto", "camiseta", "rastre
 //     words of the messages), sideWords in turn; each word's p50 and count are logged;
 //   - messages: the first page of messages of a ticket (GET /messages/{id}), 200
 //     different closed tickets.
-func sideBySide(b *testing.B, base string) {
+//
+// Then sockets: sideSocketsPerUser Socket.IO v4 sockets for each attendant, connected
+// as the web app connects (token at CONNECT, the open and pending lists and the
+// notifications joined), while the admin hands sideUpdatesPerSec open tickets a second
+// to another attendant of their queue (PUT /tickets/{id}, each ticket once) for
+// sideUpdatesDuration. event-p50-ms and event-p99-ms are the time from the PUT's start
+// to the "ticket" update's arrival, over every socket that sees the ticket (its
+// queue's attendants: engine.SeesTicket), so the fan-out is smaller than a server that
+// sends every update to every socket; deliveries/s says how many arrived a second, and
+// missed-deliveries counts the expected ones that never came.
+//
+// Before it all, the shop's tables are analysed (analyzeSchema): the PostgreSQL of the
+// test machines runs without autovacuum, so tables loaded in bulk would otherwise be
+// queried with no statistics at all, a state a production server's autovacuum ends
+// within a minute or so of the load.
+//
+// This process, the clients, is pinned to the last core (pinToLastCore) for the phase.
+func sideBySide(b *testing.B, base, dbURL string) {
+	analyzeSchema(b, dbURL)
 	pinned, unpin := pinToLastCore()
 	defer unpin()
 	admin := login(b, base, importwhaticket.VolumeAdmin, importwhaticket.VolumePassword)
@@ -137,6 +157,38 @@ func sideBySide(b *testing.B, base string) {
 	b.ReportMetric(float64(u.missed), "missed-deliveries")
 	b.ReportMetric(float64(u.sockets), "sockets")
 	b.ReportMetric(pinned, "loadgen-pinned")
+}
+
+// analyzeSchema runs ANALYZE on every table of the schema dbURL connects to (dbtest
+// gives each test a schema of its own; the database's other schemas are left alone).
+func analyzeSchema(t testing.TB, dbURL string) {
+	t.Helper()
+	d, err := sql.Open("pgx", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	rows, err := d.Query(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tables []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(tables) == 0 {
+		t.Fatal("no table to analyse in the shop's schema")
+	}
+	if _, err := d.Exec("ANALYZE " + strings.Join(tables, ", ")); err != nil {
+		t.Fatalf("analyze: %v", err)
+	}
 }
 
 // logWords logs the p50 of each word of the search shape (lat[i] asked sideWords[i %
