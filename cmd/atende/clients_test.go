@@ -20,10 +20,11 @@ import (
 
 // api is a logged-in REST client.
 type api struct {
-	t     testing.TB
-	base  string
-	token string
-	user  int64
+	t      testing.TB
+	base   string
+	token  string
+	user   int64
+	queues []int64 // the user's queues, as the login answered them
 }
 
 func login(t testing.TB, base, email, password string) *api {
@@ -32,7 +33,10 @@ func login(t testing.TB, base, email, password string) *api {
 	var out struct {
 		Token string `json:"token"`
 		User  struct {
-			ID int64 `json:"id"`
+			ID     int64 `json:"id"`
+			Queues []struct {
+				ID int64 `json:"id"`
+			} `json:"queues"`
 		} `json:"user"`
 	}
 	a.call("POST", "/auth/login", map[string]string{"email": email, "password": password}, http.StatusOK, &out)
@@ -40,6 +44,9 @@ func login(t testing.TB, base, email, password string) *api {
 		t.Fatalf("login %s: no token", email)
 	}
 	a.token, a.user = out.Token, out.User.ID
+	for _, q := range out.User.Queues {
+		a.queues = append(a.queues, q.ID)
+	}
 	return a
 }
 

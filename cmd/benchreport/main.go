@@ -19,25 +19,59 @@ import (
 )
 
 // figure names a target of BENCHMARKS.md and the benchmarks that measure it (by name
-// prefix, without the Benchmark word and the -N suffix).
+// prefix, without the Benchmark word and the -N suffix; the longest prefix that
+// matches wins). Peer, when set, is a peer's published figures for the same shapes,
+// printed beside ours.
 type figure struct {
 	ID, What, Target string
 	Prefixes         []string
+	Peer             *peer
 }
 
 var figures = []figure{
-	{"B1", "idle attendant sockets", "≤ 4 KiB per connection at 100k connections", []string{"IdleSocket", "IdleConnection"}},
-	{"B2", "realtime fan-out", "≥ 150k deliveries/s; p50 ≤ 5 ms, p99 ≤ 50 ms at half load", []string{"Fanout", "FanOut"}},
-	{"B3", "end-to-end ingest (web chat → journal → attendant socket)", "p99 ≤ 100 ms at 2k msgs/s, nothing lost or duplicated", []string{"Ingest"}},
-	{"B4", "journal append, durable, group commit", "≥ 20k events/s at p99 ≤ 10 ms on PostgreSQL", []string{"Append"}},
-	{"B5", "ticket actor activation from snapshot + events", "p99 ≤ 5 ms; 10k tickets re-activated ≤ 2 s", []string{"ReadStream", "Activation", "Activate"}},
-	{"B6", "ticket list API at scale", "p95 ≤ 30 ms any page; word search p95 ≤ 100 ms", []string{"B6", "TicketList", "ListTickets", "Search"}},
-	{"B7", "cluster failover", "failure seen ≤ 1.5 s; tickets serving ≤ 3 s; sockets ≤ 5 s; 0 acknowledged messages lost; one node frozen 10 s: the others' ack p99 < 1 s", []string{"Failover", "Cluster"}},
-	{"B8", "browser inbox", "list first render ≤ 16 ms; no frame > 50 ms; initial JS ≤ 300 KB gz", []string{"Browser", "Inbox"}},
-	{"B9", "due schedules fired by one node (100,000 pending)", "≥ 1,000 fired/s; lateness p99 ≤ 1 s", []string{"ScheduleFire"}},
-	{"B10", "footprint at volume (100k contacts, 100k tickets, 1M messages loaded through the product)", "server RSS ≤ 300 MB; database ≤ 2× whaticket's for the same data; loading ≤ 5 min", []string{"FootprintAtVolume"}},
-	{"B11", "campaign of 100,000 contacts, no pacing, one node", "≥ 2,000 sends/s", []string{"CampaignSend"}},
-	{"B12", "dashboard query at 1,000,000 tickets", "p95 ≤ 100 ms; a ten-year range as fast as a day", []string{"DashboardQuery"}},
+	{"B1", "idle attendant sockets", "≤ 4 KiB per connection at 100k connections", []string{"IdleSocket", "IdleConnection"}, nil},
+	{"B2", "realtime fan-out", "≥ 150k deliveries/s; p50 ≤ 5 ms, p99 ≤ 50 ms at half load", []string{"Fanout", "FanOut"}, nil},
+	{"B3", "end-to-end ingest (web chat → journal → attendant socket)", "p99 ≤ 100 ms at 2k msgs/s, nothing lost or duplicated", []string{"Ingest"}, nil},
+	{"B4", "journal append, durable, group commit", "≥ 20k events/s at p99 ≤ 10 ms on PostgreSQL", []string{"Append"}, nil},
+	{"B5", "ticket actor activation from snapshot + events", "p99 ≤ 5 ms; 10k tickets re-activated ≤ 2 s", []string{"ReadStream", "Activation", "Activate"}, nil},
+	{"B6", "ticket list API at scale", "p95 ≤ 30 ms any page; word search p95 ≤ 100 ms", []string{"B6", "TicketList", "ListTickets", "Search"}, nil},
+	{"B7", "cluster failover", "failure seen ≤ 1.5 s; tickets serving ≤ 3 s; sockets ≤ 5 s; 0 acknowledged messages lost", []string{"Failover", "Cluster"}, nil},
+	{"B8", "browser inbox", "list first render ≤ 16 ms; no frame > 50 ms; initial JS ≤ 300 KB gz", []string{"Browser", "Inbox"}, nil},
+	{"B9", "cluster scale-out", "3 nodes' CPU per 1,000 messages ≤ 1.3× one node's; appends from 3 processes ≥ 1.5× the throughput with a global lock, p99 no worse; a 10 s freeze of one node leaves the others' p99 under 1 s", []string{"AppendThreePools", "ClusterFrozenNode"}, nil},
+	{"B10", "footprint at volume (100k contacts, 100k tickets, 1M messages loaded through the product)", "server RSS ≤ 300 MB; database ≤ 2× whaticket's for the same data; loading ≤ 5 min", []string{"FootprintAtVolume"}, nil},
+	{"B11", "durable timers and outbound jobs", "≥ 1,000 due schedules fired/s with lateness p99 ≤ 1 s (100,000 pending); ≥ 2,000 campaign sends/s (100,000 contacts, no pacing); exactly once across kill -9", []string{"ScheduleFire", "CampaignSend"}, nil},
+	{"B12", "dashboard query at 1,000,000 tickets", "p95 ≤ 100 ms; a ten-year range as fast as a day", []string{"DashboardQuery"}, nil},
+	{"S1", "side by side with whaticket-community (100k contacts, 100k tickets, 1M messages)", "none of its own (B6 and B2 hold the targets): Atende's figures of one run beside whaticket-community's published ones for the same shapes and volume", []string{"FootprintAtVolume/side-by-side"}, &whaticket},
+}
+
+// peer is another product's published figures for the shapes a benchmark measures.
+type peer struct {
+	Name, Source string
+	Rows         []peerRow
+}
+
+// peerRow is one shape: the peer's figure as published, and the metrics of ours to
+// print beside it: <Metric>-p50-ms and <Metric>-<Tail>-ms.
+type peerRow struct {
+	Shape, Figure string
+	Metric, Tail  string // e.g. "open", "p95"
+}
+
+// whaticket is whaticket-community's figures, measured earlier on this 2-core box
+// with the same shop; it cannot run here, so BenchmarkFootprintAtVolume's
+// side-by-side phase measures Atende on the same shapes in one run.
+var whaticket = peer{
+	Name:   "whaticket-community",
+	Source: "it cannot run here; they were measured earlier on this 2-core box with the same data",
+	Rows: []peerRow{
+		{"open ticket list, page 1", "p50 34.7 ms", "open", "p95"},
+		{"open list filtered by queues (`status=open&queueIds=[1,2,3]`)", "42 ms", "open-queues", "p95"},
+		{"closed ticket list, page 1", "–", "closed", "p95"},
+		{"a later page (page 26, keyset cursor)", "–", "later-page", "p95"},
+		{"search by a word", "1.3 s", "search", "p95"},
+		{"messages of a ticket, page 1", "230 ms", "messages", "p95"},
+		{"200 attendant sockets, 20 ticket updates/s: event latency", "p50 5.3 s, p99 7.8 s", "event", "p99"},
+	},
 }
 
 type result struct {
@@ -109,15 +143,19 @@ func parse(r io.Reader) ([]result, error) {
 	return out, sc.Err()
 }
 
+// figureOf is the id of the figure benchmark name measures: the one with the longest
+// prefix of name (AppendThreePools is B9's, the other Append… B4's; ClusterFrozenNode
+// B9's, the other Cluster… B7's), "" for none.
 func figureOf(name string) string {
+	id, longest := "", 0
 	for _, fg := range figures {
 		for _, p := range fg.Prefixes {
-			if strings.HasPrefix(name, p) {
-				return fg.ID
+			if strings.HasPrefix(name, p) && len(p) > longest {
+				id, longest = fg.ID, len(p)
 			}
 		}
 	}
-	return ""
+	return id
 }
 
 // figureHeadings finds the figures an extra report measures: its "## B8 — …" headings,
@@ -161,6 +199,9 @@ func write(b *strings.Builder, r run, results []result, elsewhere, kept map[stri
 		switch {
 		case len(rs) > 0:
 			fmt.Fprintf(b, "Measured on %s at commit %s.\n\n", r.When, r.Commit)
+			if fg.Peer != nil {
+				beside(b, *fg.Peer, rs)
+			}
 			table(b, rs)
 		case elsewhere[fg.ID] != "":
 			fmt.Fprintf(b, "See \"%s\" below (the browser benchmark's report, with its own date and commit).\n\n", elsewhere[fg.ID])
@@ -253,6 +294,38 @@ func table(b *strings.Builder, rs []result) {
 		fmt.Fprintf(b, "| %s | %s | %s |\n", r.Name, strings.TrimPrefix(r.Pkg, "atende/"), strings.Join(parts, ", "))
 	}
 	b.WriteString("\n")
+}
+
+// beside prints a table of p's figures and ours, a row per shape; several runs of
+// the benchmark give several figures in a cell, in the order of the runs.
+func beside(b *strings.Builder, p peer, rs []result) {
+	fmt.Fprintf(b, "%s's figures are published ones, not of this run: %s.\n\n", p.Name, p.Source)
+	fmt.Fprintf(b, "| shape | %s | Atende |\n|---|---|---|\n", p.Name)
+	for _, row := range p.Rows {
+		var ours []string
+		for _, r := range rs {
+			typical, tail := metricOf(r, row.Metric+"-p50-ms"), metricOf(r, row.Metric+"-"+row.Tail+"-ms")
+			if typical == "" {
+				continue
+			}
+			ours = append(ours, fmt.Sprintf("p50 %s ms, %s %s ms", typical, row.Tail, tail))
+		}
+		if len(ours) == 0 {
+			ours = []string{"–"}
+		}
+		fmt.Fprintf(b, "| %s | %s | %s |\n", row.Shape, row.Figure, strings.Join(ours, "; "))
+	}
+	b.WriteString("\n")
+}
+
+// metricOf is the value of r's metric of unit, "" when r has none.
+func metricOf(r result, unit string) string {
+	for _, m := range r.Metrics {
+		if m.Unit == unit {
+			return m.Value
+		}
+	}
+	return ""
 }
 
 func cpuModel() string {

@@ -130,11 +130,54 @@ func TestFigureOf(t *testing.T) {
 		"ClusterCrossNodeRequest":       "B7",
 		"ReadStreamWithSnapshot/sqlite": "B5",
 		"FootprintAtVolume":             "B10",
+		"FootprintAtVolume/footprint":   "B10",
 		"DashboardQuery/postgres":       "B12",
 		"SendAttemptRecord":             "",
+		// BENCHMARKS.md's B9 is cluster scale-out, B11 durable timers and outbound
+		// jobs; the longest prefix wins over B4's Append and B7's Cluster.
+		"AppendGroupCommit/postgres-unnest":  "B4",
+		"AppendThreePools/parallel":          "B9",
+		"ClusterFrozenNode":                  "B9",
+		"ScheduleFire/burst-10k":             "B11",
+		"ScheduleFireRealSend/steady-1000ps": "B11",
+		"CampaignSend":                       "B11",
+		"FootprintAtVolume/side-by-side":     "S1",
 	} {
 		if got := figureOf(name); got != want {
 			t.Errorf("figureOf(%q) = %q, want %q", name, got, want)
 		}
+	}
+}
+
+// The side-by-side figure prints the peer's published figures beside ours, a row per
+// shape, above the usual table of the run's metrics.
+func TestSideBySideWithThePeer(t *testing.T) {
+	out := "pkg: atende/cmd/atende\n" +
+		"BenchmarkFootprintAtVolume/footprint-2 1 9 ns/op 1142 db-MB 65.2 rss-MiB-idle\n" +
+		"BenchmarkFootprintAtVolume/side-by-side-2 1 9 ns/op 2.4 open-p50-ms 3.1 open-p95-ms 12 event-p50-ms 26 event-p99-ms\n"
+	rs, err := parse(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	write(&b, now, rs, nil, nil)
+	md := b.String()
+	s1 := md[strings.Index(md, "## S1 — side by side with whaticket-community"):]
+	for _, want := range []string{
+		"| open ticket list, page 1 | p50 34.7 ms | p50 2.4 ms, p95 3.1 ms |",
+		"| 200 attendant sockets, 20 ticket updates/s: event latency | p50 5.3 s, p99 7.8 s | p50 12 ms, p99 26 ms |",
+		"| search by a word | 1.3 s | – |", // not in this run
+		"| FootprintAtVolume/side-by-side | cmd/atende |",
+	} {
+		if !strings.Contains(s1, want) {
+			t.Errorf("the S1 section lacks %q:\n%s", want, s1)
+		}
+	}
+	if strings.Contains(s1, "db-MB") {
+		t.Errorf("the footprint phase belongs to B10, not S1:\n%s", s1)
+	}
+	b10 := md[strings.Index(md, "## B10 "):strings.Index(md, "## B11 ")]
+	if !strings.Contains(b10, "FootprintAtVolume/footprint | cmd/atende | 9 ns/op, 1142 db-MB") || strings.Contains(b10, "whaticket-community") {
+		t.Errorf("B10 section:\n%s", b10)
 	}
 }
