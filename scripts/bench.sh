@@ -22,11 +22,13 @@ done)
 for p in $pkgs; do
 	echo "bench $p" >&2
 	benchtime=1x
+	timeout=20m
 	case "$p" in
 	*/transport/socket) benchtime=3s ;;
 	*/persistence/readmodel) benchtime=2s ;; # B6: seeded once, each query shape timed for 2 s (real percentiles)
+	*/cmd/atende) timeout=90m ;; # B1, B3, B7, B9 and B10 with S1 (a 1M-message shop loaded and measured) run as processes
 	esac
-	if ! go test -run '^$' -bench "${BENCH_RUN:-.}" -benchtime "$benchtime" -count "${BENCH_COUNT:-1}" -timeout 20m "$p" | tee -a "$out"; then
+	if ! go test -run '^$' -bench "${BENCH_RUN:-.}" -benchtime "$benchtime" -count "${BENCH_COUNT:-1}" -timeout "$timeout" "$p" | tee -a "$out"; then
 		echo "bench $p failed" >&2
 		exit 1
 	fi

@@ -100,5 +100,9 @@ func importInto(ctx context.Context, cfg node.Config, ic importwhaticket.Config,
 			return err
 		}
 	}
-	return nil
+	// The read models' tables have just grown by the whole shop: their statistics
+	// are brought up to date now, not whenever autovacuum (if it runs at all) gets
+	// there. Without them PostgreSQL plans the lists and the search as for empty
+	// tables: the open tab took 54 ms and a search 1.6 s at 1M messages.
+	return d.Analyze(ctx)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -61,14 +59,12 @@ var sideWords = []string{"pedido", "frete", "pix", "boleto", "camiseta", "rastre
 // sends every update to every socket; deliveries/s says how many arrived a second, and
 // missed-deliveries counts the expected ones that never came.
 //
-// Before it all, the shop's tables are analysed (analyzeSchema): the PostgreSQL of the
-// test machines runs without autovacuum, so tables loaded in bulk would otherwise be
-// queried with no statistics at all, a state a production server's autovacuum ends
-// within a minute or so of the load.
+// The shop's tables have their statistics: the import analyses what it loaded
+// (db.Analyze), which matters on the test machines' PostgreSQL, which runs without
+// autovacuum.
 //
 // This process, the clients, is pinned to the last core (pinToLastCore) for the phase.
-func sideBySide(b *testing.B, base, dbURL string) {
-	analyzeSchema(b, dbURL)
+func sideBySide(b *testing.B, base string) {
 	pinned, unpin := pinToLastCore()
 	defer unpin()
 	admin := login(b, base, importwhaticket.VolumeAdmin, importwhaticket.VolumePassword)
@@ -157,38 +153,6 @@ func sideBySide(b *testing.B, base, dbURL string) {
 	b.ReportMetric(float64(u.missed), "missed-deliveries")
 	b.ReportMetric(float64(u.sockets), "sockets")
 	b.ReportMetric(pinned, "loadgen-pinned")
-}
-
-// analyzeSchema runs ANALYZE on every table of the schema dbURL connects to (dbtest
-// gives each test a schema of its own; the database's other schemas are left alone).
-func analyzeSchema(t testing.TB, dbURL string) {
-	t.Helper()
-	d, err := sql.Open("pgx", dbURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	rows, err := d.Query(`SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables WHERE schemaname = current_schema()`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables []string
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			t.Fatal(err)
-		}
-		tables = append(tables, name)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if len(tables) == 0 {
-		t.Fatal("no table to analyse in the shop's schema")
-	}
-	if _, err := d.Exec("ANALYZE " + strings.Join(tables, ", ")); err != nil {
-		t.Fatalf("analyze: %v", err)
-	}
 }
 
 // logWords logs the p50 of each word of the search shape (lat[i] asked sideWords[i %

@@ -83,7 +83,7 @@ func BenchmarkFootprintAtVolume(b *testing.B) {
 		b.ReportMetric(float64(wtSize)/1e6, "whaticket-db-MB")
 		b.ReportMetric(float64(size)/float64(wtSize), "db-ratio")
 	})
-	b.Run("side-by-side", func(b *testing.B) { sideBySide(b, p.base, dbURL) })
+	b.Run("side-by-side", func(b *testing.B) { sideBySide(b, p.base) })
 }
 
 // footprint is the footprint phase of BenchmarkFootprintAtVolume: the server's RSS

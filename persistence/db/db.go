@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -223,4 +224,30 @@ func limitSessions(cfg *pgxpool.Config) {
 		dialer.Timeout = 10 * time.Second
 	}
 	cfg.ConnConfig.DialFunc = dialer.DialContext
+}
+
+// Analyze brings the planner's statistics of every table of the database's schema up
+// to date (PostgreSQL; SQLite plans without them here). After a bulk load — an import
+// — PostgreSQL would otherwise plan as for empty tables until autovacuum, if it runs
+// at all, analyses them.
+func (d *DB) Analyze(ctx context.Context) error {
+	if d.Dialect != Postgres {
+		return nil
+	}
+	rows, err := d.Pool.Query(ctx, `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename)
+		FROM pg_tables WHERE schemaname = current_schema()`)
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	tables, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	if len(tables) == 0 {
+		return nil
+	}
+	if _, err := d.Pool.Exec(ctx, "ANALYZE "+strings.Join(tables, ", ")); err != nil {
+		return fmt.Errorf("analyze: %w", err)
+	}
+	return nil
 }

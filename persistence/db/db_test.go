@@ -166,3 +166,30 @@ func TestIDsReserveTheNextBlockAhead(t *testing.T) {
 		}
 	})
 }
+
+// Analyze gives the schema's freshly loaded tables their statistics: without them
+// PostgreSQL plans as for an empty table.
+func TestAnalyzeGivesStatistics(t *testing.T) {
+	d := dbtest.Open(t, db.Postgres)
+	ctx := context.Background()
+	dbtest.MustExec(t, d, `CREATE TABLE loaded AS SELECT g AS id FROM generate_series(1, 5000) AS g`)
+	tuples := func() (n float64) {
+		t.Helper()
+		if err := d.Pool.QueryRow(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'loaded'::regclass`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := tuples(); n > 0 {
+		t.Fatalf("statistics before Analyze: %v tuples", n)
+	}
+	if err := d.Analyze(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := tuples(); n != 5000 {
+		t.Fatalf("statistics after Analyze: %v tuples, want 5000", n)
+	}
+	if err := dbtest.Open(t, db.SQLite).Analyze(ctx); err != nil {
+		t.Fatalf("Analyze on SQLite: %v", err)
+	}
+}
