@@ -9,6 +9,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/engine"
+	"atende/goroutine"
 	"atende/persistence/db"
 	"atende/persistence/journal"
 	"atende/persistence/store"
@@ -65,7 +66,7 @@ func (n *Node) startCompaction(l *live) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	go func() {
+	goroutine.Go(func() {
 		defer close(done)
 		t := time.NewTicker(compactEvery(n.cfg.CompactAfter))
 		defer t.Stop()
@@ -79,6 +80,6 @@ func (n *Node) startCompaction(l *live) {
 				n.log.Warn().Err(err).Msg("journal compaction failed; retried at the next round")
 			}
 		}
-	}()
+	})
 	n.onClose(func(context.Context) error { cancel(); <-done; return nil })
 }
