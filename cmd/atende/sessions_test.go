@@ -38,7 +38,9 @@ func dialRefused(t *testing.T, base, token string) (string, ws.StatusCode) {
 	c.write("40" + string(auth))
 	answer := c.read()
 	_ = conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	_, err = wsutil.ReadServerText(c.rw)
+	for b := []byte("2"); err == nil && string(b) == "2"; { // pings until the close
+		b, err = wsutil.ReadServerText(c.rw)
+	}
 	var ce wsutil.ClosedError
 	if !errors.As(err, &ce) {
 		t.Fatalf("after %q: %v, want the server to close", answer, err)
