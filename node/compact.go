@@ -15,10 +15,11 @@ import (
 	"atende/persistence/store"
 )
 
-// CompactJournal moves the journal's streams that have been quiet for minAge (any age
-// when negative), of one tenant when company is not 0, into its archive (persistence/journal, "Compaction"), below the
-// lowest checkpoint of the read models: a projection never has to read an archived
-// stream unless it is rebuilt. PostgreSQL only; on SQLite it does nothing.
+// CompactJournal moves the journal's streams that have been quiet for minAge (any
+// age when negative), of one tenant when company is not 0, into its archive
+// (persistence/journal, "Compaction"), below the lowest checkpoint of the read
+// models: a projection never has to read an archived stream unless it is rebuilt.
+// PostgreSQL only; on SQLite it does nothing.
 func CompactJournal(ctx context.Context, d *db.DB, j *journal.Store, company engine.ID, minAge time.Duration, log zerolog.Logger) (journal.CompactStats, error) {
 	if d.Dialect != db.Postgres {
 		return journal.CompactStats{}, nil

@@ -95,7 +95,7 @@ func importInto(ctx context.Context, cfg node.Config, ic importwhaticket.Config,
 		return err
 	}
 	if st.Streams > 0 {
-		fmt.Fprintf(stdout, "journal compacted: %d conversations' and contacts' streams, %d events\n", st.Streams, st.Events)
+		fmt.Fprintf(stdout, "journal compacted: %d streams, %d events\n", st.Streams, st.Events)
 		if err := j.Reclaim(ctx); err != nil {
 			return err
 		}

@@ -140,9 +140,9 @@ func (b *postgresBackend) readWindow(ctx context.Context, after, hwm, limit int6
 
 // sortBy sorts evs by cmp unless they already are: UNION ALL promises no order, but
 // PostgreSQL returns each branch's rows in its order, so the check usually suffices.
-func sortBy(evs []engine.RecordedEvent, cmp func(x, y engine.RecordedEvent) int) {
-	if !slices.IsSortedFunc(evs, cmp) {
-		slices.SortFunc(evs, cmp)
+func sortBy(evs []engine.RecordedEvent, by func(x, y engine.RecordedEvent) int) {
+	if !slices.IsSortedFunc(evs, by) {
+		slices.SortFunc(evs, by)
 	}
 }
 
