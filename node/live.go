@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"atende/actors"
+	atcluster "atende/cluster"
 	"atende/engine"
 	"atende/persistence/connection"
 	"atende/persistence/dashboard"
@@ -251,7 +253,16 @@ func (n *Node) startActors(ctx context.Context, l *live) (err error) {
 		return err
 	}
 	n.onClose(func(context.Context) error {
-		// A graceful stop hands this node's actors over before it returns.
+		// Leave the membership first: protoactor's graceful stop shuts the actor
+		// system down before it leaves, and in between the others would still send
+		// this node's identities here, to actors that are gone, and wait out their
+		// timeouts (a customer whose inbound partition survives, with a ticket here).
+		// Once left, they activate those identities on their new owners at once.
+		if prov != nil {
+			if err := prov.Leave(); err != nil && !errors.Is(err, atcluster.ErrStopped) {
+				log.Warn().Err(err).Msg("leave the cluster")
+			}
+		}
 		l.node.Stop(n.cfg.Cluster)
 		if prov != nil {
 			_ = prov.Shutdown(false)
