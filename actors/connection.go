@@ -191,11 +191,19 @@ type connActor struct {
 	cfg ConnectionConfig
 	log zerolog.Logger
 
-	id      engine.ID
-	conn    engine.Connection
-	loaded  bool
-	channel engine.Channel
-	started bool // the channel's Start returned nil
+	// part: this is an inbound partition of the connection (KindInbound,
+	// connection_partition.go), without a channel; partition is its number.
+	part      bool
+	partition int
+
+	id       engine.ID
+	conn     engine.Connection
+	loaded   bool
+	loadedAt time.Time // when conn was read (a partition reads it again after partitionRefresh)
+	// refreshing: a partition's read of its connection row is in flight.
+	refreshing bool
+	channel    engine.Channel
+	started    bool // the channel's Start returned nil
 	// idempotent: the channel de-duplicates re-sends (engine.IdempotentSender), so
 	// no attempt is recorded and the outbox re-sends after a restart.
 	idempotent bool
@@ -231,7 +239,11 @@ func (a *connActor) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		a.stopChannel()
 	case *wire.Command:
-		a.command(ctx, msg)
+		if a.part {
+			a.partitionCommand(ctx, msg)
+		} else {
+			a.command(ctx, msg)
+		}
 	case *inboundMsg:
 		a.onInbound(ctx, msg)
 	case *receiptMsg:
@@ -256,10 +268,24 @@ func (a *connActor) Receive(ctx actor.Context) {
 }
 
 func (a *connActor) init(ctx actor.Context) {
+	kind := KindConnection
 	if ci := cluster.GetClusterIdentity(ctx); ci != nil {
-		a.id, _ = strconv.ParseInt(ci.Identity, 10, 64)
+		if a.part {
+			var err error
+			if a.id, a.partition, err = parseInboundIdentity(ci.Identity); err != nil {
+				a.cfg.Logger.Error().Err(err).Msg("inbound partition idle")
+			}
+		} else {
+			a.id, _ = strconv.ParseInt(ci.Identity, 10, 64)
+		}
 	}
-	a.log = a.cfg.Logger.With().Str("actor", KindConnection).Int64("conn_id", a.id).Logger()
+	if a.part {
+		kind = KindInbound
+	}
+	a.log = a.cfg.Logger.With().Str("actor", kind).Int64("conn_id", a.id).Logger()
+	if a.part {
+		a.log = a.log.With().Int("partition", a.partition).Logger()
+	}
 	kept := a.cfg.CustomersKept
 	if kept <= 0 {
 		kept = defaultCustomersKept
@@ -272,6 +298,12 @@ func (a *connActor) init(ctx actor.Context) {
 	a.ticketLookups = map[engine.ID]*actor.Future{}
 	a.resolving = map[string]*actor.Future{}
 	a.learning = map[engine.ID]*actor.Future{}
+	if a.part {
+		if a.id != 0 {
+			a.ensureLoaded(ctx)
+		}
+		return
+	}
 	a.startChannel(ctx)
 }
 
@@ -409,7 +441,7 @@ func (a *connActor) ensureLoaded(ctx actor.Context) {
 		a.log.Warn().Err(err).Msg("connection row not found")
 		return
 	}
-	a.conn, a.loaded = conn, true
+	a.conn, a.loaded, a.loadedAt = conn, true, a.cfg.Clock.Now()
 }
 
 // wipeCredentials asks the connection's channel to forget its session credentials.
@@ -467,7 +499,7 @@ func (a *connActor) startChannel(ctx actor.Context) {
 		a.log.Warn().Err(err).Msg("connection row not found: actor idle")
 		return
 	}
-	a.conn, a.loaded = conn, true
+	a.conn, a.loaded, a.loadedAt = conn, true, a.cfg.Clock.Now()
 	ch, err := a.cfg.Channels.NewChannel(conn)
 	if err != nil {
 		a.log.Error().Err(err).Str("channel", conn.Channel).Msg("no channel adapter")
@@ -478,6 +510,10 @@ func (a *connActor) startChannel(ctx actor.Context) {
 	a.channel = ch
 	a.idempotent = engine.ResendIsIdempotent(ch)
 	sink := &actorSink{system: system, pid: self, timeout: a.cfg.CallTimeout}
+	if n := a.partitioned(system); n != nil {
+		sink.partitions = &Connections{Node: n}
+		sink.conn = a.id
+	}
 	a.cfg.Routines.Go(func() {
 		err := ch.Start(context.Background(), sink)
 		system.Root.Send(self, &startResult{gen: gen, err: err})

@@ -21,22 +21,34 @@ func (c Connections) Start(ctx context.Context, id engine.ID) (engine.Connection
 	return conn, err
 }
 
-// Restart stops the connection's channel and starts it again.
+// Restart stops the connection's channel and starts it again, and has its inbound
+// partitions read the connection row again.
 func (c Connections) Restart(ctx context.Context, id engine.ID) error {
-	return c.call(ctx, id, 0, CmdConnectionRestart, nil, nil)
+	if err := c.call(ctx, id, 0, CmdConnectionRestart, nil, nil); err != nil {
+		return err
+	}
+	c.reloadPartitions(ctx, id)
+	return nil
 }
 
-// OpenTicket opens a ticket for a contact on connection id on behalf of a person.
+// OpenTicket opens a ticket for a contact on connection id on behalf of a person:
+// at the contact's inbound partition when req.Number is known, else through the
+// connection actor, which learns the number and forwards it there.
 func (c Connections) OpenTicket(ctx context.Context, id engine.ID, req OpenTicketRequest) (TicketReply, error) {
+	kind, identity := KindConnection, strconv.FormatInt(id, 10)
+	if req.Number != "" {
+		kind, identity = c.target(id, req.Number)
+	}
 	var r TicketReply
-	err := c.call(ctx, id, req.Principal.CompanyID, CmdConnectionOpenTicket, req, &r)
+	err := c.callAt(ctx, kind, identity, req.Principal.CompanyID, CmdConnectionOpenTicket, req, &r)
 	return r, err
 }
 
 // Inbound records a message a provider delivered to this node for connection id; it
-// returns once the message is durable, wherever the connection's actor lives.
+// returns once the message is durable, wherever the actor of its customer lives.
 func (c Connections) Inbound(ctx context.Context, id engine.ID, m engine.InboundMessage) error {
-	return c.call(ctx, id, 0, CmdConnectionInbound, m, nil)
+	kind, identity := c.target(id, m.From.Number)
+	return c.callAt(ctx, kind, identity, 0, CmdConnectionInbound, m, nil)
 }
 
 // Receipt records a delivery receipt for connection id.
@@ -102,14 +114,15 @@ func unreached(err error) error {
 }
 
 func (c Connections) call(ctx context.Context, id, companyID engine.ID, typ string, req, out any) error {
-	var payload []byte
-	if req != nil {
-		var err error
-		if payload, err = json.Marshal(req); err != nil {
-			return fmt.Errorf("encode %s: %w", typ, err)
-		}
+	return c.callAt(ctx, KindConnection, strconv.FormatInt(id, 10), companyID, typ, req, out)
+}
+
+func (c Connections) callAt(ctx context.Context, kind, identity string, companyID engine.ID, typ string, req, out any) error {
+	payload, err := encode(typ, req)
+	if err != nil {
+		return err
 	}
-	body, err := c.Node.Call(ctx, KindConnection, strconv.FormatInt(id, 10), &wire.Command{Type: typ, Payload: payload, CompanyId: companyID})
+	body, err := c.Node.Call(ctx, kind, identity, &wire.Command{Type: typ, Payload: payload, CompanyId: companyID})
 	if err != nil {
 		return err
 	}

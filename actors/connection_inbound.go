@@ -36,6 +36,7 @@ func (a *connActor) onInbound(ctx actor.Context, msg *inboundMsg) {
 		a.answer(ctx, engine.Wrap(engine.ErrWappNotInitialized, fmt.Errorf("connection %d not loaded", a.id)))
 		return
 	}
+	a.refreshIfStale(ctx)
 	m := msg.m
 	if m.RevokedProviderID != "" {
 		a.onRevoke(ctx, m)

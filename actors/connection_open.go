@@ -91,8 +91,14 @@ func (a *connActor) openForPersonWhenSettled(ctx actor.Context, companyID engine
 }
 
 // openForNumber opens the ticket of req's contact, whose number is num, once no
-// resolution or other open of that number is in flight.
+// resolution or other open of that number is in flight. A connection actor whose
+// customers are spread over inbound partitions forwards it to the number's.
 func (a *connActor) openForNumber(ctx actor.Context, req OpenTicketRequest, num string) {
+	if n := a.partitioned(ctx.ActorSystem()); n != nil {
+		req.Number = num
+		a.forwardOpen(ctx, n, req)
+		return
+	}
 	if a.afterResolving(ctx, num, func() { a.openForNumber(ctx, req, num) }) {
 		return
 	}

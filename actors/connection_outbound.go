@@ -305,6 +305,10 @@ type actorSink struct {
 	system  *actor.ActorSystem
 	pid     *actor.PID
 	timeout time.Duration
+	// partitions, when set, takes the customers' messages to the connection's
+	// inbound partitions (connection_partition.go) instead of the actor itself.
+	partitions *Connections
+	conn       engine.ID
 }
 
 func (s *actorSink) ask(ctx context.Context, msg any) error {
@@ -327,6 +331,11 @@ func (s *actorSink) ask(ctx context.Context, msg any) error {
 type sinkAnswer struct{ err error }
 
 func (s *actorSink) Inbound(ctx context.Context, m engine.InboundMessage) error {
+	if s.partitions != nil {
+		ctx, cancel := context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+		return unreached(s.partitions.Inbound(ctx, s.conn, m))
+	}
 	return s.ask(ctx, &inboundMsg{m: m})
 }
 

@@ -54,9 +54,19 @@ func (r *liveRig) ticketStates(t *testing.T) map[engine.ID]engine.TicketState {
 	return out
 }
 
+// eachPartitioning runs fn on each database, with the connection actor taking every
+// customer itself (1) and with the customers spread over 4 inbound partitions.
+func eachPartitioning(t *testing.T, fn func(t *testing.T, d *db.DB, parts int)) {
+	for _, parts := range []int{1, 4} {
+		t.Run(fmt.Sprintf("partitions=%d", parts), func(t *testing.T) {
+			dbtest.Each(t, func(t *testing.T, d *db.DB) { fn(t, d, parts) })
+		})
+	}
+}
+
 func TestConnectionOpensOneTicketPerContactUnderConcurrency(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		r := newLiveRig(t, d)
+	eachPartitioning(t, func(t *testing.T, d *db.DB, parts int) {
+		r := newPartitionedRig(t, d, parts)
 		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
 		ctx := context.Background()
 		const customers, perCustomer = 100, 10
@@ -124,8 +134,8 @@ func TestConnectionOpensOneTicketPerContactUnderConcurrency(t *testing.T) {
 }
 
 func TestConnectionGreetingFarewellAndNextTicket(t *testing.T) {
-	dbtest.Each(t, func(t *testing.T, d *db.DB) {
-		r := newLiveRig(t, d)
+	eachPartitioning(t, func(t *testing.T, d *db.DB, parts int) {
+		r := newPartitionedRig(t, d, parts)
 		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket,
 			GreetingMessage: "Olá! Em que podemos ajudar?", FarewellMessage: "Obrigado pelo contato!"})
 		ctx := context.Background()

@@ -140,18 +140,27 @@ func completeTicketFuture(ctx actor.Context, out *actor.Future, res any, err err
 	ctx.Send(out.PID(), res)
 }
 
-// owners maps each running actor system to its node's view of the topology
-// (departures), so that code running inside an actor can tell which member owns an
-// identity without a round trip.
-var owners sync.Map // *actor.ActorSystem -> *departures
+// nodes maps each running actor system to its Node, so that code running inside an
+// actor can tell which member owns an identity without a round trip, and call other
+// actors as the node's own callers do.
+var nodes sync.Map // *actor.ActorSystem -> *Node
+
+// nodeOf is the Node of system; nil when system is not a node's.
+func nodeOf(system *actor.ActorSystem) *Node {
+	n, found := nodes.Load(system)
+	if !found {
+		return nil
+	}
+	return n.(*Node)
+}
 
 // ownerOf is the address of the member that owns kind/identity by system's current
 // topology; ok is false when system is not a node's, or no member hosts kind yet.
 func ownerOf(system *actor.ActorSystem, identity, kind string) (string, bool) {
-	d, found := owners.Load(system)
-	if !found {
+	n := nodeOf(system)
+	if n == nil {
 		return "", false
 	}
-	owner := d.(*departures).owner(identity, kind)
+	owner := n.departures.owner(identity, kind)
 	return owner, owner != ""
 }

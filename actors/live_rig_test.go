@@ -125,6 +125,7 @@ type liveRig struct {
 	contacts *store.Contacts
 	factory  *recFactory
 	opts     []func(*ConnectionConfig)
+	parts    int // NodeConfig.InboundPartitions
 	stopNode func()
 	appends  *appendLog // the ticket actors' appends, per stream
 }
@@ -163,6 +164,13 @@ func (j loggedJournal) Append(ctx context.Context, company engine.ID, stream str
 
 func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRig {
 	t.Helper()
+	return newPartitionedRig(t, d, 1, opts...)
+}
+
+// newPartitionedRig is newLiveRig with the connections' customers spread over parts
+// inbound partitions.
+func newPartitionedRig(t testing.TB, d *db.DB, parts int, opts ...func(*ConnectionConfig)) *liveRig {
+	t.Helper()
 	j, err := journal.New(d, journal.Config{Logger: zerolog.Nop()})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +179,7 @@ func newLiveRig(t testing.TB, d *db.DB, opts ...func(*ConnectionConfig)) *liveRi
 	dbtest.MustExec(t, d, `INSERT INTO companies (id, name) VALUES (1, 'Demo'), (2, 'Outra')`)
 	r := &liveRig{d: d, journal: j, conns: connection.New(d, nil), guard: connection.NewGuard(d),
 		contacts: store.NewContacts(d, nil), factory: &recFactory{chs: map[engine.ID]*recChannel{}},
-		appends: &appendLog{byStream: map[string][][]string{}}}
+		appends: &appendLog{byStream: map[string][][]string{}}, parts: parts}
 	r.opts = opts
 	r.startNode(t)
 	return r
@@ -192,8 +200,9 @@ func (r *liveRig) startNode(t testing.TB) {
 		TicketKind(TicketConfig{Journal: loggedJournal{Store: r.journal, log: r.appends}, Logger: zerolog.Nop(),
 			Dispatch: DispatchToConnections}),
 		ConnectionKind(cc),
+		InboundKind(cc),
 	}
-	n, err := StartNode(NodeConfig{Kinds: kinds, Logger: zerolog.Nop()})
+	n, err := StartNode(NodeConfig{Kinds: kinds, Logger: zerolog.Nop(), InboundPartitions: r.parts})
 	if err != nil {
 		t.Fatal(err)
 	}

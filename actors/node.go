@@ -35,6 +35,12 @@ type NodeConfig struct {
 	Kinds []*cluster.Kind
 	// RequestTimeout bounds one actor call; 5 s when zero.
 	RequestTimeout time.Duration
+	// InboundPartitions is how many inbound actors (KindInbound) share each
+	// connection's customers, by a hash of the customer's number; 1 (or zero): the
+	// connection actor itself takes every customer's messages. Set the same on
+	// every node: a node with another count sends a customer's messages to another
+	// actor, which keeps them exactly once but not in order across the two.
+	InboundPartitions int
 	// Logger receives protoactor's warnings and errors.
 	Logger zerolog.Logger
 }
@@ -46,6 +52,7 @@ type Node struct {
 	Cluster    *cluster.Cluster
 	timeout    time.Duration
 	departures *departures
+	partitions int
 }
 
 // StartNode starts the actor system, its remote endpoint and cluster membership.
@@ -95,14 +102,16 @@ func StartNode(cfg NodeConfig) (n *Node, err error) {
 		}
 	}()
 	c.StartMember()
-	owners.Store(system, deps)
-	return &Node{System: system, Cluster: c, timeout: cfg.RequestTimeout, departures: deps}, nil
+	n = &Node{System: system, Cluster: c, timeout: cfg.RequestTimeout, departures: deps,
+		partitions: max(cfg.InboundPartitions, 1)}
+	nodes.Store(system, n)
+	return n, nil
 }
 
 // Stop leaves the cluster. Graceful hands this node's actors over before it returns.
 func (n *Node) Stop(graceful bool) {
 	n.Cluster.Shutdown(graceful)
-	owners.Delete(n.System)
+	nodes.Delete(n.System)
 }
 
 // ErrUnavailable means the actor could not be reached in time (its node died, the

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,7 +47,8 @@ func (n *Node) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.P
 	if err != nil {
 		return actors.NodeConfig{}, nil, err
 	}
-	nc := actors.NodeConfig{Host: host, Port: port, Kinds: kinds, Logger: n.log, AdvertisedHost: n.cfg.ActorAdvertise}
+	nc := actors.NodeConfig{Host: host, Port: port, Kinds: kinds, Logger: n.log, AdvertisedHost: n.cfg.ActorAdvertise,
+		InboundPartitions: cmp.Or(n.cfg.InboundPartitions, DefaultInboundPartitions)}
 	if !n.cfg.Cluster {
 		return nc, nil, nil
 	}

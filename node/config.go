@@ -96,6 +96,12 @@ type Config struct {
 	// docs/architecture.md, "Compaction"); 0 never compacts.
 	CompactAfter time.Duration
 
+	// InboundPartitions (INBOUND_PARTITIONS, default 8; zero: the default) is how
+	// many actors share one connection's customers, by a hash of their number
+	// (actors, connection_partition.go); 1 keeps them all in the connection actor.
+	// The same on every node of a cluster.
+	InboundPartitions int
+
 	// Cluster mode (docs/cluster.md). Requires PostgreSQL and Redis.
 	Cluster         bool     // CLUSTER: join or start a cluster
 	GossipAddr      string   // GOSSIP_ADDR: memberlist bind address, default 0.0.0.0:7946
@@ -128,3 +134,6 @@ type Config struct {
 
 // Production reports whether the server runs in production mode.
 func (c Config) Production() bool { return c.Env == "production" }
+
+// DefaultInboundPartitions is Config.InboundPartitions when zero.
+const DefaultInboundPartitions = 8

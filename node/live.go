@@ -222,15 +222,17 @@ func (n *Node) startActors(ctx context.Context, l *live) (err error) {
 	if err != nil {
 		return err
 	}
+	cc := actors.ConnectionConfig{Connections: l.conns, Contacts: n.stores.contacts, Guard: l.guard,
+		Queues: n.stores.queues, Bots: n.stores.bots, Settings: n.stores.settings,
+		IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(n.db),
+		Attempts: readmodel.NewSendAttempts(n.db),
+		Locator:  readmodel.NewLocator(n.db), Logger: log, Routines: l.routines, Flows: l.flows.store,
+		Intents: intentRouter(n.ai)}
 	kinds := []*cluster.Kind{
 		actors.TicketKind(actors.TicketConfig{Journal: l.journal, Logger: log, Dispatch: actors.StopFlows(actors.DispatchToConnections)}),
 		actors.ChatKind(actors.ChatConfig{Journal: l.journal, Logger: log}),
-		actors.ConnectionKind(actors.ConnectionConfig{Connections: l.conns, Contacts: n.stores.contacts, Guard: l.guard,
-			Queues: n.stores.queues, Bots: n.stores.bots, Settings: n.stores.settings,
-			IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(n.db),
-			Attempts: readmodel.NewSendAttempts(n.db),
-			Locator:  readmodel.NewLocator(n.db), Logger: log, Routines: l.routines, Flows: l.flows.store,
-			Intents: intentRouter(n.ai)}),
+		actors.ConnectionKind(cc),
+		actors.InboundKind(cc),
 		flowKind,
 	}
 	nc, prov, err := n.nodeConfig(kinds)

@@ -6,7 +6,7 @@ import "testing"
 // SIGSTOP for 10 s under web chat load (several connections whose actors are spread
 // over the nodes, customers of each on every node, one message every 250 ms
 // after each ack). It reports the acknowledgement latency of the customers with
-// nothing on the frozen node (socket, connection actor and ticket actor elsewhere)
+// nothing on the frozen node (socket, inbound partition and ticket actor elsewhere)
 // for the messages in flight during the freeze — target p99 < 1 s —, the worst
 // latency of the customers whose ticket actor was on it (it moves), when the
 // customers of its connections were served again, when the others dropped it, and

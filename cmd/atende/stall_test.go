@@ -18,6 +18,7 @@ import (
 
 	"atende/actors"
 	"atende/engine"
+	"atende/node"
 	"atende/persistence/db"
 	httpapi "atende/transport/http"
 )
@@ -42,15 +43,17 @@ const (
 	// stallServed: its socket and its connection's actor are on nodes that stay up
 	// (its ticket's actor may be on the frozen node: it moves to a survivor).
 	stallServed stallClass = iota
-	// stallConnFrozen: its socket is on a node that stays up, its connection's actor
-	// on the frozen node.
+	// stallConnFrozen: its socket is on a node that stays up, the inbound partition
+	// of its connection that takes its messages (actors, KindInbound) on the frozen
+	// node. The connection actor itself may be anywhere: a web chat customer's
+	// messages do not pass through it.
 	stallConnFrozen
 	// stallSocketFrozen: its socket is on the frozen node.
 	stallSocketFrozen
 )
 
 func (c stallClass) String() string {
-	return [...]string{"served", "connection on the frozen node", "socket on the frozen node"}[c]
+	return [...]string{"served", "inbound partition on the frozen node", "socket on the frozen node"}[c]
 }
 
 // stallCustomer is one web chat visitor of the scenario.
@@ -63,6 +66,10 @@ type stallCustomer struct {
 	class stallClass
 	// ticketFrozen: its ticket's actor was on the frozen node (set before the freeze)
 	ticketFrozen bool
+	// holderFrozen: its connection's actor (the channel's holder) was on the frozen
+	// node; a customer served all the same shows that the connection's customers
+	// are not that one actor's queue.
+	holderFrozen bool
 
 	mu      sync.Mutex // guards the fields below
 	visitor string
@@ -230,7 +237,7 @@ func (c *tcluster) placement(admin *api) placement {
 		}
 		pn, _ := strconv.Atoi(port)
 		members = append(members, &pcluster.Member{Host: host, Port: int32(pn), Id: m.ID,
-			Kinds: []string{actors.KindConnection, actors.KindTicket}})
+			Kinds: []string{actors.KindConnection, actors.KindInbound, actors.KindTicket}})
 		for _, n := range nodes {
 			if hostOfBase(n.base) == host {
 				p.byAddr[m.Address] = n
@@ -251,7 +258,19 @@ func hostOfBase(base string) string {
 
 // host is the node hosting kind/id.
 func (p placement) host(kind string, id engine.ID) *cnode {
-	return p.byAddr[p.rdv.GetByClusterIdentity(pcluster.NewClusterIdentity(strconv.FormatInt(int64(id), 10), kind))]
+	return p.hostOf(kind, strconv.FormatInt(int64(id), 10))
+}
+
+// hostOf is the node hosting kind/identity.
+func (p placement) hostOf(kind, identity string) *cnode {
+	return p.byAddr[p.rdv.GetByClusterIdentity(pcluster.NewClusterIdentity(identity, kind))]
+}
+
+// inboundHost is the node hosting the inbound partition of connection conn that
+// takes the messages of web chat visitor.
+func (p placement) inboundHost(conn engine.ID, visitor string) *cnode {
+	k := actors.InboundPartition("webchat:"+visitor, node.DefaultInboundPartitions)
+	return p.hostOf(actors.KindInbound, actors.InboundIdentity(conn, k))
 }
 
 // waitActorCounts waits until every node's count of kind actors is what the
@@ -370,24 +389,37 @@ func runStall(t testing.TB) *stall {
 
 	// The node to freeze: one hosting a connection's actor (not all of them), chosen
 	// for the most customers with nothing on it.
-	classify := func(victim *cnode) (untouched int) {
+	inbound := make([]*cnode, len(s.customers))
+	for i, cu := range s.customers {
+		cu.mu.Lock()
+		inbound[i] = p.inboundHost(cu.conn, cu.visitor)
+		cu.mu.Unlock()
+	}
+	classify := func(victim *cnode) (untouched, besideHolder int) {
 		for i, cu := range s.customers {
 			cu.class, cu.ticketFrozen = stallServed, p.host(actors.KindTicket, tickets[i]) == victim
+			cu.holderFrozen = p.host(actors.KindConnection, cu.conn) == victim
 			switch {
 			case cu.home == victim:
 				cu.class = stallSocketFrozen
-			case p.host(actors.KindConnection, cu.conn) == victim:
+			case inbound[i] == victim:
 				cu.class = stallConnFrozen
 			case !cu.ticketFrozen:
 				untouched++
 			}
+			if cu.class == stallServed && cu.holderFrozen {
+				besideHolder++
+			}
 		}
-		return untouched
+		return untouched, besideHolder
 	}
-	best := -1
+	// Preferably one where customers of a connection whose actor it holds are
+	// served by the others, then the one leaving the most customers untouched.
+	best, bestBeside := -1, -1
 	for _, n := range nodes {
-		if u := classify(n); hosts[n] > 0 && u > best {
-			s.victim, best = n, u
+		u, beside := classify(n)
+		if hosts[n] > 0 && (min(beside, 1) > min(bestBeside, 1) || (min(beside, 1) == min(bestBeside, 1) && u > best)) {
+			s.victim, best, bestBeside = n, u, beside
 		}
 	}
 	if best < 1 {
@@ -399,6 +431,9 @@ func runStall(t testing.TB) *stall {
 		k := cu.class.String()
 		if cu.ticketFrozen {
 			k += ", ticket too"
+		}
+		if cu.holderFrozen {
+			k += ", connection actor too"
 		}
 		counts[k]++
 	}
@@ -580,6 +615,15 @@ func (s *stall) problems() (out []string) {
 			out = append(out, fmt.Sprintf("message %s stored %d times, sent: %v", pid, n, sent[pid]))
 		}
 	}
+	beside := 0
+	for _, cu := range s.customers {
+		if cu.class == stallServed && cu.holderFrozen {
+			beside++
+		}
+	}
+	if beside == 0 {
+		out = append(out, "no served customer's connection actor was on the frozen node: the scenario shows nothing of the inbound partitions")
+	}
 	if s.tickets != len(s.customers) {
 		out = append(out, fmt.Sprintf("%d tickets for %d customers", s.tickets, len(s.customers)))
 	}
@@ -619,8 +663,8 @@ func (s *stall) report(t testing.TB) (others, moved []time.Duration) {
 
 // TestClusterFrozenNodeHoldsUpOnlyItsOwnCustomers: one of three nodes is frozen
 // (SIGSTOP) for 10 s under web chat traffic. Every message of the customers whose
-// socket and connection actor are on the other two is acknowledged while it is
-// still frozen; its own customers are served after it ran again (it exits, evicted);
+// socket and inbound partition are on the other two is acknowledged while it is
+// still frozen, those of connections whose actor it holds included; its own customers are served after it ran again (it exits, evicted);
 // and every acknowledged message is in the journal exactly once.
 func TestClusterFrozenNodeHoldsUpOnlyItsOwnCustomers(t *testing.T) {
 	s := runStall(t)

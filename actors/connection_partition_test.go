@@ -1,0 +1,170 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"atende/actors/wire"
+	"atende/engine"
+	"atende/persistence/db"
+	"atende/persistence/db/dbtest"
+)
+
+func TestPartitionOfIsStableAndSpreads(t *testing.T) {
+	if InboundPartition("5511999990000", 1) != 0 || InboundPartition("5511999990000", 0) != 0 {
+		t.Fatal("one partition (or none) is partition 0")
+	}
+	seen := map[int]int{}
+	for i := range 800 {
+		num := fmt.Sprintf("55119%08d", i)
+		k := InboundPartition(num, 8)
+		if k < 0 || k >= 8 || InboundPartition(num, 8) != k {
+			t.Fatalf("%s: partition %d", num, k)
+		}
+		seen[k]++
+	}
+	for k := range 8 {
+		if seen[k] < 50 { // 100 expected each
+			t.Fatalf("partition %d got %d of 800 numbers: %v", k, seen[k], seen)
+		}
+	}
+}
+
+func TestParseInboundIdentity(t *testing.T) {
+	if id, k, err := parseInboundIdentity(InboundIdentity(42, 7)); err != nil || id != 42 || k != 7 {
+		t.Fatalf("round trip: %d %d %v", id, k, err)
+	}
+	for _, bad := range []string{"", "42", "/3", "42/", "x/1", "42/-1", "42/x", "42/1/2"} {
+		if _, _, err := parseInboundIdentity(bad); err == nil {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// numberIn is a customer number of partition k of n.
+func numberIn(t *testing.T, k, n int, prefix string) string {
+	t.Helper()
+	for i := range 10000 {
+		num := fmt.Sprintf("%s%04d", prefix, i)
+		if InboundPartition(num, n) == k {
+			return num
+		}
+	}
+	t.Fatalf("no number of partition %d", k)
+	return ""
+}
+
+// The customers' messages reach the inbound partitions whichever way they come —
+// the connection actor's own channel, or a web-hook's sink on any node — and a
+// person's open goes to the partition of the contact's number, where that
+// customer's ticket is known.
+func TestPartitionsTakeTheCustomersWork(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		const parts = 4
+		r := newPartitionedRig(t, d, parts)
+		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		ctx := context.Background()
+		remote := Connections{Node: r.node}.Sink(conn.ID)
+		nums := make([]string, parts)
+		for k := range parts {
+			nums[k] = numberIn(t, k, parts, "webchat:p")
+			sink := ch.sink
+			if k%2 == 1 {
+				sink = remote
+			}
+			if err := sink.Inbound(ctx, inbound(nums[k], fmt.Sprintf("m-%d", k), "Oi")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := r.node.ActorCounts()[KindInbound]; got != parts {
+			t.Fatalf("%d inbound partitions active, want %d", got, parts)
+		}
+		states := r.ticketStates(t)
+		if len(states) != parts {
+			t.Fatalf("%d tickets, want %d", len(states), parts)
+		}
+		// A person asks for a ticket for the first customer, through the connection
+		// actor (no number in the request): the partition that took the customer's
+		// message answers that the contact has one already.
+		var contactID engine.ID
+		for _, st := range states {
+			c, err := r.contacts.Get(ctx, 1, st.ContactID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.Number == nums[0] {
+				contactID = c.ID
+			}
+		}
+		if contactID == 0 {
+			t.Fatalf("no ticket of %s in %+v", nums[0], states)
+		}
+		_, err := (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *adminP,
+			ContactID: contactID, UserID: 1, Status: engine.StatusOpen})
+		if engine.CodeOf(err) != engine.ErrOtherOpenTicket {
+			t.Fatalf("open beside the customer's ticket: %v", err)
+		}
+		// A contact nobody wrote from gets the ticket; the customer's next message,
+		// at the partition of the number, lands in it.
+		fresh, err := r.contacts.Create(ctx, 1, engine.ContactInput{Name: "Nova", Number: numberIn(t, 2, parts, "55119")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opened, err := (Connections{Node: r.node}).OpenTicket(ctx, conn.ID, OpenTicketRequest{Principal: *adminP,
+			ContactID: fresh.ID, UserID: 1, Status: engine.StatusOpen})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ch.sink.Inbound(ctx, inbound(fresh.Number, "m-fresh", "Recebi")); err != nil {
+			t.Fatal(err)
+		}
+		st := r.ticketStates(t)[opened.Ticket.ID]
+		if st.UnreadMessages != 1 || len(r.ticketStates(t)) != parts+1 {
+			t.Fatalf("the customer's message did not land in the opened ticket: %+v", st)
+		}
+		// The channel's own commands are not a partition's.
+		_, err = r.node.Call(ctx, KindInbound, InboundIdentity(conn.ID, 0), &wire.Command{Type: CmdConnectionDeliver})
+		if engine.CodeOf(err) != engine.ErrValidation {
+			t.Fatalf("deliver to a partition: %v", err)
+		}
+	})
+}
+
+// A partition reads its connection row again when the connection is restarted
+// (after an edit): the next customer of a partition that greeted with the old
+// message is greeted with the new one.
+func TestPartitionsReloadTheConnectionOnRestart(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		const parts = 4
+		r := newPartitionedRig(t, d, parts)
+		conn, ch := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket,
+			GreetingMessage: "Olá, primeira versão"})
+		ctx := context.Background()
+		first, second := numberIn(t, 1, parts, "webchat:a"), numberIn(t, 1, parts, "webchat:b")
+		if err := ch.sink.Inbound(ctx, inbound(first, "g1", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "first greeting", func() bool { return len(ch.sentTo(first)) == 1 })
+		if got := ch.sentTo(first)[0].Body; got != "Olá, primeira versão" {
+			t.Fatalf("greeting %q", got)
+		}
+		in := engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket, GreetingMessage: "Olá, segunda versão",
+			IsDefault: conn.IsDefault}
+		if _, err := r.conns.Update(ctx, 1, conn.ID, in); err != nil {
+			t.Fatal(err)
+		}
+		if err := (Connections{Node: r.node}).Restart(ctx, conn.ID); err != nil {
+			t.Fatal(err)
+		}
+		ch = r.factory.get(conn.ID)
+		<-ch.started
+		if err := ch.sink.Inbound(ctx, inbound(second, "g2", "Oi")); err != nil {
+			t.Fatal(err)
+		}
+		eventually(t, "second greeting", func() bool { return len(ch.sentTo(second)) == 1 })
+		if got := ch.sentTo(second)[0].Body; got != "Olá, segunda versão" {
+			t.Fatalf("greeting after the edit %q", got)
+		}
+	})
+}
