@@ -55,16 +55,8 @@ func runIngest(b *testing.B, total, customers, rate, watchers int) {
 	// The server runs as its own process, unpinned; this process — the customers and
 	// the watchers — is pinned to one core (BENCHMARKS.md).
 	dbURL := dbtest.DurableURL(b, db.Postgres)
-	p := startProcess(b, []string{"DATABASE_URL=" + dbURL, "DATA_DIR=" + b.TempDir(),
-		"JWT_SECRET=" + strings.Repeat("e2e-secret-", 4), "SEED_DEMO=1", "LOG_LEVEL=error",
-		// Every visitor of the load generator comes from 127.0.0.1: the per-address
-		// and per-connection limits of the web chat would refuse all but the first few.
-		"WEBCHAT_NEW_VISITORS_PER_MINUTE=0", "WEBCHAT_MAX_CONNECTIONS_PER_ADDRESS=0", "WEBCHAT_HANDSHAKES_PER_MINUTE=0",
-		"WEBCHAT_HANDSHAKES_PER_SECOND=0", "WEBCHAT_NEW_VISITORS_PER_CONNECTION=0",
-		// B3 measures the path at the offered rate; the admission control's places (64 per
-		// connection) would refuse whatever exceeds rate × latency instead, and the
-		// refusals are the overload test's to count (docs/channels.md).
-		"INBOUND_MAX_IN_FLIGHT=0", "INBOUND_MAX_IN_FLIGHT_PER_CONNECTION=0"},
+	p := startProcess(b, append([]string{"DATABASE_URL=" + dbURL, "DATA_DIR=" + b.TempDir(),
+		"JWT_SECRET=" + strings.Repeat("e2e-secret-", 4), "SEED_DEMO=1", "LOG_LEVEL=error"}, loadLimitsOff...),
 		freeAddr(b))
 	defer func() { _ = p.cmd.Process.Kill(); _, _ = p.cmd.Process.Wait() }()
 	connID := webChatOf(b, dbURL)
@@ -91,38 +83,13 @@ func runIngest(b *testing.B, total, customers, rate, watchers int) {
 	cpu0 := processCPU(b, p.cmd.Process.Pid)
 	var mu sync.Mutex
 	sentAt := make(map[string]time.Time, total)
-	var acks []time.Duration // send to the widget's ack: the message is durable in its ticket
-	interval := time.Second / time.Duration(rate)
-	start := time.Now()
-	var wg sync.WaitGroup
 	perCustomer := total / customers
-	for i, c := range custs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range perCustomer {
-				// Customers take turns so that the whole load keeps the target rate.
-				due := start.Add(time.Duration(k*customers+i) * interval)
-				if d := time.Until(due); d > 0 {
-					time.Sleep(d)
-				}
-				body := fmt.Sprintf("b3 %d-%d", i, k)
-				mu.Lock()
-				sentAt[body] = time.Now()
-				mu.Unlock()
-				at := time.Now()
-				if err := c.say(fmt.Sprintf("m%d", k), body); err != nil {
-					b.Error(err)
-					return
-				}
-				mu.Lock()
-				acks = append(acks, time.Since(at))
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	elapsed := time.Since(start)
+	// acks: send to the widget's ack, the message durable in its ticket.
+	acks, elapsed := offerLoad(b, custs, perCustomer, rate, "b3", func(body string) {
+		mu.Lock()
+		sentAt[body] = time.Now()
+		mu.Unlock()
+	})
 	sent := perCustomer * customers
 	var lat []time.Duration
 	dups, missing := 0, 0
@@ -181,6 +148,54 @@ func runIngest(b *testing.B, total, customers, rate, watchers int) {
 	b.ReportMetric(float64(missing+dups), "lost+dup")
 	b.ReportMetric((processCPU(b, p.cmd.Process.Pid)-cpu0).Seconds()*1000/float64(sent), "server-cpu-s/1k")
 	b.ReportMetric(pinned, "loadgen-pinned")
+}
+
+// loadLimitsOff lifts the limits a load generator would hit. Every visitor of it
+// comes from 127.0.0.1: the web chat's per-address and per-connection limits would
+// refuse all but the first few. And the benchmarks measure the path at the offered
+// rate: the admission control's places (64 per connection) would refuse whatever
+// exceeds rate × latency instead, and the refusals are the overload test's to count
+// (docs/channels.md).
+var loadLimitsOff = []string{"WEBCHAT_NEW_VISITORS_PER_MINUTE=0", "WEBCHAT_MAX_CONNECTIONS_PER_ADDRESS=0",
+	"WEBCHAT_HANDSHAKES_PER_MINUTE=0", "WEBCHAT_HANDSHAKES_PER_SECOND=0", "WEBCHAT_NEW_VISITORS_PER_CONNECTION=0",
+	"INBOUND_MAX_IN_FLIGHT=0", "INBOUND_MAX_IN_FLIGHT_PER_CONNECTION=0"}
+
+// offerLoad has each customer send perCustomer messages, "<tag> <customer>-<k>",
+// taking turns so that the whole load keeps rate messages/s; sending is called with
+// each body just before it goes. It answers every message's time from send to ack
+// (the message durable in its ticket) and how long the sending took.
+func offerLoad(b *testing.B, custs []*plainCustomer, perCustomer, rate int, tag string, sending func(body string)) ([]time.Duration, time.Duration) {
+	var mu sync.Mutex
+	var acks []time.Duration
+	interval := time.Second / time.Duration(rate)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i, c := range custs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range perCustomer {
+				due := start.Add(time.Duration(k*len(custs)+i) * interval)
+				if d := time.Until(due); d > 0 {
+					time.Sleep(d)
+				}
+				body := fmt.Sprintf("%s %d-%d", tag, i, k)
+				if sending != nil {
+					sending(body)
+				}
+				at := time.Now()
+				if err := c.say(fmt.Sprintf("m%d", k), body); err != nil {
+					b.Error(err)
+					return
+				}
+				mu.Lock()
+				acks = append(acks, time.Since(at))
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return acks, time.Since(start)
 }
 
 // webChatOf is the demo tenant's web chat connection in the database at dbURL.

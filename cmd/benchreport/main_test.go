@@ -138,6 +138,7 @@ func TestFigureOf(t *testing.T) {
 		"AppendGroupCommit/postgres-unnest":  "B4",
 		"AppendThreePools/parallel":          "B9",
 		"ClusterFrozenNode":                  "B9",
+		"ClusterCPUPerMessage":               "B9",
 		"ScheduleFire/burst-10k":             "B11",
 		"ScheduleFireRealSend/steady-1000ps": "B11",
 		"CampaignSend":                       "B11",
