@@ -57,7 +57,7 @@ func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
 		t.Skip("5,000 connections")
 	}
 	const slow = 5000
-	const grace = 30 * time.Second
+	const grace = 45 * time.Second
 	raiseFDLimit(t, 2*slow+2000) // both ends of each connection live in this process
 	cfg := testConfig(t, dbtest.URL(t, db.SQLite))
 	cfg.Limits = node.Limits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 10 * time.Minute, WriteTimeout: time.Minute,
@@ -123,13 +123,22 @@ func TestSlowClientsDoNotTakeTheNodeDown(t *testing.T) {
 	t0 = time.Now()
 	login(t, ta.base, "admin@atende.local", "admin123")
 	loginTook := time.Since(t0)
-	// Checked while every slow client still held its connection: none can have
-	// been cut before its grace.
-	if held := poll(clients); held != slow {
-		t.Fatalf("%d of %d slow clients held on while /healthz and login were checked", held, slow)
+	// Checked while the slow clients held their connections. On a loaded machine
+	// opening them all may take longer than the grace, and the first ones are then
+	// cut, rightly: what must not be is one cut before its grace (the same slack as
+	// below), and most must still have held on while the node answered.
+	held := poll(clients)
+	for i, c := range clients {
+		if d := c.closedAt.Sub(c.openedAt); !c.closedAt.IsZero() && d < grace-5*time.Second {
+			t.Fatalf("slow client %d cut after %v, before the %v grace", i, d, grace)
+		}
 	}
-	t.Logf("%d slow clients opened in %v; while they held on /healthz answered in %v, a login in %v",
-		slow, opened.Sub(clients[0].openedAt), healthTook, loginTook)
+	if held < slow/2 {
+		t.Fatalf("only %d of %d slow clients held on while /healthz and login were checked (opening them took %v)",
+			held, slow, opened.Sub(clients[0].openedAt))
+	}
+	t.Logf("%d slow clients opened in %v; while %d held on /healthz answered in %v, a login in %v",
+		slow, opened.Sub(clients[0].openedAt), held, healthTook, loginTook)
 
 	// Trickle a byte a second into each until the server has cut them all.
 	deadline := time.Now().Add(grace + 3*time.Minute)
