@@ -1,7 +1,6 @@
 package node
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,7 +47,7 @@ func (n *Node) nodeConfig(kinds []*pcluster.Kind) (actors.NodeConfig, *cluster.P
 		return actors.NodeConfig{}, nil, err
 	}
 	nc := actors.NodeConfig{Host: host, Port: port, Kinds: kinds, Logger: n.log, AdvertisedHost: n.cfg.ActorAdvertise,
-		InboundPartitions: cmp.Or(n.cfg.InboundPartitions, DefaultInboundPartitions)}
+		InboundPartitions: n.cfg.inboundPartitions()}
 	if !n.cfg.Cluster {
 		return nc, nil, nil
 	}

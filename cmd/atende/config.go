@@ -102,7 +102,7 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	fs.StringVar(&c.CallTURNCredential, "call-turn-credential", env("CALL_TURN_CREDENTIAL", ""), "TURN credential for video calls (CALL_TURN_CREDENTIAL)")
 	fs.StringVar(&callTTL, "call-link-ttl", env("CALL_LINK_TTL", "30m"), "how long a video call link lets the customer join (CALL_LINK_TTL)")
 	var access, refresh, shutdown, dedupeTTL, campaignInterval, compactAfter, partitions string
-	fs.StringVar(&partitions, "inbound-partitions", env("INBOUND_PARTITIONS", strconv.Itoa(node.DefaultInboundPartitions)), "how many actors share one connection's customers, by number; the same on every node (INBOUND_PARTITIONS)")
+	fs.StringVar(&partitions, "inbound-partitions", env("INBOUND_PARTITIONS", "0"), "how many actors share one connection's customers, by number; 0 = 8 in a cluster, 1 on a single node; the same on every node (INBOUND_PARTITIONS)")
 	fs.StringVar(&compactAfter, "compact-after", env("COMPACT_AFTER", "24h"), "how long a journal stream stays quiet before it is compacted (PostgreSQL); 0 = never (COMPACT_AFTER)")
 	fs.StringVar(&campaignInterval, "campaign-interval", env("CAMPAIGN_INTERVAL", "4s"), "pause between two campaign sends of one connection, plus up to 3s of jitter; 0 = no pacing (CAMPAIGN_INTERVAL)")
 	fs.StringVar(&dedupeTTL, "webhook-dedupe-ttl", env("WEBHOOK_DEDUPE_TTL", "1h"), "how long a web-hook message's provider id absorbs re-deliveries (WEBHOOK_DEDUPE_TTL)")
@@ -125,8 +125,8 @@ func parseConfigOn(fs *flag.FlagSet, args []string, getenv func(string) string) 
 	} else {
 		c.CompactAfter = d
 	}
-	if n, err := strconv.Atoi(strings.TrimSpace(partitions)); err != nil || n < 1 || n > 256 {
-		return node.Config{}, fmt.Errorf("config: INBOUND_PARTITIONS must be a whole number from 1 to 256, got %q", partitions)
+	if n, err := strconv.Atoi(strings.TrimSpace(partitions)); err != nil || n < 0 || n > 256 {
+		return node.Config{}, fmt.Errorf("config: INBOUND_PARTITIONS must be a whole number from 0 to 256, got %q", partitions)
 	} else {
 		c.InboundPartitions = n
 	}

@@ -35,8 +35,8 @@ func TestConfigDefaults(t *testing.T) {
 	if c, err := parseConfig([]string{"--compact-after", "0"}, envOf(nil)); err != nil || c.CompactAfter != 0 {
 		t.Fatalf("COMPACT_AFTER=0: %v, %v", c.CompactAfter, err)
 	}
-	if c.InboundPartitions != 8 {
-		t.Fatalf("default INBOUND_PARTITIONS %d", c.InboundPartitions)
+	if c.InboundPartitions != 0 {
+		t.Fatalf("default INBOUND_PARTITIONS %d, want 0 (the node's default)", c.InboundPartitions)
 	}
 	if c, err := parseConfig(nil, envOf(map[string]string{"INBOUND_PARTITIONS": "1"})); err != nil || c.InboundPartitions != 1 {
 		t.Fatalf("INBOUND_PARTITIONS=1: %d, %v", c.InboundPartitions, err)
@@ -67,7 +67,7 @@ func TestConfigRefusals(t *testing.T) {
 		{"bad log format", nil, map[string]string{"LOG_FORMAT": "xml"}, "json or console"},
 		{"compaction too eager", nil, map[string]string{"COMPACT_AFTER": "10s"}, "COMPACT_AFTER must be"},
 		{"compaction not a duration", []string{"--compact-after", "daily"}, nil, "COMPACT_AFTER must be"},
-		{"no partition", nil, map[string]string{"INBOUND_PARTITIONS": "0"}, "INBOUND_PARTITIONS must be"},
+		{"negative partitions", nil, map[string]string{"INBOUND_PARTITIONS": "-1"}, "INBOUND_PARTITIONS must be"},
 		{"too many partitions", []string{"--inbound-partitions", "1000"}, nil, "INBOUND_PARTITIONS must be"},
 		{"partitions not a number", []string{"--inbound-partitions", "many"}, nil, "INBOUND_PARTITIONS must be"},
 		{"cluster on sqlite", []string{"--cluster"}, map[string]string{"REDIS_URL": "redis://x", "JWT_SECRET": strings.Repeat("k", 40)}, "needs PostgreSQL"},
