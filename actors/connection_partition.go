@@ -95,6 +95,11 @@ func parseInboundIdentity(s string) (engine.ID, int, error) {
 func (a *connActor) partitionCommand(ctx actor.Context, cmd *wire.Command) {
 	switch cmd.Type {
 	case CmdConnectionInbound, CmdConnectionOpenTicket:
+		if !a.loaded && a.id != 0 {
+			// The row could not be read at the start (a database hiccup): read it
+			// now rather than refuse every customer until the next reload.
+			a.ensureLoaded(ctx)
+		}
 		a.command(ctx, cmd)
 	case CmdConnectionReload:
 		a.loaded = false

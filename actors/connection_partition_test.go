@@ -2,7 +2,9 @@ package actors
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 	"testing"
 
 	"atende/actors/wire"
@@ -165,6 +167,44 @@ func TestPartitionsReloadTheConnectionOnRestart(t *testing.T) {
 		eventually(t, "second greeting", func() bool { return len(ch.sentTo(second)) == 1 })
 		if got := ch.sentTo(second)[0].Body; got != "Olá, segunda versão" {
 			t.Fatalf("greeting after the edit %q", got)
+		}
+	})
+}
+
+// flakyLookups fails the connection row reads numbered in fail (1 is the first).
+type flakyLookups struct {
+	engine.ConnectionStore
+	mu    sync.Mutex
+	calls int
+	fail  map[int]bool
+}
+
+func (f *flakyLookups) Lookup(ctx context.Context, id engine.ID) (engine.Connection, error) {
+	f.mu.Lock()
+	f.calls++
+	failing := f.fail[f.calls]
+	f.mu.Unlock()
+	if failing {
+		return engine.Connection{}, errors.New("database hiccup")
+	}
+	return f.ConnectionStore.Lookup(ctx, id)
+}
+
+// A partition that could not read its connection row when it started reads it on
+// its next customer's message instead of refusing every customer.
+func TestPartitionReadsItsRowAgainAfterAFailedStart(t *testing.T) {
+	dbtest.Each(t, func(t *testing.T, d *db.DB) {
+		// Read 1 is the connection actor's start; read 2 the partition's.
+		r := newPartitionedRig(t, d, 4, func(cc *ConnectionConfig) {
+			cc.Connections = &flakyLookups{ConnectionStore: cc.Connections, fail: map[int]bool{2: true}}
+		})
+		conn, _ := r.startConnection(t, engine.ConnectionInput{Name: "Site", Channel: engine.ChannelSocket})
+		sink := Connections{Node: r.node}.Sink(conn.ID)
+		if err := sink.Inbound(context.Background(), inbound("webchat:x1", "x1", "Oi")); err != nil {
+			t.Fatalf("first message after the failed start: %v", err)
+		}
+		if n := len(r.ticketStates(t)); n != 1 {
+			t.Fatalf("%d tickets", n)
 		}
 	})
 }
