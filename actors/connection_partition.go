@@ -186,12 +186,19 @@ func (a *connActor) partitioned(system *actor.ActorSystem) *Node {
 }
 
 // reloadPartitions has every inbound partition of connection id read its row again;
-// a partition not reached does so within partitionRefresh by itself.
+// a partition not reached does so within partitionRefresh by itself. Each call waits
+// at most reloadTimeout, so that a frozen node holds an edit up for seconds, not for
+// a request timeout per partition it hosts.
 func (c Connections) reloadPartitions(ctx context.Context, id engine.ID) {
 	for k := 0; k < c.Node.partitions; k++ {
-		_, _ = c.Node.Call(ctx, KindInbound, InboundIdentity(id, k), &wire.Command{Type: CmdConnectionReload})
+		cctx, cancel := context.WithTimeout(ctx, reloadTimeout)
+		_, _ = c.Node.Call(cctx, KindInbound, InboundIdentity(id, k), &wire.Command{Type: CmdConnectionReload})
+		cancel()
 	}
 }
+
+// reloadTimeout bounds one partition's reload in reloadPartitions.
+const reloadTimeout = 2 * time.Second
 
 // target is the kind and identity a command about a customer with number goes to.
 func (c Connections) target(id engine.ID, number string) (kind, identity string) {
