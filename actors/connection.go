@@ -268,23 +268,19 @@ func (a *connActor) Receive(ctx actor.Context) {
 }
 
 func (a *connActor) init(ctx actor.Context) {
-	kind := KindConnection
+	var identity string
 	if ci := cluster.GetClusterIdentity(ctx); ci != nil {
-		if a.part {
-			var err error
-			if a.id, a.partition, err = parseInboundIdentity(ci.Identity); err != nil {
-				a.cfg.Logger.Error().Err(err).Msg("inbound partition idle")
-			}
-		} else {
-			a.id, _ = strconv.ParseInt(ci.Identity, 10, 64)
+		identity = ci.Identity
+	}
+	if a.part {
+		var err error
+		if a.id, a.partition, err = parseInboundIdentity(identity); err != nil {
+			a.cfg.Logger.Error().Err(err).Msg("inbound partition idle")
 		}
-	}
-	if a.part {
-		kind = KindInbound
-	}
-	a.log = a.cfg.Logger.With().Str("actor", kind).Int64("conn_id", a.id).Logger()
-	if a.part {
-		a.log = a.log.With().Int("partition", a.partition).Logger()
+		a.log = a.cfg.Logger.With().Str("actor", KindInbound).Int64("conn_id", a.id).Int("partition", a.partition).Logger()
+	} else {
+		a.id, _ = strconv.ParseInt(identity, 10, 64)
+		a.log = a.cfg.Logger.With().Str("actor", KindConnection).Int64("conn_id", a.id).Logger()
 	}
 	kept := a.cfg.CustomersKept
 	if kept <= 0 {
@@ -511,8 +507,7 @@ func (a *connActor) startChannel(ctx actor.Context) {
 	a.idempotent = engine.ResendIsIdempotent(ch)
 	sink := &actorSink{system: system, pid: self, timeout: a.cfg.CallTimeout}
 	if n := a.partitioned(system); n != nil {
-		sink.partitions = &Connections{Node: n}
-		sink.conn = a.id
+		sink.partitions = Connections{Node: n}.Sink(a.id)
 	}
 	a.cfg.Routines.Go(func() {
 		err := ch.Start(context.Background(), sink)

@@ -134,3 +134,15 @@ func (c Connections) callAt(ctx context.Context, kind, identity string, companyI
 	}
 	return nil
 }
+
+// encode marshals a command's payload.
+func encode(typ string, req any) ([]byte, error) {
+	if req == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", typ, err)
+	}
+	return b, nil
+}

@@ -306,9 +306,9 @@ type actorSink struct {
 	pid     *actor.PID
 	timeout time.Duration
 	// partitions, when set, takes the customers' messages to the connection's
-	// inbound partitions (connection_partition.go) instead of the actor itself.
-	partitions *Connections
-	conn       engine.ID
+	// inbound partitions (connection_partition.go) instead of the actor itself:
+	// the sink a web-hook uses (Connections.Sink).
+	partitions engine.ChannelSink
 }
 
 func (s *actorSink) ask(ctx context.Context, msg any) error {
@@ -334,7 +334,7 @@ func (s *actorSink) Inbound(ctx context.Context, m engine.InboundMessage) error 
 	if s.partitions != nil {
 		ctx, cancel := context.WithTimeout(ctx, s.timeout)
 		defer cancel()
-		return unreached(s.partitions.Inbound(ctx, s.conn, m))
+		return s.partitions.Inbound(ctx, m)
 	}
 	return s.ask(ctx, &inboundMsg{m: m})
 }

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strconv"
@@ -206,16 +205,4 @@ func (c Connections) target(id engine.ID, number string) (kind, identity string)
 		return KindConnection, strconv.FormatInt(id, 10)
 	}
 	return KindInbound, InboundIdentity(id, InboundPartition(number, c.Node.partitions))
-}
-
-// encode marshals a command's payload.
-func encode(typ string, req any) ([]byte, error) {
-	if req == nil {
-		return nil, nil
-	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s: %w", typ, err)
-	}
-	return b, nil
 }
