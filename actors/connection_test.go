@@ -22,28 +22,54 @@ func inbound(num, pid, body string) engine.InboundMessage {
 // eachTicketEvent hands fn every ticket event of the journal, in journal order.
 func (r *liveRig) eachTicketEvent(t *testing.T, fn func(tid engine.ID, ev engine.TicketEvent)) {
 	t.Helper()
-	after := int64(0)
-	for {
-		recs, err := r.journal.ReadAll(context.Background(), after, 1000)
+	err := r.readJournal(context.Background(), func(rec engine.RecordedEvent) error {
+		var id engine.ID
+		if _, err := fmt.Sscanf(rec.StreamID, "ticket/%d", &id); err != nil {
+			return nil
+		}
+		ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
 		if err != nil {
-			t.Fatal(err)
+			return err
+		}
+		fn(id, ev)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readJournal hands fn every event of the journal up to its head when called, in
+// position order. On PostgreSQL ReadAll stops at the journal's proven high-water
+// mark, which may trail a commit the caller has just seen the effect of (a message
+// acknowledged, a greeting sent): it waits, up to 10 s, for the readers to reach
+// that head.
+func (r *liveRig) readJournal(ctx context.Context, fn func(engine.RecordedEvent) error) error {
+	head, err := r.journal.Head(ctx)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for after := int64(0); after < head; {
+		recs, err := r.journal.ReadAll(ctx, after, 1000)
+		if err != nil {
+			return err
 		}
 		if len(recs) == 0 {
-			return
+			if time.Now().After(deadline) {
+				return fmt.Errorf("the journal's readers stay at %d, below its head %d", after, head)
+			}
+			time.Sleep(5 * time.Millisecond)
+			continue
 		}
 		for _, rec := range recs {
 			after = rec.Position
-			var id engine.ID
-			if _, err := fmt.Sscanf(rec.StreamID, "ticket/%d", &id); err != nil {
-				continue
+			if err := fn(rec); err != nil {
+				return err
 			}
-			ev, err := engine.DecodeTicketEvent(rec.Type, rec.Data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fn(id, ev)
 		}
 	}
+	return nil
 }
 
 // ticketStates folds every ticket stream of the journal.
@@ -112,19 +138,16 @@ func TestConnectionOpensOneTicketPerContactUnderConcurrency(t *testing.T) {
 		}
 		// Messages are in order per ticket: message ids grow with the sequence number.
 		byTicket := map[string][]int{}
-		recs, _ := r.journal.ReadAll(ctx, 0, 100000)
-		for _, rec := range recs {
-			if rec.Type != engine.EvTicketMessageReceived {
-				continue
+		r.eachTicketEvent(t, func(tid engine.ID, ev engine.TicketEvent) {
+			m, ok := ev.(engine.TicketMessageReceived)
+			if !ok {
+				return
 			}
-			ev, _ := engine.DecodeTicketEvent(rec.Type, rec.Data)
-			m := ev.(engine.TicketMessageReceived)
 			var seq int
-			var num string
 			fmt.Sscanf(m.ProviderID[len("webchat:v000")+1:], "%d", &seq)
-			num = m.ProviderID[:len("webchat:v000")]
-			byTicket[rec.StreamID+num] = append(byTicket[rec.StreamID+num], seq)
-		}
+			key := fmt.Sprintf("ticket %d %s", tid, m.ProviderID[:len("webchat:v000")])
+			byTicket[key] = append(byTicket[key], seq)
+		})
 		for k, seqs := range byTicket {
 			if !slices.IsSorted(seqs) || len(seqs) != perCustomer {
 				t.Fatalf("%s received %v", k, seqs)
