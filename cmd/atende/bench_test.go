@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -259,4 +260,30 @@ func processCPU(t testing.TB, pid int) time.Duration {
 	utime, _ := strconv.ParseInt(fields[11], 10, 64) // field 14 of the whole line
 	stime, _ := strconv.ParseInt(fields[12], 10, 64)
 	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// postgresCPU is the CPU time of this machine's PostgreSQL so far: user + system
+// time of every postgres process, and of the exited ones the postmaster reaped
+// (its children's time), so a backend that ended between two readings still counts.
+func postgresCPU() time.Duration {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var sum int64
+	for _, dir := range dirs {
+		if comm, err := os.ReadFile(dir + "/comm"); err != nil || strings.TrimSpace(string(comm)) != "postgres" {
+			continue
+		}
+		raw, err := os.ReadFile(dir + "/stat")
+		if err != nil {
+			continue
+		}
+		fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+		if len(fields) < 15 {
+			continue
+		}
+		for _, f := range fields[11:15] { // utime, stime, cutime, cstime
+			v, _ := strconv.ParseInt(f, 10, 64)
+			sum += v
+		}
+	}
+	return time.Duration(sum) * 10 * time.Millisecond
 }

@@ -78,13 +78,15 @@ func freeAddrOn(t testing.TB, ip string) string {
 
 // cnode is one atende process of the cluster.
 type cnode struct {
-	name    string
-	base    string // http://ip:port
-	gossip  string
-	cmd     *exec.Cmd
-	logPath string
-	mu      sync.Mutex
-	down    bool
+	name string
+	base string // http://ip:port
+	// metricsBase serves /metrics: base, or the node's METRICS_ADDR when it has one.
+	metricsBase string
+	gossip      string
+	cmd         *exec.Cmd
+	logPath     string
+	mu          sync.Mutex
+	down        bool
 }
 
 func (n *cnode) isDown() bool { n.mu.Lock(); defer n.mu.Unlock(); return n.down }
@@ -209,6 +211,12 @@ func (c *tcluster) launch(ip, gossip string, env []string) *cnode {
 	n.base = "http://" + httpAddr
 	env = append(append(append([]string(nil), c.env...), "HTTP_ADDR="+httpAddr, "GOSSIP_ADDR="+n.gossip,
 		"ACTOR_ADDR="+freeAddrOn(t, ip), "DATA_DIR="+t.TempDir()), env...)
+	n.metricsBase = n.base
+	for _, kv := range env {
+		if addr, ok := strings.CutPrefix(kv, "METRICS_ADDR="); ok {
+			n.metricsBase = "http://" + addr
+		}
+	}
 	n.cmd = exec.Command(clusterBinary(t), "serve")
 	n.cmd.Env = append(os.Environ(), env...)
 	n.logPath = filepath.Join(t.TempDir(), "atende-"+ip+".log")
@@ -277,7 +285,7 @@ func (c *tcluster) waitMembers(want int) {
 	// 20 s to converge.
 	waitLong(c.t, time.Minute, fmt.Sprintf("%d members everywhere", want), func() bool {
 		for _, n := range c.live() {
-			if m := metrics(n.base); m["atende_cluster_members"] != float64(want) {
+			if m := metrics(n.metricsBase); m["atende_cluster_members"] != float64(want) {
 				return false
 			}
 		}

@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,7 +26,9 @@ import (
 // seconds per 1,000 messages of each (user + system time of every node process, read
 // from /proc, from the first send until 2 s after the last acknowledgement), their
 // ratio (target ≤ 1.3) and the acknowledgement latencies. The load generator runs in
-// this process, pinned to the last core unless ATENDE_B3_PIN=0.
+// this process, pinned to the last core unless ATENDE_B3_PIN=0. With
+// ATENDE_B9_PROFILE set to a folder, each server's CPU profile of the send phase is
+// written there (b9-<nodes>-<node>.pprof), read from its metrics listener.
 func BenchmarkClusterCPUPerMessage(b *testing.B) {
 	total := envInt("ATENDE_B9_MESSAGES", 6000)
 	customers := envInt("ATENDE_B9_CUSTOMERS", 120)
@@ -33,6 +39,8 @@ func BenchmarkClusterCPUPerMessage(b *testing.B) {
 		b.ReportMetric(one.cpuPer1k, "one-node-cpu-s/1k")
 		b.ReportMetric(three.cpuPer1k, "three-nodes-cpu-s/1k")
 		b.ReportMetric(three.cpuPer1k/one.cpuPer1k, "cpu-ratio")
+		b.ReportMetric(one.dbPer1k, "one-node-db-cpu-s/1k")
+		b.ReportMetric(three.dbPer1k, "three-nodes-db-cpu-s/1k")
 		b.ReportMetric(ms(one.p50), "one-node-ack-p50-ms")
 		b.ReportMetric(ms(one.p99), "one-node-ack-p99-ms")
 		b.ReportMetric(ms(three.p50), "three-nodes-ack-p50-ms")
@@ -47,6 +55,9 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // scaleOut is what one run of runScaleOut measured.
 type scaleOut struct {
 	cpuPer1k float64
+	// dbPer1k is PostgreSQL's CPU seconds per 1,000 messages (the whole server's:
+	// nothing else runs during a benchmark).
+	dbPer1k  float64
 	p50, p99 time.Duration
 	rate     int // messages acknowledged per second of the send phase
 }
@@ -54,13 +65,23 @@ type scaleOut struct {
 // runScaleOut offers the load to nodes server processes (1: a plain node; more: a
 // cluster) and measures it.
 func runScaleOut(b *testing.B, nodes, total, customers, rate int) scaleOut {
-	var bases []string
+	var bases, metrics []string
 	var pids []int
 	var connID engine.ID
+	profiles := os.Getenv("ATENDE_B9_PROFILE")
+	metricsEnv := func(ip string) []string {
+		if profiles == "" {
+			return nil
+		}
+		addr := freeAddrOn(b, ip)
+		metrics = append(metrics, "http://"+addr)
+		return []string{"METRICS_ADDR=" + addr}
+	}
 	if nodes == 1 {
 		dbURL := dbtest.URL(b, db.Postgres)
-		p := startProcess(b, append([]string{"DATABASE_URL=" + dbURL, "DATA_DIR=" + b.TempDir(),
-			"JWT_SECRET=" + strings.Repeat("e2e-secret-", 4), "SEED_DEMO=1", "LOG_LEVEL=error"}, loadLimitsOff...), freeAddr(b))
+		env := append([]string{"DATABASE_URL=" + dbURL, "DATA_DIR=" + b.TempDir(),
+			"JWT_SECRET=" + strings.Repeat("e2e-secret-", 4), "SEED_DEMO=1", "LOG_LEVEL=error"}, loadLimitsOff...)
+		p := startProcess(b, append(env, metricsEnv("127.0.0.1")...), freeAddr(b))
 		defer func() { _ = p.cmd.Process.Kill(); _, _ = p.cmd.Process.Wait() }()
 		bases, pids, connID = []string{p.base}, []int{p.cmd.Process.Pid}, webChatOf(b, dbURL)
 	} else {
@@ -68,7 +89,8 @@ func runScaleOut(b *testing.B, nodes, total, customers, rate int) scaleOut {
 		c.env = append(c.env, loadLimitsOff...)
 		c.env = append(c.env, "LOG_LEVEL=error")
 		for i := range nodes {
-			n := c.start(fmt.Sprintf("127.0.0.%d", i+1))
+			ip := fmt.Sprintf("127.0.0.%d", i+1)
+			n := c.start(ip, metricsEnv(ip)...)
 			bases, pids = append(bases, n.base), append(pids, n.cmd.Process.Pid)
 		}
 		connID = c.connID
@@ -96,11 +118,13 @@ func runScaleOut(b *testing.B, nodes, total, customers, rate int) scaleOut {
 		}
 		return sum
 	}
-	cpu0 := cpu()
+	cpu0, db0 := cpu(), postgresCPU()
 	perCustomer := total / customers
+	profiled := profileCPU(b, profiles, metrics, fmt.Sprintf("b9-%d", nodes), max(1, total/rate-2))
+	defer profiled()
 	acks, elapsed := offerLoad(b, custs, perCustomer, rate, "b9", nil)
 	time.Sleep(2 * time.Second) // the read models and the sockets finish the last messages
-	used := cpu() - cpu0
+	used, dbUsed := cpu()-cpu0, postgresCPU()-db0
 	if b.Failed() {
 		b.FailNow()
 	}
@@ -109,9 +133,42 @@ func runScaleOut(b *testing.B, nodes, total, customers, rate int) scaleOut {
 		b.Fatalf("%d of %d messages acknowledged", len(acks), sent)
 	}
 	slices.Sort(acks)
-	out := scaleOut{cpuPer1k: used.Seconds() * 1000 / float64(sent), p50: acks[len(acks)/2],
+	out := scaleOut{cpuPer1k: used.Seconds() * 1000 / float64(sent), dbPer1k: dbUsed.Seconds() * 1000 / float64(sent), p50: acks[len(acks)/2],
 		p99: acks[len(acks)*99/100], rate: int(float64(sent) / elapsed.Seconds())}
-	b.Logf("%d node(s): %d messages in %v, server CPU %v (%.3f s per 1,000), ack p50 %v p99 %v",
-		nodes, sent, elapsed.Round(time.Millisecond), used, out.cpuPer1k, out.p50, out.p99)
+	b.Logf("%d node(s): %d messages in %v, server CPU %v (%.3f s per 1,000), PostgreSQL CPU %v, ack p50 %v p99 %v",
+		nodes, sent, elapsed.Round(time.Millisecond), used, out.cpuPer1k, dbUsed, out.p50, out.p99)
 	return out
+}
+
+// profileCPU starts a CPU profile of secs seconds on each metrics listener and
+// returns a function that waits for them and writes dir/<name>-<i>.pprof. With no
+// dir it does nothing.
+func profileCPU(b *testing.B, dir string, metrics []string, name string, secs int) (wait func()) {
+	if dir == "" {
+		return func() {}
+	}
+	var wg sync.WaitGroup
+	for i, base := range metrics {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := http.Get(fmt.Sprintf("%s/debug/pprof/profile?seconds=%d", base, secs))
+			if err != nil {
+				b.Errorf("profile %s: %v", base, err)
+				return
+			}
+			defer res.Body.Close()
+			body, err := io.ReadAll(res.Body)
+			if err == nil && res.StatusCode != http.StatusOK {
+				err = fmt.Errorf("status %d: %s", res.StatusCode, body)
+			}
+			if err == nil {
+				err = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", name, i)), body, 0o644)
+			}
+			if err != nil {
+				b.Errorf("profile %s: %v", base, err)
+			}
+		}()
+	}
+	return wg.Wait
 }
