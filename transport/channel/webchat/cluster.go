@@ -40,7 +40,10 @@ type Delivery struct {
 	ID           string          // the message frame's id: "wc-out:<messageId>", or the client id of an echo
 	Frame        json.RawMessage // the message frame, a JSON object
 	// Echo marks the visitor's own message, acknowledged on the node Origin names,
-	// for the visitor's tabs on the other nodes (Origin's own tabs already have it).
+	// for the visitor's tabs on the other nodes. Nodes no longer publish echoes (the
+	// widget's tabs tell each other: doc.go, "Tabs"); one from a node of an earlier
+	// release, during a rolling upgrade, is still delivered, and the widget shows
+	// each id once.
 	Echo   bool
 	Origin string
 	// Stop ends the connection's visitors on every node (its channel stopped): their
@@ -140,9 +143,6 @@ func (s *Server) Deliver(d Delivery) {
 	sockets := s.socketsOf(ep, d.Visitor)
 	if len(sockets) == 0 {
 		return
-	}
-	if d.Echo && d.Origin == s.node {
-		return // this node's tabs got it when it was acknowledged
 	}
 	frame := textFrame(d.Frame)
 	for _, sk := range sockets {

@@ -19,6 +19,7 @@ type bus struct {
 	sink    engine.ChannelSink
 	lookups int
 	fail    error
+	sent    int // deliveries published
 }
 
 func (b *bus) Endpoint(ctx context.Context, id engine.ID) (engine.Connection, engine.ChannelSink, error) {
@@ -34,12 +35,20 @@ func (b *bus) Endpoint(ctx context.Context, id engine.ID) (engine.Connection, en
 	return engine.Connection{ID: 7, CompanyID: 3, Channel: engine.ChannelSocket}, b.sink, nil
 }
 
+// published is how many deliveries went on the bus so far.
+func (b *bus) published() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sent
+}
+
 func (b *bus) Publish(ctx context.Context, d Delivery) error {
 	raw, err := MarshalDelivery(d)
 	if err != nil {
 		return err
 	}
 	b.mu.Lock()
+	b.sent++
 	servers := append([]*Server(nil), b.servers...)
 	b.mu.Unlock()
 	for _, s := range servers {
@@ -52,17 +61,39 @@ func (b *bus) Publish(ctx context.Context, d Delivery) error {
 	return nil
 }
 
+// twoNodes is a cluster of two nodes' Servers, A and B, on the bus b; the
+// connection's actor (7) is on A.
+func twoNodes(t *testing.T) (b *bus, a, nb *env) {
+	b = &bus{}
+	cfg := func(c *Config) { c.Cluster = b }
+	a, nb = newEnv(t, cfg), newEnv(t, cfg)
+	b.sink = a.j
+	b.servers = []*Server{a.srv, nb.srv}
+	return b, a, nb
+}
+
+// An echo published by a node of an earlier release (during a rolling upgrade) still
+// reaches the visitor's tabs here.
+func TestEchoFromAnOlderNodeIsDelivered(t *testing.T) {
+	b, _, nb := twoNodes(t)
+	c, w := nb.connect("")
+	frame, _ := json.Marshal(map[string]any{"type": "message", "id": "old1", "body": "typed elsewhere", "at": "2026-11-28T18:00:00.000Z"})
+	if err := b.Publish(context.Background(), Delivery{ConnectionID: 7, Visitor: vidOf(w.Visitor), ID: "old1", Frame: frame,
+		Echo: true, Origin: "older-node"}); err != nil {
+		t.Fatal(err)
+	}
+	if f := c.expect("message"); f.ID != "old1" || f.FromMe || f.Body != "typed elsewhere" {
+		t.Fatalf("echo %+v", f)
+	}
+}
+
 // TestClusterVisitorOnAnotherNode: the channel runs on node A; a visitor connected
 // to node B has its message acknowledged once A's sink took it, receives what A's
 // channel sends, and after moving to node A (a reconnect through the balancer) gets
-// both in its history and new messages there.
+// both in its history and new messages there. The visitor's tab on A is not sent
+// the message typed on B: the widget's tabs tell each other (doc.go, "Tabs").
 func TestClusterVisitorOnAnotherNode(t *testing.T) {
-	b := &bus{}
-	cfg := func(c *Config) { c.Cluster = b }
-	a := newEnv(t, cfg)
-	nb := newEnv(t, cfg)
-	b.sink = a.j // the connection's actor is on A
-	b.servers = []*Server{a.srv, nb.srv}
+	b, a, nb := twoNodes(t)
 
 	c, w := nb.connect("")
 	vid := vidOf(w.Visitor)
@@ -71,18 +102,23 @@ func TestClusterVisitorOnAnotherNode(t *testing.T) {
 	if f := c.expect("ack"); f.ID != "m1" {
 		t.Fatalf("ack %+v", f)
 	}
-	// The tab on A gets the echo of the visitor's message, once.
-	if f := tabA.expect("message"); f.ID != "m1" || f.FromMe || f.Body != "oi de B" {
-		t.Fatalf("echo on the other node %+v", f)
-	}
 	if a.j.callsFor("wc:"+vid+":m1") != 1 || nb.j.callsFor("wc:"+vid+":m1") != 0 {
 		t.Fatal("the message did not reach the actor's sink exactly once")
 	}
+	published := b.published()
 	out := a.send(NumberPrefix+vid, "resposta de A")
-	for _, cl := range []*client{c, tabA} { // both tabs, on both nodes; no second echo
+	// Both tabs, on both nodes, get the attendant's message, and it is the first
+	// message frame either gets: nothing of m1 crossed to A.
+	for _, cl := range []*client{c, tabA} {
 		if f := cl.expect("message"); f.ID != out || !f.FromMe || f.Body != "resposta de A" {
 			t.Fatalf("got %+v", f)
 		}
+	}
+	if got := b.published() - published; got != 1 {
+		t.Fatalf("%d deliveries published for one attendant message", got)
+	}
+	if published != 0 {
+		t.Fatalf("%d deliveries published for the visitor's message; want none", published)
 	}
 	tabA.conn.Close()
 	// The read receipt from B reaches the actor's sink too.
@@ -115,12 +151,7 @@ func TestClusterVisitorOnAnotherNode(t *testing.T) {
 // (ERR_WAPP_NOT_INITIALIZED, then CloseNotInitialized) and the next visitor is
 // looked the connection up again; a hand-over (Stop) closes none.
 func TestClusterStopClosesVisitorsEverywhere(t *testing.T) {
-	b := &bus{}
-	cfg := func(c *Config) { c.Cluster = b }
-	a := newEnv(t, cfg)
-	nb := newEnv(t, cfg)
-	b.sink = a.j
-	b.servers = []*Server{a.srv, nb.srv}
+	b, a, nb := twoNodes(t)
 	onA, _ := a.connect("")
 	onB, _ := nb.connect("")
 	// A hand-over (Stop) leaves them attached: the actor carries on elsewhere.

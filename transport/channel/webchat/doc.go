@@ -53,7 +53,7 @@
 //
 // The welcome is always the first frame. fromMe has Atende's meaning: true for what
 // the business sent (an attendant), false for the visitor's own messages (history,
-// and echoes to the visitor's other tabs). Message ids: the visitor's messages keep
+// and echoes to the visitor's other tabs on the same node: see Tabs). Message ids: the visitor's messages keep
 // their client id; the business's are "wc-out:<messageId>". "at" is RFC 3339, UTC;
 // the widget shows it as HH:mm on a 24-hour clock in the welcome's timeZone, the
 // tenant's (engine.QueueTimeZone), so visitor and attendants read the same times.
@@ -137,6 +137,19 @@
 // bus as JSON (MarshalDelivery, UnmarshalDelivery: strict, fuzzed). Delivery is at
 // most once, as on one node; a visitor that missed a message gets it with the
 // history of its next welcome.
+//
+// # Tabs
+//
+// A visitor's tabs share its token (localStorage), so they are tabs of one browser,
+// and their sockets may be on different nodes. Each tab shows the visitor's messages
+// typed in the others: the node echoes an acknowledged message to the visitor's
+// other sockets it holds, and the widget whose message was acknowledged posts it
+// ({id, body, at}) on a BroadcastChannel named after the connection, which the other
+// tabs show. Nodes do not publish the visitor's messages to each other: that would
+// cost every node a decoding for every visitor message, whether the visitor has a
+// second tab or not. A browser without BroadcastChannel shows the other tabs'
+// messages with the history of the next welcome. The widget shows each id once, so
+// a message heard both ways appears once.
 //
 // # Concurrency
 //

@@ -387,17 +387,8 @@ func (sk *socket) inbound(f ClientFrame, now time.Time) bool {
 		}
 		other.send(echo)
 	}
-	if cl := sk.srv.cfg.Cluster; cl != nil {
-		// The visitor's tabs on other nodes; at most once, like every delivery.
-		payload := encode(messageFrame{Type: "message", ID: f.ID, Body: f.Body, At: stamp(now)})
-		ctx, cancel := context.WithTimeout(ep.ctx, sk.srv.cfg.SinkTimeout)
-		err := cl.Publish(ctx, Delivery{ConnectionID: ep.conn.ID, Visitor: sk.vis.id, ID: f.ID, Frame: payload,
-			Echo: true, Origin: sk.srv.node})
-		cancel()
-		if err != nil {
-			sk.log.Debug().Err(err).Str("client_id", f.ID).Msg("webchat echo not published")
-		}
-	}
+	// The visitor's tabs on other nodes hear of it from this one's widget (a
+	// BroadcastChannel in the browser), not through the cluster: doc.go, "Tabs".
 	return true
 }
 

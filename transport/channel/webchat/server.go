@@ -44,8 +44,6 @@ type Server struct {
 
 	open       atomic.Int64 // sockets attached
 	refusedNew atomic.Int64 // first messages refused by the new-visitor limits
-
-	node string // random id of this Server: the Origin of its echoes (cluster mode)
 }
 
 // endpoint is a started connection: the visitors of its connection are accepted and
@@ -88,7 +86,6 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		node:      randomNodeID(),
 		cfg:       cfg,
 		newByAddr: netlimit.NewBuckets(cfg.NewVisitorRate, cfg.Now),
 		newByConn: netlimit.NewBuckets(cfg.NewVisitorsPerConnection, cfg.Now),

@@ -155,6 +155,17 @@
     box.classList.toggle('failed', state === 'failed');
     box.title = state === 'pending' ? t.sending : state === 'failed' ? t.failed : '';
   }
+  // The visitor's tabs show each other's messages: the tab whose message the server
+  // acknowledged tells the others over a BroadcastChannel (tabs of one browser share
+  // the visitor), wherever their sockets are. So the server need not publish every
+  // visitor message to every node for tabs that may be there (doc.go, "Tabs").
+  var tabs = null;
+  try { if (typeof BroadcastChannel === 'function') tabs = new BroadcastChannel(KEY); } catch (e) { tabs = null; }
+  if (tabs) tabs.onmessage = function (ev) {
+    var m = ev.data;
+    if (m && typeof m.id === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(m.id) && typeof m.body === 'string' && m.body && m.body.length <= MAX &&
+      typeof m.at === 'string') add({ id: m.id, body: m.body, at: m.at });
+  };
   function status(s) { stat.textContent = s; }
   function flash(s, ms) { note.textContent = s; clearTimeout(flash.t); flash.t = setTimeout(function () { note.textContent = ''; }, ms || 4000); }
   function setBadge() { badge.hidden = !unread; badge.textContent = unread > 9 ? '9+' : String(unread); }
@@ -217,8 +228,10 @@
         else read();
       }
     } else if (f.type === 'ack') {
-      st.pending = st.pending.filter(function (p) { return p.id !== f.id; }); save();
+      var mine = null;
+      st.pending = st.pending.filter(function (p) { if (p.id === f.id) mine = p; return p.id !== f.id; }); save();
       add({ id: f.id });
+      if (mine && tabs) tabs.postMessage({ id: mine.id, body: mine.body, at: mine.at });
       if (f.id === inflight) { refusals = 0; answered(f.id); pump(); }
     } else if (f.type === 'error') {
       failed(f);

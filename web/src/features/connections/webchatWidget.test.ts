@@ -40,6 +40,24 @@ class FakeSocket {
 
 const latest = () => FakeSocket.all[FakeSocket.all.length - 1];
 
+// FakeTabs stands in for the browser's BroadcastChannel between the visitor's tabs:
+// it records what the widget posts, and the test delivers what another tab posted.
+class FakeTabs {
+  static all: FakeTabs[] = [];
+  posted: unknown[] = [];
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  constructor(readonly name: string) {
+    FakeTabs.all.push(this);
+  }
+  postMessage(data: unknown) {
+    this.posted.push(data);
+  }
+  close() {}
+  fromOtherTab(data: unknown) {
+    this.onmessage?.({ data });
+  }
+}
+
 interface Pending {
   id: string;
   body: string;
@@ -103,7 +121,9 @@ function serve(sock: FakeSocket, answer: (f: Frame) => Frame | null | undefined 
 beforeEach(() => {
   vi.useFakeTimers();
   FakeSocket.all = [];
+  FakeTabs.all = [];
   vi.stubGlobal('WebSocket', FakeSocket);
+  vi.stubGlobal('BroadcastChannel', FakeTabs);
 });
 
 afterEach(() => {
@@ -271,5 +291,41 @@ describe('web chat widget', () => {
     serve(sock);
     expect(sock.messages().map((f) => f.seq)).toEqual([1, 2]);
     expect(stored().pending).toEqual([]);
+  });
+
+  it("tells the visitor's other tabs of a message once the server acknowledged it", () => {
+    const w = boot({ v: 'visitor.sig', seq: 0, pending: [] });
+    const sock = latest();
+    sock.welcome();
+    const tabs = FakeTabs.all[0];
+    expect(tabs.name).toBe(KEY);
+    w.type('olá de uma aba');
+    expect(sock.messages()).toHaveLength(1);
+    expect(tabs.posted).toEqual([]); // not before the ack: it may still fail
+    const [sent] = serve(sock);
+    expect(tabs.posted).toEqual([{ id: sent.id, body: 'olá de uma aba', at: expect.any(String) }]);
+    // An ack for a message this tab does not hold tells nobody.
+    sock.receive({ type: 'ack', id: 'someone-else' });
+    expect(tabs.posted).toHaveLength(1);
+  });
+
+  it('shows once a message another tab typed, and ignores what is not one', () => {
+    boot({ v: 'visitor.sig', seq: 0, pending: [] });
+    const sock = latest();
+    sock.welcome();
+    const tabs = FakeTabs.all[0];
+    const root = (document.body.lastElementChild as HTMLElement).shadowRoot!;
+    const shown = () => Array.from(root.querySelectorAll('.log .m')).map((m) => m.firstChild?.textContent);
+    const m = { id: 'a1b2c3', body: 'typed in tab 2', at: '2026-11-28T18:00:00.000Z' };
+    tabs.fromOtherTab(m);
+    tabs.fromOtherTab(m);
+    // The same message echoed by the server (the other tab on this node) too.
+    sock.receive({ type: 'message', id: 'a1b2c3', body: 'typed in tab 2', at: m.at });
+    expect(shown()).toEqual(['typed in tab 2']);
+    for (const bad of [null, 'text', { id: '<b>x</b>', body: 'x', at: m.at }, { id: 'z1', body: 42, at: m.at },
+      { id: 'z2', body: '', at: m.at }, { id: 'z3', body: 'x'.repeat(4097), at: m.at }, { id: 'z4', body: 'x' }]) {
+      tabs.fromOtherTab(bad);
+    }
+    expect(shown()).toEqual(['typed in tab 2']);
   });
 });
