@@ -18,6 +18,7 @@ import { groupsFlow } from './flows/groups.mjs';
 import { crossOriginFlow } from './flows/crossorigin.mjs';
 import { sessionFlow } from './flows/session.mjs';
 import { webchatLimitsFlow } from './flows/webchat-limits.mjs';
+import { webchatTabsFlow } from './flows/webchat-tabs.mjs';
 import { agendaFlow } from './flows/agenda.mjs';
 import { bookingFlow } from './flows/booking.mjs';
 import { catalogFlow } from './flows/catalog.mjs';
@@ -75,6 +76,7 @@ const tests = [
   { name: 'campaign flow (pt-BR): CSV preview with its bad line, a customer picked, started now, progress bar to the end', run: (ctx) => campaignFlow({ ...ctx, lng: 'pt-BR' }) },
   { name: 'cross-origin front-end: login, socket events, image by absolute URL, refresh; an unlisted origin is refused', run: (ctx) => crossOriginFlow(ctx) },
   { name: 'web chat limits: the widget solves the proof of work; a second new visitor of the address is told when its message goes', run: (ctx) => webchatLimitsFlow(ctx) },
+  { name: "web chat tabs: a message typed in one tab shows in the visitor's tab that has no socket, once", run: (ctx) => webchatTabsFlow(ctx) },
   { name: 'whatsapp pairing through the API: QR code → fake scan → CONNECTED → wipe → new QR code', run: (ctx) => whatsappApiFlow(ctx) },
   ...['pt-BR', 'en', 'es'].map((lng) => ({ name: `messaging API (${lng}): admin creates a token on /MessagingAPI; curl sends with it to a web chat customer, live in the chat, once; revoked is refused`, run: (ctx) => messagingApiFlow({ ...ctx, lng }) })),
   // The browser half needs the connections screen (web/src/features/connections).
