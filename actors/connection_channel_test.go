@@ -26,15 +26,7 @@ type journalRecord struct {
 
 func readRecord(ctx context.Context, r *liveRig) (journalRecord, error) {
 	rec := journalRecord{states: map[engine.ID]engine.TicketState{}, sent: map[engine.ID]engine.PendingOutbound{}}
-	err := r.readJournal(ctx, func(e engine.RecordedEvent) error {
-		var id engine.ID
-		if _, err := fmt.Sscanf(e.StreamID, "ticket/%d", &id); err != nil {
-			return nil
-		}
-		ev, err := engine.DecodeTicketEvent(e.Type, e.Data)
-		if err != nil {
-			return err
-		}
+	err := r.readTicketEvents(ctx, func(id engine.ID, ev engine.TicketEvent) error {
 		st := engine.EvolveTicket(rec.states[id], ev)
 		rec.states[id] = st
 		if m, ok := ev.(engine.TicketMessageSent); ok && m.ProviderID == "" {

@@ -22,7 +22,18 @@ func inbound(num, pid, body string) engine.InboundMessage {
 // eachTicketEvent hands fn every ticket event of the journal, in journal order.
 func (r *liveRig) eachTicketEvent(t *testing.T, fn func(tid engine.ID, ev engine.TicketEvent)) {
 	t.Helper()
-	err := r.readJournal(context.Background(), func(rec engine.RecordedEvent) error {
+	err := r.readTicketEvents(context.Background(), func(id engine.ID, ev engine.TicketEvent) error {
+		fn(id, ev)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readTicketEvents is readJournal over the ticket streams, their events decoded.
+func (r *liveRig) readTicketEvents(ctx context.Context, fn func(tid engine.ID, ev engine.TicketEvent) error) error {
+	return r.readJournal(ctx, func(rec engine.RecordedEvent) error {
 		var id engine.ID
 		if _, err := fmt.Sscanf(rec.StreamID, "ticket/%d", &id); err != nil {
 			return nil
@@ -31,12 +42,8 @@ func (r *liveRig) eachTicketEvent(t *testing.T, fn func(tid engine.ID, ev engine
 		if err != nil {
 			return err
 		}
-		fn(id, ev)
-		return nil
+		return fn(id, ev)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // readJournal hands fn every event of the journal up to its head when called, in
