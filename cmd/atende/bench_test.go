@@ -249,17 +249,34 @@ func pinToLastCore() (float64, func()) {
 // /proc/<pid>/stat (clock ticks of 1/100 s, Linux's USER_HZ).
 func processCPU(t testing.TB, pid int) time.Duration {
 	t.Helper()
-	raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	ticks, err := cpuTicks(fmt.Sprintf("/proc/%d/stat", pid), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
-	if len(fields) < 13 {
-		t.Fatalf("/proc/%d/stat: %q", pid, raw)
+	return ticks
+}
+
+// cpuTicks reads a /proc/<pid>/stat file: the process's user + system time, and
+// with children also the time of the children it reaped (cutime, cstime).
+func cpuTicks(path string, children bool) (time.Duration, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
 	}
-	utime, _ := strconv.ParseInt(fields[11], 10, 64) // field 14 of the whole line
-	stime, _ := strconv.ParseInt(fields[12], 10, 64)
-	return time.Duration(utime+stime) * 10 * time.Millisecond
+	fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
+	if len(fields) < 15 {
+		return 0, fmt.Errorf("%s: %q", path, raw)
+	}
+	n := 13 // fields 14 and 15 of the whole line: utime, stime
+	if children {
+		n = 15 // and cutime, cstime
+	}
+	var sum int64
+	for _, f := range fields[11:n] {
+		v, _ := strconv.ParseInt(f, 10, 64)
+		sum += v
+	}
+	return time.Duration(sum) * 10 * time.Millisecond, nil
 }
 
 // postgresCPU is the CPU time of this machine's PostgreSQL so far: user + system
@@ -267,23 +284,14 @@ func processCPU(t testing.TB, pid int) time.Duration {
 // (its children's time), so a backend that ended between two readings still counts.
 func postgresCPU() time.Duration {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	var sum int64
+	var sum time.Duration
 	for _, dir := range dirs {
 		if comm, err := os.ReadFile(dir + "/comm"); err != nil || strings.TrimSpace(string(comm)) != "postgres" {
 			continue
 		}
-		raw, err := os.ReadFile(dir + "/stat")
-		if err != nil {
-			continue
-		}
-		fields := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+1:]))
-		if len(fields) < 15 {
-			continue
-		}
-		for _, f := range fields[11:15] { // utime, stime, cutime, cstime
-			v, _ := strconv.ParseInt(f, 10, 64)
-			sum += v
+		if ticks, err := cpuTicks(dir+"/stat", true); err == nil {
+			sum += ticks
 		}
 	}
-	return time.Duration(sum) * 10 * time.Millisecond
+	return sum
 }
