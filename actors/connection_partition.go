@@ -199,6 +199,28 @@ func (c Connections) reloadPartitions(ctx context.Context, id engine.ID) {
 // reloadTimeout bounds one partition's reload in reloadPartitions.
 const reloadTimeout = 2 * time.Second
 
+// RoutesHere reports whether this node hosts the actor that routes the messages of
+// the customer with number on connection id (its inbound partition), by the actor's
+// cached PID or, not activated yet, by the cluster's placement of its identity. With
+// one partition every customer goes to the connection actor, so the number chooses
+// nothing: true. A node that issues new customers their numbers (the web chat's
+// visitor ids) prefers numbers it routes itself, so that their messages need not
+// cross to another node; the answer is a hint, which a change of membership may
+// make stale, never a condition of correctness.
+func (n *Node) RoutesHere(id engine.ID, number string) bool {
+	if n.partitions <= 1 {
+		return true
+	}
+	kind, identity := Connections{Node: n}.target(id, number)
+	var addr string
+	if pid, ok := n.Cluster.PidCache.Get(identity, kind); ok {
+		addr = pid.Address
+	} else {
+		addr = n.departures.owner(identity, kind)
+	}
+	return addr == "" || addr == n.System.Address()
+}
+
 // target is the kind and identity a command about a customer with number goes to.
 func (c Connections) target(id engine.ID, number string) (kind, identity string) {
 	if c.Node.partitions <= 1 {

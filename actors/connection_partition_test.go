@@ -6,6 +6,12 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/cluster/clusterproviders/test"
+	"github.com/rs/zerolog"
 
 	"atende/actors/wire"
 	"atende/engine"
@@ -218,4 +224,64 @@ func TestPartitionReadsItsRowAgainAfterAFailedStart(t *testing.T) {
 			t.Fatalf("%d tickets", n)
 		}
 	})
+}
+
+// RoutesHere answers true on exactly the node that a call to the number's inbound
+// partition reaches, and each node of two routes some numbers itself.
+func TestRoutesHereIsWhereThePartitionRuns(t *testing.T) {
+	agent := test.NewInMemAgent()
+	start := func() *Node {
+		n, err := StartNode(NodeConfig{Logger: zerolog.Nop(), Provider: test.NewTestProvider(agent), InboundPartitions: 8,
+			Kinds: []*cluster.Kind{cluster.NewKind(KindInbound, actor.PropsFromProducer(func() actor.Actor { return &echo{} }))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Stop(false) })
+		return n
+	}
+	a, b := start(), start()
+	for deadline := time.Now().Add(30 * time.Second); len(a.Members(5*time.Second)) != 2 || len(b.Members(5*time.Second)) != 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the two nodes never saw each other")
+		}
+	}
+	// Eight partitions all land on one of two nodes once in 128 connections (the
+	// members' ports are random): try a few connections.
+	here := map[*Node]int{}
+	for i := 0; i < 64*20 && (here[a] == 0 || here[b] == 0); i++ {
+		conn := engine.ID(1 + i/64)
+		number := fmt.Sprintf("webchat:%d", i%64)
+		onA, onB := a.RoutesHere(conn, number), b.RoutesHere(conn, number)
+		if onA == onB {
+			t.Fatalf("%s: routed here by a %v, by b %v; want exactly one", number, onA, onB)
+		}
+		identity := InboundIdentity(conn, InboundPartition(number, 8))
+		if _, err := a.Call(context.Background(), KindInbound, identity, &wire.Command{Type: "echo"}); err != nil {
+			t.Fatal(err)
+		}
+		pid, ok := a.Cluster.PidCache.Get(identity, KindInbound)
+		if !ok {
+			t.Fatalf("%s: no PID cached after the call", identity)
+		}
+		if want := a.System.Address(); (pid.Address == want) != onA {
+			t.Fatalf("%s: ran at %s, a says routed here %v", identity, pid.Address, onA)
+		}
+		if onA {
+			here[a]++
+		} else {
+			here[b]++
+		}
+	}
+	if here[a] == 0 || here[b] == 0 {
+		t.Fatalf("numbers routed by a %d, by b %d: every partition on one node", here[a], here[b])
+	}
+
+	one, err := StartNode(NodeConfig{Logger: zerolog.Nop(), Provider: test.NewTestProvider(test.NewInMemAgent())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Stop(false)
+	if !one.RoutesHere(1, "webchat:x") {
+		t.Fatal("with one partition the number chooses nothing: want true")
+	}
 }

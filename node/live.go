@@ -187,7 +187,10 @@ func (n *Node) startWebchat(ctx context.Context, l *live) (_ *webchatCluster, er
 	}
 	if l.webchat, err = webchat.New(webchat.Config{Secret: derive(n.cfg.JWTSecret, "webchat"), Logger: log,
 		Calls: l.calls, CallTicket: l.webchatTicket,
-		Gate: l.webchatGate, ClientAddr: n.cfg.Limits.clientAddr,
+		// The actor node starts after the web chat and before any listener: a
+		// visitor's first socket finds it.
+		RoutesHere: func(conn engine.ID, number string) bool { return l.node == nil || l.node.RoutesHere(conn, number) },
+		Gate:       l.webchatGate, ClientAddr: n.cfg.Limits.clientAddr,
 		NewVisitorRate: newPerAddress, NewVisitorsPerConnection: newPerConnection,
 		ProofOfWorkBits:            n.cfg.Limits.WebchatProofBits,
 		SharedNewVisitorsByAddress: sharedByAddress, SharedNewVisitorsByConnection: sharedByConnection,

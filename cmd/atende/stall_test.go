@@ -46,7 +46,9 @@ const (
 	// stallConnFrozen: its socket is on a node that stays up, the inbound partition
 	// of its connection that takes its messages (actors, KindInbound) on the frozen
 	// node. The connection actor itself may be anywhere: a web chat customer's
-	// messages do not pass through it.
+	// messages do not pass through it. Rare since a node gives its new visitors
+	// ids whose partition it hosts (actors.Node.RoutesHere): it takes a visitor
+	// whose partition moved after its token was drawn.
 	stallConnFrozen
 	// stallSocketFrozen: its socket is on the frozen node.
 	stallSocketFrozen

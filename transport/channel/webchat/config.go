@@ -69,6 +69,11 @@ type Config struct {
 	// MediaURL links media of attendant messages. Nil: media messages carry their
 	// type and name without a link.
 	MediaURL MediaURLFunc
+	// RoutesHere reports whether this node routes, itself, the messages of the
+	// contact with number on connection conn (actors.Node.RoutesHere). New visitors
+	// are given ids it answers true for when a few draws find one, so that their
+	// messages do not cross the cluster. Nil: any id.
+	RoutesHere func(conn engine.ID, number string) bool
 	// Logger receives the web chat's logs; child loggers add conn_id and channel.
 	// Zero value: logs nothing.
 	Logger zerolog.Logger

@@ -3,6 +3,7 @@ package webchat
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -336,5 +337,54 @@ func TestShutdown(t *testing.T) {
 	}
 	if err := NewChannel(e.srv, engine.Connection{ID: 8}).Start(context.Background(), e.j); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Start after Shutdown: %v", err)
+	}
+}
+
+// A new visitor gets an id whose messages this node routes itself when a few draws
+// find one, and a valid token in any case.
+func TestNewVisitorIDRoutedHere(t *testing.T) {
+	var asked []string
+	routed := func(conn engine.ID, number string) bool { return conn == 7 && strings.HasSuffix(number, "A") } // one id in 64
+	srv, err := New(Config{Secret: testSecret, RoutesHere: func(conn engine.ID, number string) bool {
+		asked = append(asked, number)
+		return routed(conn, number)
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for range 50 {
+		asked = asked[:0]
+		token, vid := srv.issueToken(7)
+		if got, ok := srv.checkToken(7, token); !ok || got != vid {
+			t.Fatalf("token %q does not verify", token)
+		}
+		for i, number := range asked {
+			if !strings.HasPrefix(number, NumberPrefix) || len(number) != len(NumberPrefix)+visitorIDLen {
+				t.Fatalf("asked about %q", number)
+			}
+			if i < len(asked)-1 && routed(7, number) {
+				t.Fatalf("draw %d (%q) was routed here, yet drawing went on", i, number)
+			}
+		}
+		if n := len(asked); n > 0 && asked[n-1] == NumberPrefix+vid && routed(7, asked[n-1]) {
+			found++
+		} else if n != localTries-1 {
+			t.Fatalf("gave up after asking %d times, want %d", n, localTries-1)
+		}
+	}
+	// A draw hits one id in 64, so 15 asked find one 21 % of the time: of 50
+	// visitors, fewer than 2 found has a probability below 2e-4.
+	if found < 2 {
+		t.Fatalf("%d of 50 visitors routed here", found)
+	}
+
+	asked = asked[:0]
+	token, vid := srv.issueToken(8) // this node routes none of connection 8's visitors
+	if got, ok := srv.checkToken(8, token); !ok || got != vid {
+		t.Fatalf("token %q for a connection routed elsewhere", token)
+	}
+	if len(asked) != localTries-1 {
+		t.Fatalf("asked %d times for a connection routed elsewhere, want %d", len(asked), localTries-1)
 	}
 }
