@@ -226,7 +226,7 @@ func (n *Node) startActors(ctx context.Context, l *live) (err error) {
 		return err
 	}
 	cc := actors.ConnectionConfig{Connections: l.conns, Contacts: n.stores.contacts, Guard: l.guard,
-		Queues: n.stores.queues, Bots: n.stores.bots, Settings: n.stores.settings,
+		Queues: n.stores.tenant.CachedQueues(), Bots: n.stores.tenant.CachedBots(), Settings: n.stores.tenant.CachedSettings(),
 		IDs: l.ids, Channels: channels, Journal: l.journal, Outbox: readmodel.NewOutbox(n.db),
 		Attempts: readmodel.NewSendAttempts(n.db),
 		Locator:  readmodel.NewLocator(n.db), Logger: log, Routines: l.routines, Flows: l.flows.store,

@@ -78,10 +78,13 @@ type stores struct {
 	bots          *store.Bots
 	connections   *connection.Store
 	slots         *store.Slots
+	// tenant caches the bot's reads of bots, queues and settings: the API writes
+	// through its plain views, the actors read through its cached ones.
+	tenant *store.TenantCache
 }
 
 func newStores(d *db.DB, clock engine.Clock) stores {
-	return stores{
+	s := stores{
 		companies:     store.NewCompanies(d, clock),
 		users:         store.NewUsers(d, clock),
 		settings:      store.NewSettings(d, clock),
@@ -94,6 +97,8 @@ func newStores(d *db.DB, clock engine.Clock) stores {
 		connections:   connection.New(d, clock),
 		slots:         newSlots(d, clock),
 	}
+	s.tenant = store.NewTenantCache(s.bots, s.queues, s.settings, store.DefaultTenantCacheTTL, nil)
+	return s
 }
 
 // newSlots is the booking scheduler's store, reading and writing slots in each
@@ -197,15 +202,15 @@ func New(ctx context.Context, cfg Config, log zerolog.Logger) (_ *Node, err erro
 			TicketDeps: httpapi.TicketDeps{Tickets: l.commander, TicketQueries: l.queries, Journal: l.journal,
 				IDs: l.ids, Media: l.media, Waiter: l.runner, VideoCalls: callInvites{live: l, node: n}},
 			Publisher: realtime.Bus{Journal: l.journal, Logger: log},
-			Users:     n.stores.users, Settings: rezoningSettings{SettingStore: n.stores.settings, rezoner: l.rezoner},
+			Users:     n.stores.users, Settings: rezoningSettings{SettingStore: n.stores.tenant.Settings(), rezoner: l.rezoner},
 			RefreshTokens: n.stores.refreshTokens,
-			RefDeps: httpapi.RefDeps{Contacts: n.stores.contacts, Queues: n.stores.queues,
+			RefDeps: httpapi.RefDeps{Contacts: n.stores.contacts, Queues: n.stores.tenant.Queues(),
 				Tags: n.stores.tags, QuickAnswers: n.stores.quickAnswers,
 				Announcements: store.NewAnnouncements(n.db, clock), Presence: n.presence,
 				Bookings: store.NewBookings(n.db, clock), Slots: n.stores.slots,
 				Catalog: store.NewCatalog(n.db, clock), Schedules: sched,
 				Dashboard: dash,
-				WaitPanel: l.queries, Locations: store.NewLocations(n.db), Bots: n.stores.bots,
+				WaitPanel: l.queries, Locations: store.NewLocations(n.db), Bots: n.stores.tenant.Bots(),
 				CalendarFeeds: store.NewCalendarFeeds(n.db, clock), Campaigns: campaigns,
 				Groups: groupBatches},
 			ConnectionDeps: httpapi.ConnectionDeps{Connections: n.stores.connections,
