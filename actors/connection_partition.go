@@ -212,13 +212,8 @@ func (n *Node) RoutesHere(id engine.ID, number string) bool {
 		return true
 	}
 	kind, identity := Connections{Node: n}.target(id, number)
-	var addr string
-	if pid, ok := n.Cluster.PidCache.Get(identity, kind); ok {
-		addr = pid.Address
-	} else {
-		addr = n.departures.owner(identity, kind)
-	}
-	return addr == "" || addr == n.System.Address()
+	_, local := n.hostOf(identity, kind)
+	return local
 }
 
 // target is the kind and identity a command about a customer with number goes to.

@@ -141,6 +141,18 @@ func (n *Node) Call(ctx context.Context, kind, identity string, cmd *wire.Comman
 	return ReplyResult(reply)
 }
 
+// hostOf is the address of the member a call to kind/identity goes to — the cached
+// PID's, else the member the topology places it on — and whether that is this node
+// (or no member hosts kind yet: the cluster then activates it here or answers).
+func (n *Node) hostOf(identity, kind string) (addr string, local bool) {
+	if pid, ok := n.Cluster.PidCache.Get(identity, kind); ok {
+		addr = pid.Address
+	} else {
+		addr = n.departures.owner(identity, kind)
+	}
+	return addr, addr == "" || addr == n.System.Address()
+}
+
 // errMemberLeft ends a call whose target member left the cluster while it waited.
 var errMemberLeft = errors.New("the actor's member left the cluster")
 
@@ -150,13 +162,8 @@ var errMemberLeft = errors.New("the actor's member left the cluster")
 // not have run there; every caller's retry is idempotent (provider ids, expected
 // versions), as for a timeout. Local calls are made directly.
 func (n *Node) request(identity, kind string, cmd *wire.Command, timeout time.Duration) (any, error) {
-	var target string
-	if pid, ok := n.Cluster.PidCache.Get(identity, kind); ok {
-		target = pid.Address
-	} else {
-		target = n.departures.owner(identity, kind)
-	}
-	if target == "" || target == n.System.Address() {
+	target, local := n.hostOf(identity, kind)
+	if local {
 		return n.Cluster.Request(identity, kind, cmd, cluster.WithTimeout(timeout))
 	}
 	gone := n.departures.watch(target)
