@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -229,22 +230,7 @@ func TestPartitionReadsItsRowAgainAfterAFailedStart(t *testing.T) {
 // RoutesHere answers true on exactly the node that a call to the number's inbound
 // partition reaches, and each node of two routes some numbers itself.
 func TestRoutesHereIsWhereThePartitionRuns(t *testing.T) {
-	agent := test.NewInMemAgent()
-	start := func() *Node {
-		n, err := StartNode(NodeConfig{Logger: zerolog.Nop(), Provider: test.NewTestProvider(agent), InboundPartitions: 8,
-			Kinds: []*cluster.Kind{cluster.NewKind(KindInbound, actor.PropsFromProducer(func() actor.Actor { return &echo{} }))}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Stop(false) })
-		return n
-	}
-	a, b := start(), start()
-	for deadline := time.Now().Add(30 * time.Second); len(a.Members(5*time.Second)) != 2 || len(b.Members(5*time.Second)) != 2; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the two nodes never saw each other")
-		}
-	}
+	a, b := twoNodes(t, KindInbound)
 	// Eight partitions all land on one of two nodes once in 128 connections (the
 	// members' ports are random): try a few connections.
 	here := map[*Node]int{}
@@ -283,5 +269,92 @@ func TestRoutesHereIsWhereThePartitionRuns(t *testing.T) {
 	defer one.Stop(false)
 	if !one.RoutesHere(1, "webchat:x") {
 		t.Fatal("with one partition the number chooses nothing: want true")
+	}
+}
+
+// twoNodes starts two nodes of one in-memory cluster, each hosting echo actors of
+// kind, with eight inbound partitions per connection, and waits until they see each
+// other.
+func twoNodes(t *testing.T, kind string) (a, b *Node) {
+	t.Helper()
+	agent := test.NewInMemAgent()
+	start := func() *Node {
+		n, err := StartNode(NodeConfig{Logger: zerolog.Nop(), Provider: test.NewTestProvider(agent), InboundPartitions: 8,
+			Kinds: []*cluster.Kind{cluster.NewKind(kind, actor.PropsFromProducer(func() actor.Actor { return &echo{} }))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { n.Stop(false) })
+		return n
+	}
+	a, b = start(), start()
+	for deadline := time.Now().Add(30 * time.Second); len(a.Members(5*time.Second)) != 2 || len(b.Members(5*time.Second)) != 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the two nodes never saw each other")
+		}
+	}
+	return a, b
+}
+
+// countingIDs hands out 1, 2, 3, … and remembers how many it gave.
+type countingIDs struct{ next int64 }
+
+func (c *countingIDs) Next(context.Context, string) (engine.ID, error) {
+	c.next++
+	return c.next, nil
+}
+
+// A connection's new ticket takes an id whose ticket actor the cluster places on the
+// connection's node, passing over at most ticketHereTries-1 ids; a call to that
+// ticket then runs there. With one member, or no node, the first id is kept.
+func TestNewTicketIDPlacedHere(t *testing.T) {
+	a, b := twoNodes(t, KindTicket)
+	ctx := context.Background()
+	for _, n := range []*Node{a, b} {
+		ids := &countingIDs{}
+		for i := 0; i < 20; i++ {
+			before := ids.next
+			tid, err := newTicketID(ctx, ids, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tid != ids.next || tid-before > ticketHereTries {
+				t.Fatalf("ticket %d after id %d: want the last id drawn, at most %d draws", tid, before, ticketHereTries)
+			}
+			identity := strconv.FormatInt(tid, 10)
+			if _, err := a.Call(ctx, KindTicket, identity, &wire.Command{Type: "echo"}); err != nil {
+				t.Fatal(err)
+			}
+			pid, ok := a.Cluster.PidCache.Get(identity, KindTicket)
+			if !ok {
+				t.Fatalf("ticket %d: no PID cached after the call", tid)
+			}
+			// Two members: each draw lands on n half the time, so sixteen misses
+			// in a row come once in 65,536 tickets.
+			if pid.Address != n.System.Address() && tid-before < ticketHereTries {
+				t.Fatalf("ticket %d drawn by %s ran at %s", tid, n.System.Address(), pid.Address)
+			}
+		}
+		// About half the draws are passed over: twenty tickets with at most one
+		// id passed over come once in 50,000 runs.
+		if ids.next < 22 {
+			t.Errorf("20 tickets took %d ids: with two members about half the draws are passed over", ids.next)
+		}
+	}
+
+	ids := &countingIDs{}
+	if tid, err := newTicketID(ctx, ids, nil); err != nil || tid != 1 {
+		t.Fatalf("without a node: ticket %d (%v), want 1", tid, err)
+	}
+	one, err := StartNode(NodeConfig{Logger: zerolog.Nop(), Provider: test.NewTestProvider(test.NewInMemAgent()),
+		Kinds: []*cluster.Kind{cluster.NewKind(KindTicket, actor.PropsFromProducer(func() actor.Actor { return &echo{} }))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Stop(false)
+	for want := engine.ID(2); want < 12; want++ {
+		if tid, err := newTicketID(ctx, ids, one); err != nil || tid != want {
+			t.Fatalf("one member: ticket %d (%v), want %d: no id passed over", tid, err, want)
+		}
 	}
 }

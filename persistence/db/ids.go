@@ -12,7 +12,9 @@ import (
 // IDs numbers new rows of event-sourced entities (tickets, messages) whose ids must
 // exist before anything is written. It reserves blocks of BlockSize ids per name in
 // table id_blocks, so a node makes one round trip per block; ids are unique across
-// nodes and increase within a node, with gaps after a restart.
+// nodes and increase within a node, with gaps after a restart (and where a caller
+// passes ids over: a cluster's connection keeps a ticket id whose actor is placed on
+// its own node).
 //
 // Next is called on hot paths (every inbound message takes an id inside its
 // connection's actor), so a block is reserved ahead: once half of the current block
