@@ -138,7 +138,7 @@ func (n *Node) startReadSide(ctx context.Context, l *live) (err error) {
 	if ps, l.dashboard, err = readModels(n.stores.settings, log); err != nil {
 		return err
 	}
-	if l.runner, err = projection.New(n.db, l.tail, projection.Config{Logger: log}, ps...); err != nil {
+	if l.runner, err = projection.New(n.db, l.tail, projection.Config{Logger: log, PollInterval: tailFedPoll}, ps...); err != nil {
 		return err
 	}
 	if err := l.runner.Start(ctx); err != nil {
@@ -372,7 +372,7 @@ func (n *Node) startPublisher(l *live, start int64) (err error) {
 	if err != nil {
 		return err
 	}
-	if l.publisher, err = realtime.New(realtime.Config{Source: l.tail, Hub: l.hub, Backlog: l.backlog,
+	if l.publisher, err = realtime.New(realtime.Config{Source: l.tail, Hub: l.hub, Backlog: l.backlog, Poll: tailFedPoll,
 		Queries: l.queries, Waiter: read, Start: start, Logger: n.log, Chats: readmodel.NewChatQueries(n.db),
 		SignMedia: func(companyID engine.ID, path string) string {
 			u, err := l.media.URL(companyID, path, 12*time.Hour)
@@ -450,6 +450,13 @@ func (f channelFactory) NewChannel(conn engine.Connection) (engine.Channel, erro
 	}
 	return nil, fmt.Errorf("no adapter for channel %q yet", conn.Channel)
 }
+
+// tailFedPoll is how often the projections and the realtime publisher read without
+// a notification. They read from the journal's tail, whose Notify announces every
+// event it reads and which itself looks for other nodes' commits (journal.Tail), so
+// theirs is a safety net only: shorter, it woke an idle node's five readers dozens
+// of times a second for nothing.
+const tailFedPoll = time.Second
 
 // readModels are the projections every node runs (and `atende import` runs to build
 // what it imported): the ticket and message read models, the dashboard's, the

@@ -11,8 +11,9 @@ import (
 )
 
 // TestNodeDefaults: a node built without settings (as cmd/atende builds it) looks for
-// due jobs often enough for B9's lateness goal (a timer falling due notifies nobody,
-// so the poll interval bounds a quiet queue's lateness); a test's short interval is
+// due jobs every second, River's default, in queues without an interval of their own
+// (a timer falling due notifies nobody, so the poll interval bounds a quiet queue's
+// lateness; the schedules' queue has its own); a test's short interval is
 // kept with the cooldown following it (River rejects a poll shorter than the
 // cooldown); every kind gets its queue with at least one worker; an insert-only
 // client works no queue.
@@ -22,8 +23,8 @@ func TestNodeDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rc.FetchPollInterval <= 0 || rc.FetchPollInterval > 250*time.Millisecond {
-		t.Errorf("FetchPollInterval %s: a due job can wait that long, want ≤ 250 ms", rc.FetchPollInterval)
+	if rc.FetchPollInterval != DefaultPollInterval || DefaultPollInterval > time.Second {
+		t.Errorf("FetchPollInterval %s: a due job can wait that long, want %s (≤ 1 s)", rc.FetchPollInterval, DefaultPollInterval)
 	}
 	if rc.JobTimeout >= 0 {
 		t.Errorf("JobTimeout %s: each worker bounds its own run", rc.JobTimeout)

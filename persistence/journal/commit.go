@@ -62,9 +62,11 @@ type backend interface {
 	close()
 }
 
-// listener is implemented by backends that hear other nodes' commits.
+// listener is implemented by backends that hear other nodes' commits. listen calls
+// hearing(true) once it listens and hearing(false) when it stops, each followed by
+// signal.
 type listener interface {
-	listen(ctx context.Context, log zerolog.Logger, signal func())
+	listen(ctx context.Context, log zerolog.Logger, signal func(), hearing func(bool))
 }
 
 // txAborted marks a transaction error after which the database certainly holds

@@ -115,6 +115,8 @@ type Store struct {
 
 	notifyMu sync.Mutex    // guards notifyCh
 	notifyCh chan struct{} // closed and replaced on every commit seen
+	// hears: notifyCh hears every commit in the database (HearsEveryCommit)
+	hears atomic.Bool
 
 	stats stats
 
@@ -173,7 +175,9 @@ func New(d *db.DB, cfg Config) (*Store, error) {
 		s.commitLoop()
 	})
 	if l, ok := s.be.(listener); ok {
-		s.workers.Go(func() { l.listen(s.ctx, s.log, s.signal) })
+		s.workers.Go(func() { l.listen(s.ctx, s.log, s.signal, s.hears.Store) })
+	} else {
+		s.hears.Store(true) // every writer is this process, and its commits signal
 	}
 	return s, nil
 }
@@ -340,6 +344,13 @@ func (s *Store) Notify() <-chan struct{} {
 	defer s.notifyMu.Unlock()
 	return s.notifyCh
 }
+
+// HearsEveryCommit reports whether Notify is closed for every commit in the
+// database, other nodes' included: always on SQLite, where every writer is this
+// process, and on PostgreSQL while the listener is connected (it signals Notify when
+// it connects and when it is lost). A reader waiting on Notify need poll often only
+// while this is false.
+func (s *Store) HearsEveryCommit() bool { return s.hears.Load() }
 
 func (s *Store) signal() {
 	s.notifyMu.Lock()

@@ -18,12 +18,16 @@ type Reader interface {
 	Notify() <-chan struct{}
 }
 
+// hearer is a Reader that tells whether its Notify hears every commit (a *Store).
+type hearer interface{ HearsEveryCommit() bool }
+
 // Defaults of TailConfig's zero fields.
 const (
 	DefaultTailEvents = 16_384
 	DefaultTailBytes  = 32 << 20
 	DefaultTailBatch  = 1000
 	DefaultTailPoll   = 100 * time.Millisecond
+	DefaultTailCalm   = time.Second
 )
 
 // TailConfig tunes a Tail. The zero value is ready for production.
@@ -33,10 +37,14 @@ type TailConfig struct {
 	Events, Bytes int
 	// Batch is the most events one read of the journal takes (0: 1,000).
 	Batch int
-	// Poll is how often the tail reads without a commit notification: other nodes'
-	// commits reach Notify through PostgreSQL's LISTEN, which misses some while it
-	// reconnects (0: 100 ms).
-	Poll   time.Duration
+	// Poll is how often the tail reads without a commit notification while its
+	// source may miss some: other nodes' commits reach Notify through PostgreSQL's
+	// LISTEN, which misses those made while it reconnects (0: 100 ms).
+	Poll time.Duration
+	// Calm is how often it reads while the source hears every commit
+	// (HearsEveryCommit): a safety net only, so that an idle node does not query
+	// the database ten times a second for nothing (0: 1 s).
+	Calm   time.Duration
 	Logger zerolog.Logger
 }
 
@@ -90,6 +98,9 @@ func NewTail(src Reader, cfg TailConfig) *Tail {
 	}
 	if cfg.Poll <= 0 {
 		cfg.Poll = DefaultTailPoll
+	}
+	if cfg.Calm <= 0 {
+		cfg.Calm = DefaultTailCalm
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Tail{src: src, cfg: cfg, log: cfg.Logger.With().Str("component", "journal_tail").Logger(),
@@ -166,8 +177,9 @@ func (t *Tail) farAhead() bool {
 
 // run reads the journal after head until Close, keeping what it reads.
 func (t *Tail) run() {
-	poll := time.NewTicker(t.cfg.Poll)
+	poll := time.NewTimer(t.cfg.Poll)
 	defer poll.Stop()
+	notified := false // the last wait ended with a notification
 	backoff := 100 * time.Millisecond
 	for t.ctx.Err() == nil {
 		t.mu.Lock()
@@ -199,13 +211,30 @@ func (t *Tail) run() {
 			t.keep(evs)
 			continue
 		}
+		poll.Reset(t.pollEvery(notified))
+		notified = false
 		select {
 		case <-wake:
+			notified = true
 		case <-poll.C:
 		case <-t.ctx.Done():
 			return
 		}
 	}
+}
+
+// pollEvery is how long the tail waits for a notification before it reads anyway,
+// after a read that found nothing: Calm while its source hears every commit, else
+// Poll (a source that stops hearing signals Notify, so a tail waiting Calm learns of
+// it at once). After a notification that found nothing it is Poll too: the commit
+// announced may not be readable yet — an older transaction still open elsewhere
+// holds the journal's high-water mark below it (package doc), and when that one ends
+// without appending, nothing announces it.
+func (t *Tail) pollEvery(notified bool) time.Duration {
+	if h, ok := t.src.(hearer); ok && h.HearsEveryCommit() && !notified {
+		return t.cfg.Calm
+	}
+	return t.cfg.Poll
 }
 
 func (t *Tail) sleep(d time.Duration) bool {

@@ -231,3 +231,129 @@ func TestTailReadsAheadOnlyOfItsReaders(t *testing.T) {
 		}
 	})
 }
+
+// hearingSource is an empty journal whose Notify hears every commit while hears is
+// set; it counts the tail's reads.
+type hearingSource struct {
+	mu    sync.Mutex
+	reads int
+	hears bool
+	ch    chan struct{}
+}
+
+func (s *hearingSource) ReadAll(context.Context, int64, int) ([]engine.RecordedEvent, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reads++
+	return nil, nil
+}
+
+func (s *hearingSource) Notify() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ch
+}
+
+func (s *hearingSource) HearsEveryCommit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hears
+}
+
+// set changes whether it hears, and signals Notify as the journal's listener does.
+func (s *hearingSource) set(hears bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hears = hears
+	close(s.ch)
+	s.ch = make(chan struct{})
+}
+
+func (s *hearingSource) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reads
+}
+
+// waitReads waits until src has been read at least n times.
+func waitReads(t *testing.T, src *hearingSource, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); src.count() < n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d reads, want %d", src.count(), n)
+		}
+	}
+}
+
+// While its source hears every commit, the tail reads when notified (and once more
+// after Poll if that found nothing) and every Calm; once the source stops hearing —
+// it signals so — the tail polls every Poll until it hears again.
+func TestTailCalmWhileItsSourceHearsEveryCommit(t *testing.T) {
+	src := &hearingSource{hears: true, ch: make(chan struct{})}
+	tail := NewTail(src, TailConfig{Poll: 5 * time.Millisecond, Calm: time.Hour})
+	defer tail.Close()
+	if _, err := tail.ReadAll(context.Background(), 0, 10); err != nil {
+		t.Fatal(err)
+	}
+	waitReads(t, src, 1)
+	calm := func(what string) {
+		before := src.count()
+		time.Sleep(300 * time.Millisecond) // sixty polls of 5 ms, were it polling
+		if n := src.count() - before; n > 1 {
+			t.Errorf("%s: %d reads in 300 ms without a notification", what, n)
+		}
+	}
+	calm("hearing")
+	// A notification whose read finds nothing is read again after Poll: what it
+	// announced may not be readable yet.
+	before := src.count()
+	src.set(true)
+	waitReads(t, src, before+2)
+	calm("after a notification")
+	src.set(false)
+	waitReads(t, src, src.count()+20)
+	src.set(true)
+	waitReads(t, src, src.count()+2)
+	calm("hearing again")
+}
+
+// On PostgreSQL the tail hears another node's commit through LISTEN, and again after
+// its listener was cut off and came back (it signals on reconnecting), with no poll
+// to fall back on: Poll and Calm are an hour.
+func TestTailHearsOtherNodesThroughTheListener(t *testing.T) {
+	url := dbtest.URL(t, db.Postgres)
+	nodes := openStores(t, url, 2, Config{})
+	a, b := nodes[0], nodes[1]
+	for deadline := time.Now().Add(30 * time.Second); !a.HearsEveryCommit(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the listener never listened")
+		}
+	}
+	tail := NewTail(a, TailConfig{Poll: time.Hour, Calm: time.Hour})
+	defer tail.Close()
+	var calls int
+	if got, err := tail.ReadAll(context.Background(), 0, 10); err != nil || len(got) != 0 { // starts the tail
+		t.Fatalf("an empty journal: %d events, %v", len(got), err)
+	}
+	first := mustAppend(t, b, 1, "ticket/1", engine.AnyVersion, ev("e", `{"i":1}`))
+	got := tailUntil(t, tail, 0, 1, 10, &calls)
+	if got[0].Position != first.Positions[0] {
+		t.Fatalf("read position %d, want %d", got[0].Position, first.Positions[0])
+	}
+
+	d, err := db.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	var cut int
+	if err := d.SQL.QueryRowContext(context.Background(), `SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+		WHERE datname = current_database() AND query = 'LISTEN `+notifyChannel+`'`).Scan(&cut); err != nil || cut == 0 {
+		t.Fatalf("cut %d listeners: %v", cut, err)
+	}
+	second := mustAppend(t, b, 1, "ticket/1", engine.AnyVersion, ev("e", `{"i":2}`))
+	got = tailUntil(t, tail, first.Positions[0], 1, 10, &calls)
+	if got[0].Position != second.Positions[0] {
+		t.Fatalf("after the cut: read position %d, want %d", got[0].Position, second.Positions[0])
+	}
+}
