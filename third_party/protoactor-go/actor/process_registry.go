@@ -20,9 +20,16 @@ type SliceMap struct {
 	LocalPIDs []cmap.ConcurrentMap
 }
 
+// localBuckets is how many concurrent maps hold the local processes, each of 32
+// locked shards: 1,024 maps in all. Upstream had 1,024 buckets (32,768 maps), whose
+// first insert each allocates a map group, so a node's first tens of thousands of
+// futures paid that allocation (and every GC cycle marked 8 MiB of shards);
+// 1,024 shards keep lock contention negligible at any core count.
+const localBuckets = 32
+
 func newSliceMap() *SliceMap {
 	sm := &SliceMap{}
-	sm.LocalPIDs = make([]cmap.ConcurrentMap, 1024)
+	sm.LocalPIDs = make([]cmap.ConcurrentMap, localBuckets)
 
 	for i := 0; i < len(sm.LocalPIDs); i++ {
 		sm.LocalPIDs[i] = cmap.New()
