@@ -87,22 +87,7 @@ func TestNodeInfoTwoNodes(t *testing.T) {
 // protoactor's ActivationTerminated), so a node does not keep every remote actor it
 // ever called, nor answer a dead letter for the stopped ones first.
 func TestStoppedActorLeavesOtherNodesPIDCache(t *testing.T) {
-	agent := test.NewInMemAgent()
-	start := func() *Node {
-		n, err := StartNode(NodeConfig{Kinds: []*cluster.Kind{echoKind()}, Logger: zerolog.Nop(),
-			Provider: test.NewTestProvider(agent)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { n.Stop(false) })
-		return n
-	}
-	a, b := start(), start()
-	for deadline := time.Now().Add(30 * time.Second); len(a.Members(5*time.Second)) != 2; time.Sleep(50 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the two nodes never saw each other")
-		}
-	}
+	a, b := twoNodes(t, "echo")
 	ctx := context.Background()
 	// An identity b hosts, called from a: a caches its PID.
 	var identity string
