@@ -41,9 +41,9 @@ func TestIdleConnectionParksAndWakes(t *testing.T) {
 			t.Fatalf("%d messages handled, want %d", got, i+1)
 		}
 	}
-	if c.writer.Load() != writerIdle {
-		t.Fatalf("writer state %d, want idle", c.writer.Load())
-	}
+	// The peer reads the pong as soon as it is written, a moment before the writer
+	// marks itself idle: wait for that, rather than look at once.
+	eventually(t, "the writer idle", func() bool { return c.writer.Load() == writerIdle })
 	if got := rec.got(); string(got[0]) != "one" || string(got[1]) != "two" {
 		t.Fatalf("messages %q", got)
 	}
