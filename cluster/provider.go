@@ -182,6 +182,11 @@ func (p *Provider) memberlistConfig(meta []byte) *memberlist.Config {
 	c.PushPullInterval = p.cfg.PushPullInterval
 	c.GossipToTheDeadTime = p.cfg.PushPullInterval
 	c.TCPTimeout = max(time.Second, 5*p.cfg.ProbeInterval)
+	// No LZW: memberlist compresses every packet with a new lzw.Writer, whose 64 KiB
+	// table is allocated and zeroed each time (and a reader's on the other side), to
+	// shorten probes and acks of a few dozen bytes on a LAN. Every node decodes
+	// compressed packets whatever its own setting, so nodes of both kinds mix.
+	c.EnableCompression = false
 	if len(p.cfg.SecretKey) > 0 {
 		c.SecretKey = p.cfg.SecretKey
 	}

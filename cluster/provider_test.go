@@ -572,6 +572,55 @@ func (c *cutTransport) Shutdown() error {
 	return err
 }
 
+// recordingTransport keeps the first byte of each gossip packet it sends, after
+// memberlist's CRC prefix: the message's type.
+type recordingTransport struct {
+	memberlist.Transport
+	mu    sync.Mutex
+	types []byte
+}
+
+func (r *recordingTransport) WriteTo(b []byte, addr string) (time.Time, error) {
+	const hasCrcMsg, crcLen = 12, 4 // memberlist's net.go
+	msg := b
+	if len(msg) > 1+crcLen && msg[0] == hasCrcMsg {
+		msg = msg[1+crcLen:]
+	}
+	if len(msg) > 0 {
+		r.mu.Lock()
+		r.types = append(r.types, msg[0])
+		r.mu.Unlock()
+	}
+	return r.Transport.WriteTo(b, addr)
+}
+
+// Gossip packets go out as they are, not LZW-compressed: each compression allocated
+// and zeroed a 64 KiB table to shorten packets of a few dozen bytes.
+func TestGossipPacketsUncompressed(t *testing.T) {
+	rec := &recordingTransport{}
+	a := startNode(t)
+	b := startNodeWith(t, func(inner memberlist.Transport) memberlist.Transport {
+		rec.Transport = inner
+		return rec
+	}, a.prov.LocalAddr())
+	converge(t, 5*time.Second, ids(a, b), a, b)
+	const compressMsg = 9 // memberlist's net.go
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		rec.mu.Lock()
+		types := slices.Clone(rec.types)
+		rec.mu.Unlock()
+		if i := slices.Index(types, compressMsg); i >= 0 {
+			t.Fatalf("packet %d of %d sent compressed", i+1, len(types))
+		}
+		if len(types) >= 10 { // probes every 200 ms, each answered
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d gossip packets sent in 30 s", len(types))
+		}
+	}
+}
+
 func evicted(n *testNode) bool {
 	select {
 	case <-n.prov.Evicted():
