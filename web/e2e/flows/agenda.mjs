@@ -9,7 +9,7 @@
 // booking's texts are records.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { api, check, demo, gone, login, until, visible } from './steps.mjs';
+import { api, check, demo, gone, login, toastShown, until, visible } from './steps.mjs';
 
 // dragTo drags with the mouse in small steps, as a person does: dnd-kit starts a drag
 // only after the pointer has moved a few pixels.
@@ -95,11 +95,9 @@ export async function agendaFlow({ browser, server, lng, runId, onActors }) {
   await taskDialog.getByLabel(t('agenda.task.message')).fill(`Retornar a ligação ${runId}`);
   await taskDialog.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
   await gone(taskDialog);
-  const taskSaved = a.getByRole('status').filter({ hasText: t('agenda.task.saved') });
-  await visible(taskSaved);
-  // The booking's success toast has the same text (section 8's 'agenda saved'): wait for
-  // this one to close (3 s) so that the booking's is told apart.
-  await gone(taskSaved);
+  // The booking's success toast has the same text (section 8's 'agenda saved'):
+  // toastShown takes this one, so the booking's must be a second toast.
+  await toastShown(a, t('agenda.task.saved'));
 
   // The booking modal: the description is required (section 5), then saved.
   await a.getByRole('button', { name: t('agenda.calendar.newBooking'), exact: true }).click();
@@ -117,7 +115,7 @@ export async function agendaFlow({ browser, server, lng, runId, onActors }) {
   await dialog.getByLabel(t('agenda.booking.tagLevel')).selectOption('9');
   await dialog.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
   await gone(dialog);
-  await visible(a.getByRole('status').filter({ hasText: t('agenda.booking.saved') }));
+  await toastShown(a, t('agenda.booking.saved'));
 
   // On the calendar: today's Day view at 10:00, then the list view.
   await visible(calendar.locator('.rbc-event').filter({ hasText: bookingName }));

@@ -6,7 +6,7 @@
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
 import { assertAccessible } from '../lib/axe.mjs';
-import { assertClean, check, customerSees, customerWrites, demo, login, until, visible } from './steps.mjs';
+import { assertClean, check, customerSees, customerWrites, demo, login, toastShown, until, visible } from './steps.mjs';
 
 export async function bizflowFlow({ browser, server, lng, runId, onActors }) {
   const t = translator(lng);
@@ -84,7 +84,7 @@ export async function bizflowFlow({ browser, server, lng, runId, onActors }) {
   await page.keyboard.press('Escape');
   await shot(page, 'editor');
   await page.getByTestId('flow-save').click();
-  await visible(page.getByRole('status').filter({ hasText: t('bizflow.saved') }));
+  await toastShown(page, t('bizflow.saved'));
   check((await page.getByTestId('flow-errors').count()) === 0, 'the saved flow shows errors');
   await visible(watched);
   await assertAccessible(page, '/BizFlow editor');

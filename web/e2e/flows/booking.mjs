@@ -9,7 +9,7 @@
 // locale files.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, check, demo, gone, login, until, visible } from './steps.mjs';
+import { assertClean, check, demo, gone, login, toastShown, until, visible } from './steps.mjs';
 
 // The demo attendant's name (seed data, not interface text).
 const demoAnaName = 'Ana Atendente';
@@ -117,7 +117,7 @@ export async function bookingFlow({ browser, server, lng, runId, onActors, weeks
   await shot(a, 'slot-picked');
   await modal.getByRole('button', { name: t('common.actions.save'), exact: true }).click();
   await gone(modal);
-  await visible(a.getByRole('status').filter({ hasText: t('agenda.booking.saved') }));
+  await toastShown(a, t('agenda.booking.saved'));
   ({ modal, slotSelect } = await openBookingModal());
   check((await slotSelect.locator('option', { hasText: slotLabel(picked[0]) }).count()) === 0, `slot ${picked[0]} still offered after it was booked`);
   await shot(a, 'slot-gone');

@@ -6,7 +6,7 @@
 import { request } from 'playwright-core';
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { acceptNewCustomer, assertClean, check, demo, gone, login, reply, rowById, until, visible } from './steps.mjs';
+import { acceptNewCustomer, assertClean, check, demo, gone, login, reply, rowById, toastCount, toastShown, until, visible } from './steps.mjs';
 
 export async function chatFlow({ browser, server, lng, runId, onActors }) {
   const t = translator(lng);
@@ -96,9 +96,9 @@ export async function chatFlow({ browser, server, lng, runId, onActors }) {
   await confirmTicket.getByRole('button', { name: t('common.actions.delete'), exact: true }).click();
   await page.waitForURL(/\/tickets$/);
   await gone(rowById(page, id));
-  const toasts = page.getByRole('status').filter({ hasText: t('chat.toast.deleted') });
-  await until(async () => (await toasts.count()) >= 1, 'the deletion toast');
-  check((await toasts.count()) === 1, `the deletion toast shows ${await toasts.count()} times`);
+  await toastShown(page, t('chat.toast.deleted'));
+  const shown = await toastCount(page, t('chat.toast.deleted'));
+  check(shown === 1, `the deletion toast showed ${shown} times`);
   await shot(page, 'ticket-deleted');
 
   await assertClean(actors);

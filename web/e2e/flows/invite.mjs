@@ -8,7 +8,7 @@
 // customer gets it, and the ticket is in his own open list.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { startsWith, translator } from '../lib/locales.mjs';
-import { assertClean, check, customerSees, customerWrites, demo, login, openSubTab, reply, rowByName, ticketIdOf, until, visible } from './steps.mjs';
+import { assertClean, check, customerSees, customerWrites, demo, login, openSubTab, reply, rowByName, ticketIdOf, toastShown, until, visible } from './steps.mjs';
 
 // A 1×1 PNG: the upload must be an image by its content.
 const png = Buffer.from(
@@ -86,7 +86,7 @@ export async function inviteFlow({ browser, server, lng, runId, onActors }) {
   await dialog.getByLabel(t('invite.user')).selectOption({ label: 'Bruno Atendente' });
   await shot(ana.page, 'invite-dialog');
   await dialog.getByRole('button', { name: t('invite.send'), exact: true }).click();
-  await visible(ana.page.getByRole('status').filter({ hasText: t('invite.sent', { name: 'Bruno Atendente' }) }));
+  await toastShown(ana.page, t('invite.sent', { name: 'Bruno Atendente' }));
 
   // Bruno's notice; it survives a reload (GET /ticketinvite); he accepts and lands in
   // the conversation.
@@ -101,7 +101,7 @@ export async function inviteFlow({ browser, server, lng, runId, onActors }) {
   await bruno.page.waitForURL(new RegExp(`/tickets/${id}$`));
   await visible(bruno.page.locator('[data-testid^="message-"]').filter({ hasText: `preciso de ajuda ${runId}` }));
   // Ana is told.
-  await visible(ana.page.getByRole('status').filter({ hasText: t('invite.answer.accept', { name: 'Bruno Atendente', contact: customerName }) }));
+  await toastShown(ana.page, t('invite.answer.accept', { name: 'Bruno Atendente', contact: customerName }));
 
   // The guest answers the customer.
   await reply(bruno.page, t, `Olá, aqui é o Bruno ${runId}`);

@@ -6,7 +6,7 @@
 // the row turns to "sent" on Ana's open page, over the socket (no reload).
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, check, customerSees, customerWrites, demo, login, openSubTab, rowByName, ticketIdOf, until, visible } from './steps.mjs';
+import { assertClean, check, customerSees, customerWrites, demo, login, openSubTab, rowByName, ticketIdOf, toastShown, until, visible } from './steps.mjs';
 
 // The tenant's zone (docs/scheduling.md): the form's value is a wall-clock time there.
 const tenantZone = 'America/Cuiaba';
@@ -70,7 +70,7 @@ export async function scheduledFlow({ browser, server, lng, runId, onActors }) {
   await dialog.getByLabel(t('scheduling.form.message')).fill(scheduled);
   await shot(ana.page, 'schedule-modal');
   await dialog.locator('button[type="submit"]').click();
-  await visible(ana.page.getByRole('status').filter({ hasText: t('scheduling.toasts.saved') }));
+  await toastShown(ana.page, t('scheduling.toasts.saved'));
   check(Date.now() < due.getTime(), `the form was sent after its own time ${due.toISOString()}; the flow is too slow for its lead`);
 
   // The list: pending, before it is due. The page stays open from here: the change to

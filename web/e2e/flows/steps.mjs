@@ -34,6 +34,23 @@ export async function until(fn, what, timeoutMs = 15_000) {
 export const visible = (locator) => locator.waitFor({ state: 'visible' });
 export const gone = (locator) => locator.waitFor({ state: 'hidden' });
 
+// toastShown waits until the page has shown a success toast containing text, from the
+// record the page keeps (lib/browser.mjs): a toast closes after 3 s, which a poll from
+// outside a busy page can miss. Each call takes the first toast not taken before, so
+// two toasts of the same text need two calls. The record starts again on a full page load.
+export async function toastShown(page, text) {
+  const take = (wanted) => {
+    const toast = window.__e2eToasts.find((x) => !x.taken && x.text.includes(wanted));
+    if (toast) toast.taken = true;
+    return Boolean(toast);
+  };
+  await until(() => page.evaluate(take, text), `the toast "${text}"`);
+}
+
+// toastCount is how many success toasts containing text the page has shown since its last
+// full load, taken or not.
+export const toastCount = (page, text) => page.evaluate((wanted) => window.__e2eToasts.filter((x) => x.text.includes(wanted)).length, text);
+
 // login signs an attendant in through the login page, checks the success toast and
 // that the interface came up in the language under test.
 export async function login(actor, base, who) {
@@ -44,7 +61,7 @@ export async function login(actor, base, who) {
   await page.getByLabel(t('login.form.password'), { exact: true }).fill(who.password);
   await page.getByRole('button', { name: t('login.form.submit'), exact: true }).click();
   await page.waitForURL(/\/tickets$/);
-  await visible(page.getByRole('status').filter({ hasText: t('login.toast.success') }));
+  await toastShown(page, t('login.toast.success'));
   const docLang = await page.evaluate(() => document.documentElement.lang);
   check(docLang === lng, `${actor.name}: document language is ${docLang}, expected ${lng}`);
   await visible(page.getByRole('tablist', { name: t('tickets.tabs.label') }));

@@ -5,7 +5,7 @@
 // files; zone names are IANA data.
 import { newActor, screenshots } from '../lib/browser.mjs';
 import { translator } from '../lib/locales.mjs';
-import { assertClean, check, demo, login, until, visible } from './steps.mjs';
+import { assertClean, check, demo, login, toastShown, until, visible } from './steps.mjs';
 
 const defaultZone = 'America/Cuiaba';
 
@@ -19,7 +19,7 @@ export async function timeZoneFlow({ browser, server, lng, onActors }) {
   const zoneSelect = () => a.getByRole('combobox', { name: t('settings.timeZone.label') });
   const choose = async (zone) => {
     await zoneSelect().selectOption(zone);
-    await visible(a.getByRole('status').filter({ hasText: t('settings.saved') }).first());
+    await toastShown(a, t('settings.saved'));
     await until(async () => (await zoneSelect().inputValue()) === zone && !(await zoneSelect().isDisabled()), `zone ${zone} saved`);
   };
 

@@ -43,10 +43,14 @@ const tolerated = [
 // newActor opens a context in a language and viewport and records what must not happen:
 // uncaught page errors, unexpected HTTP failures, and error alerts shown to the user
 // (role="alert", watched from inside the page so short-lived toasts are not missed).
+// Success toasts (role="status") are recorded the same way, for steps.toastShown: a toast
+// lives 3 s, and on a loaded machine a poll from outside the page can miss it.
 // timezoneId puts the browser in a zone (an attendant of the tenant's zone); else the host's.
 export async function newActor(browser, { name, lng, viewport = viewports.desktop, timeoutMs = 15_000, timezoneId }) {
   const context = await browser.newContext({ viewport, locale: lng, ...(timezoneId ? { timezoneId } : {}) });
   context.setDefaultTimeout(timeoutMs);
+  // A full page load parses the app's bundle, the slowest step when the machine is busy.
+  context.setDefaultNavigationTimeout(2 * timeoutMs);
   await context.addInitScript(
     ([key, value]) => {
       try {
@@ -55,6 +59,7 @@ export async function newActor(browser, { name, lng, viewport = viewports.deskto
         // storage disabled: the app falls back to its default language
       }
       window.__e2eAlerts = [];
+      window.__e2eToasts = [];
       // Content-Security-Policy violations of the page (docs/security.md, "Headers").
       window.__e2eCSP = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__e2eCSP.push(`${e.violatedDirective} blocked ${e.blockedURI || '(inline)'}`));
@@ -64,6 +69,11 @@ export async function newActor(browser, { name, lng, viewport = viewports.deskto
           if (seen.has(el)) continue;
           seen.add(el);
           window.__e2eAlerts.push(el.textContent);
+        }
+        for (const el of document.querySelectorAll('[role="status"]')) {
+          if (seen.has(el)) continue;
+          seen.add(el);
+          window.__e2eToasts.push({ text: el.textContent, taken: false });
         }
       };
       new MutationObserver(scan).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['role'] });
