@@ -60,3 +60,20 @@ func TestNodeCallRoundTrip(t *testing.T) {
 		t.Fatalf("error %T is not *engine.Error", err)
 	}
 }
+
+// TestNodeGossipInterval: protoactor's gossip runs every gossipInterval, and a member's
+// heartbeat is renewed many times within the expiry that would block it.
+func TestNodeGossipInterval(t *testing.T) {
+	n, err := StartNode(NodeConfig{Logger: zerolog.Nop()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Stop(false)
+	c := n.Cluster.Config
+	if c.GossipInterval != gossipInterval {
+		t.Errorf("gossip interval %s, want %s", c.GossipInterval, gossipInterval)
+	}
+	if c.HeartbeatExpiration < 5*c.GossipInterval {
+		t.Errorf("heartbeat expiry %s is under five gossip rounds of %s", c.HeartbeatExpiration, c.GossipInterval)
+	}
+}
