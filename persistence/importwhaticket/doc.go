@@ -12,7 +12,9 @@
 //
 // Table import_map maps each source row to what was made of it: a second run adds
 // nothing, and an interrupted run continues. A ticket is claimed in import_map
-// before its stream is written and marked done after; a claimed ticket found again
+// before its stream is written, and import_progress records through which source
+// ticket id every claimed ticket is written whole (tickets come in id order, a batch
+// at a time, and the mark moves after each batch); a claimed ticket found again
 // is folded from its stream and decided again, and DecideTicket's de-duplication on
 // the channel's message id (whaticket's message id) writes only what is missing.
 //

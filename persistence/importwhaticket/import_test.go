@@ -36,6 +36,18 @@ type failingJournal struct {
 
 var errInjected = errors.New("injected fault")
 
+// readCounter counts the streams read: a resumed run folds a claimed ticket that is
+// not done from its stream, and reads nothing of a done one.
+type readCounter struct {
+	engine.Journal
+	reads atomic.Int64
+}
+
+func (r *readCounter) ReadStream(ctx context.Context, stream string, fromVersion int64, limit int) ([]engine.RecordedEvent, error) {
+	r.reads.Add(1)
+	return r.Journal.ReadStream(ctx, stream, fromVersion, limit)
+}
+
 func (f *failingJournal) Append(ctx context.Context, company engine.ID, stream string, expected int64, evs ...engine.EventData) (engine.AppendResult, error) {
 	if f.n.Add(1) <= f.after {
 		return f.Journal.Append(ctx, company, stream, expected, evs...)
@@ -105,6 +117,12 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 		if partial == 0 || partial >= want.WantTickets {
 			t.Fatalf("after the fault %d ticket streams, want some of %d", partial, want.WantTickets)
 		}
+		// The batch the fault stopped is claimed and not done: the progress mark is
+		// below its tickets.
+		through := count(t, d, `SELECT COALESCE(MAX(tickets_done_through), 0) FROM import_progress`)
+		if got := count(t, d, `SELECT COUNT(*) FROM import_map WHERE kind = 'ticket' AND CAST(source_id AS BIGINT) > $1`, through); got == 0 {
+			t.Errorf("after the fault no claimed ticket is above the progress mark %d", through)
+		}
 
 		// 2. Resumed: finishes.
 		cfg.Journal = j
@@ -170,6 +188,17 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 		if got := count(t, d, `SELECT COUNT(*) FROM contact_tickets WHERE company_id = $1`, company); got == 0 {
 			t.Error("no conversation guard points at an imported ticket")
 		}
+		// One map row a ticket, all below the progress mark.
+		if got := count(t, d, `SELECT COUNT(*) FROM import_map WHERE company_id = $1 AND kind = 'ticket'`, company); got != want.WantTickets {
+			t.Errorf("import_map holds %d tickets, want %d", got, want.WantTickets)
+		}
+		if got := count(t, d, `SELECT COUNT(*) FROM import_map m JOIN import_progress p USING (company_id, source)
+			WHERE m.kind = 'ticket' AND CAST(m.source_id AS BIGINT) > p.tickets_done_through`); got != 0 {
+			t.Errorf("%d claimed tickets above the progress mark after a whole run", got)
+		}
+		if got := count(t, d, `SELECT COUNT(*) FROM import_map WHERE kind = 'ticket.done'`); got != 0 {
+			t.Errorf("%d ticket.done rows written", got)
+		}
 
 		users := store.NewUsers(d, nil)
 		for email, pw := range want.Users {
@@ -189,8 +218,10 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 			t.Errorf("userCreation = %+v, %v", s, err)
 		}
 
-		// 3. Again: nothing new.
+		// 3. Again: nothing new, and no ticket folded again.
 		events := count(t, d, `SELECT COUNT(*) FROM events`)
+		reads := &readCounter{Journal: j}
+		cfg.Journal = reads
 		again, err := importwhaticket.Run(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -203,6 +234,29 @@ func TestImportInterruptedResumesAndRerunAddsNothing(t *testing.T) {
 		}
 		if got := count(t, d, `SELECT COUNT(*) FROM events`); got != events {
 			t.Errorf("events %d → %d", events, got)
+		}
+		if n := reads.reads.Load(); n != 0 {
+			t.Errorf("third run read %d ticket streams, want none", n)
+		}
+
+		// 4. Again, on the marks an import before migration 1140 left: a ticket.done
+		// row a ticket and no progress mark. Nothing new either.
+		for _, q := range []string{`DELETE FROM import_progress`,
+			`INSERT INTO import_map (company_id, source, kind, source_id, target_id)
+				SELECT company_id, source, 'ticket.done', source_id, target_id FROM import_map WHERE kind = 'ticket'`} {
+			if _, err := d.SQL.ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		old, err := importwhaticket.Run(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if old.Events != 0 || len(old.Created) != 0 || old.Existing["ticket"] != want.WantTickets {
+			t.Errorf("run on the earlier marks wrote %d events, created %v, found %v", old.Events, old.Created, old.Existing)
+		}
+		if n := reads.reads.Load(); n != 0 {
+			t.Errorf("run on the earlier marks read %d ticket streams, want none", n)
 		}
 		if !bytes.Contains(progress.Bytes(), []byte("messages")) {
 			t.Errorf("no progress line: %q", progress.String())

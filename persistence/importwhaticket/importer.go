@@ -2,6 +2,7 @@ package importwhaticket
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -296,8 +297,11 @@ type mapping struct {
 	company engine.ID
 	source  string
 
-	mu   sync.Mutex // guards rows
+	mu   sync.Mutex // guards rows, through
 	rows map[string]map[string]engine.ID
+	// through is import_progress.tickets_done_through: every claimed ticket with a
+	// source id up to it is written whole.
+	through int64
 }
 
 func loadMapping(ctx context.Context, d *db.DB, company engine.ID, source string) (*mapping, error) {
@@ -316,7 +320,50 @@ func loadMapping(ctx context.Context, d *db.DB, company engine.ID, source string
 		}
 		m.set(kind, sid, tid)
 	}
-	return m, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	err = d.SQL.QueryRowContext(ctx, `SELECT tickets_done_through FROM import_progress
+		WHERE company_id = $1 AND source = $2`, company, source).Scan(&m.through)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("load import_progress: %w", err)
+	}
+	return m, nil
+}
+
+// isDone says whether the ticket of source id sid has its whole stream written: it
+// was claimed and the progress mark has passed it, or an import before migration
+// 1140 marked it done in a row of its own.
+func (m *mapping) isDone(sid int64) bool {
+	s := strconv.FormatInt(sid, 10)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, old := m.rows["ticket.done"][s]; old {
+		return true
+	}
+	_, claimed := m.rows["ticket"][s]
+	return claimed && sid <= m.through
+}
+
+// doneThrough records that every claimed ticket with a source id up to sid is
+// written whole. The mark only moves forward: a run again over tickets done before
+// leaves it where it is.
+func (m *mapping) doneThrough(ctx context.Context, sid int64) error {
+	m.mu.Lock()
+	passed := sid <= m.through
+	m.mu.Unlock()
+	if passed {
+		return nil
+	}
+	if _, err := m.d.SQL.ExecContext(ctx, `INSERT INTO import_progress (company_id, source, tickets_done_through)
+		VALUES ($1, $2, $3) ON CONFLICT (company_id, source) DO UPDATE SET tickets_done_through = excluded.tickets_done_through`,
+		m.company, m.source, sid); err != nil {
+		return fmt.Errorf("record import_progress: %w", err)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.through = sid
+	return nil
 }
 
 func (m *mapping) set(kind, sid string, tid engine.ID) {

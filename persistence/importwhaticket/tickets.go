@@ -160,13 +160,14 @@ func (im *importer) importTickets(ctx context.Context) error {
 }
 
 // writeBatch claims the batch's new tickets in import_map, writes every stream
-// concurrently, then marks the written tickets done.
+// concurrently, then, if every one was written, marks the tickets done through the
+// batch's last.
 func (im *importer) writeBatch(ctx context.Context, w *ticketWriter, batch []*ticketJob) error {
 	var todo []*ticketJob
 	var claimIDs []string
 	var claimTargets []engine.ID
 	for _, j := range batch {
-		if _, done := im.m.get("ticket.done", j.t.ID); done {
+		if im.m.isDone(j.t.ID) {
 			im.t.existing("ticket", 1)
 			im.t.existing("message", len(j.msgs))
 			continue
@@ -194,10 +195,8 @@ func (im *importer) writeBatch(ctx context.Context, w *ticketWriter, batch []*ti
 	}
 
 	var g goroutine.Group
-	var mu sync.Mutex // guards firstErr, doneIDs, doneTargets
+	var mu sync.Mutex // guards firstErr
 	var firstErr error
-	var doneIDs []string
-	var doneTargets []engine.ID
 	work := make(chan *ticketJob)
 	for range min(im.cfg.Workers, len(todo)) {
 		g.Go(func() {
@@ -206,10 +205,6 @@ func (im *importer) writeBatch(ctx context.Context, w *ticketWriter, batch []*ti
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
-				}
-				if err == nil {
-					doneIDs = append(doneIDs, strconv.FormatInt(j.t.ID, 10))
-					doneTargets = append(doneTargets, j.id)
 				}
 				mu.Unlock()
 			}
@@ -220,12 +215,13 @@ func (im *importer) writeBatch(ctx context.Context, w *ticketWriter, batch []*ti
 	}
 	close(work)
 	g.Close()
-	// Tickets written whole are marked even when another failed, so a resumed run
-	// has less to fold again.
-	if err := im.m.putMany(ctx, "ticket.done", doneIDs, doneTargets); err != nil && firstErr == nil {
-		firstErr = err
+	if firstErr != nil {
+		// Nothing of the batch is marked: a resumed run folds its claimed tickets
+		// again, at most a batch of them.
+		return firstErr
 	}
-	return firstErr
+	// The batch is in source id order, as the source gives its tickets.
+	return im.m.doneThrough(ctx, batch[len(batch)-1].t.ID)
 }
 
 // prepare resolves a ticket's connection and contact; a non-empty answer is why the
