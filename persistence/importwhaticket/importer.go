@@ -335,13 +335,12 @@ func loadMapping(ctx context.Context, d *db.DB, company engine.ID, source string
 // was claimed and the progress mark has passed it, or an import before migration
 // 1140 marked it done in a row of its own.
 func (m *mapping) isDone(sid int64) bool {
-	s := strconv.FormatInt(sid, 10)
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if _, old := m.rows["ticket.done"][s]; old {
+	if _, old := m.get("ticket.done", sid); old {
 		return true
 	}
-	_, claimed := m.rows["ticket"][s]
+	_, claimed := m.get("ticket", sid)
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	return claimed && sid <= m.through
 }
 
